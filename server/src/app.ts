@@ -1,0 +1,46 @@
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import type { AppDeps } from './deps.ts';
+import { errorEnvelope } from './http/envelope.ts';
+import { corsAllowlist, requestLog, securityHeaders } from './http/security.ts';
+import { staticClient } from './http/static-client.ts';
+import { apiRouter } from './routes/index.ts';
+
+/** Request bodies above this are refused with 413 (a 1,000-row broker file is ~100 KB). */
+export const BODY_LIMIT = '2mb';
+
+export interface AppOptions {
+  /** The built client to serve with an SPA fallback (client/dist). */
+  clientDist?: string;
+}
+
+/** Builds the Koa app: middleware chain, /api routes, and the built client. */
+export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
+  const app = new Koa({ proxy: deps.config.TRUST_PROXY });
+  app.use(requestLog(deps.log));
+  app.use(securityHeaders(Boolean(deps.config.GOOGLE_CLIENT_ID)));
+  app.use(errorEnvelope(deps.log));
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.path.startsWith('/api')) ctx.set('Cache-Control', 'no-store');
+  });
+  app.use(corsAllowlist(deps.config.appUrl));
+  app.use(
+    koaBody({
+      jsonLimit: BODY_LIMIT,
+      textLimit: BODY_LIMIT,
+      formLimit: '64kb',
+      multipart: false,
+      jsonStrict: true,
+    }),
+  );
+  const api = apiRouter(deps);
+  app.use(api.routes());
+  app.use(api.allowedMethods({ throw: false }));
+  if (options.clientDist) app.use(staticClient(options.clientDist));
+  app.on('error', (err, ctx) => {
+    if ((err as { status?: number }).status && (err as { status: number }).status < 500) return;
+    deps.log.error({ err, path: ctx?.path }, 'koa error');
+  });
+  return app;
+}

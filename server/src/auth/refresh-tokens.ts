@@ -1,0 +1,91 @@
+/**
+ * Refresh tokens (ARCHITECTURE §7): 32 random bytes, stored hashed, rotated on every use.
+ * Presenting a rotated token again revokes its whole family, except within a short grace
+ * window so that two tabs refreshing at the same moment both stay signed in.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../db/client.ts';
+import { refreshTokens } from '../db/schema.ts';
+import { Unauthorized } from '../http/errors.ts';
+
+export const REFRESH_TOKEN_TTL_DAYS = 30;
+export const REUSE_GRACE_MS = 10_000;
+
+export function hashToken(raw: string): string {
+  return createHash('sha256').update(raw).digest('hex');
+}
+
+/** Creates a refresh token in `familyId` (a new family when omitted); returns the raw token. */
+export async function issueRefreshToken(db: Executor, userId: string, familyId: string = randomUUID()) {
+  const raw = randomBytes(32).toString('base64url');
+  const [row] = await db
+    .insert(refreshTokens)
+    .values({
+      userId,
+      familyId,
+      tokenHash: hashToken(raw),
+      expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_DAYS * 86_400_000),
+    })
+    .returning({ id: refreshTokens.id });
+  return { raw, id: row!.id, familyId };
+}
+
+const expired = () => new Unauthorized('Your session has expired. Please sign in again.');
+
+/** Rotates `raw`: returns the user and a new raw token, or throws Unauthorized. */
+export async function rotateRefreshToken(db: Database, raw: string, now = new Date()) {
+  return db
+    .transaction(async (tx) => {
+      const [token] = await tx
+        .select()
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, hashToken(raw)))
+        .for('update');
+      if (!token || token.revokedAt || token.expiresAt <= now) throw expired();
+      if (token.rotatedAt) {
+        if (now.getTime() - token.rotatedAt.getTime() > REUSE_GRACE_MS) {
+          await revokeFamily(tx, token.familyId, now);
+          return { reused: true as const };
+        }
+        // A concurrent refresh from another tab: give it its own token in the same family.
+        const next = await issueRefreshToken(tx, token.userId, token.familyId);
+        return { reused: false as const, userId: token.userId, refreshToken: next.raw };
+      }
+      const next = await issueRefreshToken(tx, token.userId, token.familyId);
+      await tx
+        .update(refreshTokens)
+        .set({ rotatedAt: now, replacedBy: next.id })
+        .where(eq(refreshTokens.id, token.id));
+      return { reused: false as const, userId: token.userId, refreshToken: next.raw };
+    })
+    .then((result) => {
+      // The family's revocation must commit before we answer 401.
+      if (result.reused)
+        throw new Unauthorized('This session was signed out for your security. Please sign in again.');
+      return result;
+    });
+}
+
+export async function revokeFamily(db: Executor, familyId: string, now = new Date()): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+/** Revokes the family of `raw` (logout of this session); unknown tokens are ignored. */
+export async function revokeSession(db: Database, raw: string): Promise<void> {
+  const [token] = await db
+    .select({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, hashToken(raw)));
+  if (token) await revokeFamily(db, token.familyId);
+}
+
+export async function revokeAllForUser(db: Executor, userId: string): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+}

@@ -1,0 +1,23 @@
+import type { Config } from '@app/config';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Database, DatabaseHandle } from './db/client.ts';
+import type { DomainEvents } from './events/domain-events.ts';
+import type { RateLimiterFactory } from './http/rate-limit.ts';
+
+/** What the Koa app and the services need; each process's main.ts builds it, tests build their own. */
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  db: Database;
+  log: Logger;
+  /** The HS256 key for access tokens (JWT_SECRET, or one generated and kept under DATA_DIR). */
+  jwtSecret: string;
+  /** Commands (Redis) when REDIS_URL is set; undefined in embedded mode. */
+  redis?: Redis;
+  rateLimiter: RateLimiterFactory;
+  /** Committed changes, turned into socket pushes by the realtime module. */
+  events: DomainEvents;
+  /** Google's certificate endpoint; tests point it at a local fake. */
+  googleCertsUrl?: string;
+}

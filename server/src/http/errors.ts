@@ -1,0 +1,67 @@
+/** Errors are classes: one middleware renders them into the `{success:false, error}` envelope. */
+export class AppError extends Error {
+  constructor(
+    message: string,
+    readonly status = 500,
+    /** When false the message is logged, and the client sees a generic sentence. */
+    readonly expose = status < 500,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class Invalid extends AppError {
+  constructor(
+    message: string,
+    readonly details?: string[],
+  ) {
+    super(message, 400);
+  }
+}
+export class Unauthorized extends AppError {
+  constructor(message = 'Authentication required') {
+    super(message, 401);
+  }
+}
+export class Forbidden extends AppError {
+  constructor(message = 'You do not have permission to do that') {
+    super(message, 403);
+  }
+}
+export class NotFound extends AppError {
+  constructor(message = 'Not found') {
+    super(message, 404);
+  }
+}
+export class MethodNotAllowed extends AppError {
+  constructor(message: string) {
+    super(message, 405);
+  }
+}
+export class Conflict extends AppError {
+  constructor(message: string) {
+    super(message, 409);
+  }
+}
+export class PayloadTooLarge extends AppError {
+  constructor(message = 'The request body is too large') {
+    super(message, 413);
+  }
+}
+export class TooManyRequests extends AppError {
+  constructor(retryAfterSeconds: number, message = 'Too many requests. Please wait a moment and try again.') {
+    super(message, 429, true, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+export class NotImplemented extends AppError {
+  constructor(message: string) {
+    super(message, 501);
+  }
+}
+export class ServiceUnavailable extends AppError {
+  constructor(message = 'The service is temporarily unavailable. Please try again shortly.') {
+    super(message, 503, true, { 'Retry-After': '5' });
+  }
+}

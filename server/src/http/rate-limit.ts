@@ -1,0 +1,45 @@
+import type { Context, Next } from 'koa';
+import type { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { TooManyRequests } from './errors.ts';
+
+export interface RateLimitSpec {
+  /** A name unique per limit (the Redis key prefix). */
+  name: string;
+  points: number;
+  durationSeconds: number;
+}
+
+export type RateLimiterFactory = (spec: RateLimitSpec) => RateLimiterAbstract;
+
+/** Limits shared by every instance through Redis when there is one, else per process. */
+export function rateLimiterFactory(redis?: Redis): RateLimiterFactory {
+  return ({ name, points, durationSeconds }) =>
+    redis
+      ? new RateLimiterRedis({
+          storeClient: redis,
+          keyPrefix: `rl:${name}`,
+          points,
+          duration: durationSeconds,
+          insuranceLimiter: new RateLimiterMemory({ points, duration: durationSeconds }),
+        })
+      : new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds });
+}
+
+/** Consumes one point per request under `key(ctx)`; 429 with Retry-After when spent. */
+export function rateLimit(limiter: RateLimiterAbstract, key: (ctx: Context) => string = (ctx) => ctx.ip) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await limiter.consume(key(ctx));
+    } catch (res) {
+      if (res instanceof RateLimiterRes) throw new TooManyRequests(res.msBeforeNext / 1000);
+      throw res;
+    }
+    await next();
+  };
+}

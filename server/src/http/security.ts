@@ -1,0 +1,62 @@
+import cors from '@koa/cors';
+import type { Context, Next } from 'koa';
+import helmet from 'koa-helmet';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+
+/** CSP and the other headers on every response (including errors and static files). */
+export function securityHeaders(googleSignIn: boolean) {
+  const google = googleSignIn ? ['https://accounts.google.com'] : [];
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...google.map((g) => `${g}/gsi/client`)],
+        styleSrc: ["'self'", "'unsafe-inline'", ...google.map((g) => `${g}/gsi/style`)],
+        imgSrc: ["'self'", 'data:', 'https://lh3.googleusercontent.com'],
+        connectSrc: ["'self'", 'ws:', 'wss:', ...google],
+        frameSrc: google.length ? google.map((g) => `${g}/gsi/`) : ["'none'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    strictTransportSecurity: false,
+    xFrameOptions: { action: 'deny' },
+  });
+}
+
+/** CORS for the app's own origin only. */
+export function corsAllowlist(appUrl: string) {
+  const allowed = new URL(appUrl).origin;
+  return cors({
+    origin: (ctx: Context) => (ctx.get('Origin') === allowed ? allowed : ''),
+    allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    exposeHeaders: ['X-Request-Id', 'Retry-After'],
+    maxAge: 600,
+  });
+}
+
+/** A request id (kept from X-Request-Id when sane) and one structured log line per request. */
+export function requestLog(log: Logger) {
+  return async (ctx: Context, next: Next) => {
+    const incoming = ctx.get('X-Request-Id');
+    const reqId = /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+    ctx.state.reqId = reqId;
+    ctx.set('X-Request-Id', reqId);
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      if (ctx.path.startsWith('/api')) {
+        log.info({ reqId, method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
+      }
+    }
+  };
+}

@@ -1,0 +1,90 @@
+import Router from '@koa/router';
+import { demoSignInBody, googleSignInBody, logoutBody, refreshBody } from '@app/common/api/auth';
+import type { z } from 'zod';
+import { signAccessToken } from '../../auth/access-token.ts';
+import { createGoogleVerifier } from '../../auth/google.ts';
+import {
+  issueRefreshToken,
+  revokeAllForUser,
+  revokeSession,
+  rotateRefreshToken,
+} from '../../auth/refresh-tokens.ts';
+import { currentUser, requireUser, type SessionUser } from '../../auth/require-user.ts';
+import type { AppDeps } from '../../deps.ts';
+import { MethodNotAllowed, NotFound, Unauthorized } from '../../http/errors.ts';
+import { ok } from '../../http/envelope.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
+import { input, validate } from '../../http/validate.ts';
+import { presentUser } from '../../users/presenter.ts';
+import { bumpTokenVersion, signInUser } from '../../users/service.ts';
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema.ts';
+
+/** Every /auth route of spec §7. */
+export function authRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/auth' });
+  const signInLimit = rateLimit(deps.rateLimiter({ name: 'auth-signin', points: 20, durationSeconds: 60 }));
+  const refreshLimit = rateLimit(deps.rateLimiter({ name: 'auth-refresh', points: 60, durationSeconds: 60 }));
+  const verifyGoogle = deps.config.GOOGLE_CLIENT_ID
+    ? createGoogleVerifier(deps.config.GOOGLE_CLIENT_ID, deps.googleCertsUrl ?? deps.config.GOOGLE_CERTS_URL)
+    : undefined;
+
+  async function session(user: SessionUser) {
+    const refresh = await issueRefreshToken(deps.db, user.id);
+    return {
+      token: signAccessToken(user, deps.jwtSecret),
+      refresh_token: refresh.raw,
+      user: presentUser(user),
+    };
+  }
+
+  router.get('/config', (ctx) =>
+    ok(ctx, { demoMode: deps.config.demoMode, googleClientId: deps.config.GOOGLE_CLIENT_ID ?? null }),
+  );
+
+  router.post('/google', signInLimit, validate('body', googleSignInBody), async (ctx) => {
+    if (!verifyGoogle) throw new NotFound('Google sign-in is not configured on this server');
+    const { credential } = input<z.infer<typeof googleSignInBody>>(ctx, 'body');
+    const identity = await verifyGoogle(credential);
+    const user = await signInUser(deps.db, { ...identity, googleSub: identity.sub });
+    ok(ctx, await session(user));
+  });
+
+  router.post('/login', signInLimit, validate('body', demoSignInBody), async (ctx) => {
+    if (!deps.config.demoMode) throw new NotFound();
+    const { email, name } = input<z.infer<typeof demoSignInBody>>(ctx, 'body');
+    const key = email.toLowerCase();
+    const user = await signInUser(deps.db, { googleSub: `demo:${key}`, email: key, name });
+    ok(ctx, await session(user));
+  });
+
+  router.post('/register', () => {
+    throw new MethodNotAllowed('Accounts are not registered here: sign in with your Google account instead.');
+  });
+
+  router.post('/refresh', refreshLimit, validate('body', refreshBody), async (ctx) => {
+    const { refresh_token } = input<z.infer<typeof refreshBody>>(ctx, 'body');
+    const rotated = await rotateRefreshToken(deps.db, refresh_token);
+    const [user] = await deps.db.select().from(users).where(eq(users.id, rotated.userId));
+    if (!user) throw new Unauthorized();
+    ok(ctx, { access_token: signAccessToken(user, deps.jwtSecret), refresh_token: rotated.refreshToken });
+  });
+
+  router.post('/logout', validate('body', logoutBody), async (ctx) => {
+    const { refresh_token } = input<z.infer<typeof logoutBody>>(ctx, 'body');
+    if (refresh_token) await revokeSession(deps.db, refresh_token);
+    ok(ctx, { signed_out: true });
+  });
+
+  router.post('/logout-all', requireUser(deps), async (ctx) => {
+    const user = currentUser(ctx);
+    await revokeAllForUser(deps.db, user.id);
+    await bumpTokenVersion(deps.db, user.id);
+    deps.events.emit('sessions:revoked', user.id);
+    ok(ctx, { signed_out: true });
+  });
+
+  router.get('/profile', requireUser(deps), (ctx) => ok(ctx, presentUser(currentUser(ctx))));
+  router.get('/verify', requireUser(deps), (ctx) => ok(ctx, { user: presentUser(currentUser(ctx)) }));
+  return router;
+}

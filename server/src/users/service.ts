@@ -1,0 +1,56 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { notificationEndpoints, users } from '../db/schema.ts';
+
+export interface SignInIdentity {
+  /** Google's `sub`, or `demo:<email>` for demo sign-in. */
+  googleSub: string;
+  email: string;
+  name: string;
+  picture?: string;
+}
+
+/**
+ * Creates or updates the user keyed by `googleSub`. On first sign-in the user's email
+ * becomes a verified email notification endpoint.
+ */
+export async function signInUser(db: Database, identity: SignInIdentity) {
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .insert(users)
+      .values({ ...identity, lastLoginAt: new Date() })
+      .onConflictDoUpdate({
+        target: users.googleSub,
+        set: {
+          email: identity.email,
+          name: identity.name,
+          picture: identity.picture ?? null,
+          lastLoginAt: new Date(),
+          updatedAt: sql`now()`,
+        },
+      })
+      .returning();
+    const created = user!.createdAt.getTime() === user!.updatedAt.getTime();
+    if (created) {
+      await tx
+        .insert(notificationEndpoints)
+        .values({
+          userId: user!.id,
+          type: 'email',
+          value: identity.email,
+          valueKey: identity.email.toLowerCase(),
+          verificationStatus: 'verified',
+          verifiedAt: new Date(),
+        })
+        .onConflictDoNothing();
+    }
+    return user!;
+  });
+}
+
+export async function bumpTokenVersion(db: Database, userId: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+    .where(eq(users.id, userId));
+}
