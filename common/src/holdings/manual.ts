@@ -1,0 +1,74 @@
+import { isPositiveNumber, parseDecimal } from './numbers.ts';
+import { manualRowMessage, PRICE_POSITIVE, QUANTITY_POSITIVE } from './messages.ts';
+import { toExchange } from '../instruments/types.ts';
+import type { Exchange } from '../instruments/types.ts';
+
+/** One row of the manual entry form, as typed. */
+export interface ManualRowInput {
+  symbol: string;
+  exchange: string;
+  quantity: string;
+  averagePrice: string;
+}
+
+/** A manual row ready to post as a holding. */
+export interface ManualHolding {
+  symbol: string;
+  exchange: Exchange;
+  quantity: number;
+  average_price: number;
+}
+
+/**
+ * Validates the manual entry form. Completely empty rows are ignored; rows are numbered by their
+ * position in the form. Symbols are trimmed and upper-cased; an empty exchange means NSE.
+ */
+export function validateManualRows(rows: readonly ManualRowInput[]): {
+  valid: ManualHolding[];
+  errors: string[];
+} {
+  const valid: ManualHolding[] = [];
+  const errors: string[] = [];
+  rows.forEach((input, index) => {
+    const row = index + 1;
+    const symbol = input.symbol.trim().toUpperCase();
+    const quantityText = input.quantity.trim();
+    const priceText = input.averagePrice.trim();
+    if (symbol === '' && quantityText === '' && priceText === '') return;
+
+    const rowErrors: string[] = [];
+    if (symbol === '') rowErrors.push(manualRowMessage.symbolRequired(row));
+    const quantity = parseDecimal(quantityText);
+    if (quantityText === '') rowErrors.push(manualRowMessage.quantityRequired(row));
+    else if (!isPositiveNumber(quantity)) rowErrors.push(manualRowMessage.quantityPositive(row));
+    const averagePrice = parseDecimal(priceText);
+    if (priceText === '') rowErrors.push(manualRowMessage.priceRequired(row));
+    else if (!isPositiveNumber(averagePrice)) rowErrors.push(manualRowMessage.pricePositive(row));
+    const exchange = input.exchange.trim() === '' ? 'NSE' : toExchange(input.exchange);
+    if (exchange === undefined) rowErrors.push(manualRowMessage.exchange(row));
+
+    if (rowErrors.length > 0 || exchange === undefined) errors.push(...rowErrors);
+    else valid.push({ symbol, exchange, quantity, average_price: averagePrice });
+  });
+  return { valid, errors };
+}
+
+export type InlineEditField = 'quantity' | 'average_price';
+
+export type InlineEditOutcome =
+  { action: 'cancel' } | { action: 'error'; message: string } | { action: 'save'; value: number };
+
+/**
+ * Decides what an inline edit of quantity or buy price does on Enter: an empty or unchanged value
+ * cancels, a value that is not a number above 0 is refused, anything else is saved.
+ */
+export function validateInlineEdit(field: InlineEditField, raw: string, current: number): InlineEditOutcome {
+  const text = raw.trim();
+  if (text === '') return { action: 'cancel' };
+  const value = parseDecimal(text);
+  if (!isPositiveNumber(value)) {
+    return { action: 'error', message: field === 'quantity' ? QUANTITY_POSITIVE : PRICE_POSITIVE };
+  }
+  if (value === current) return { action: 'cancel' };
+  return { action: 'save', value };
+}

@@ -1,0 +1,41 @@
+/** User-facing validation messages for holdings input, worded exactly as the product shows them. */
+
+export const MAX_IMPORT_ROWS = 1000;
+
+export const CSV_MESSAGES = {
+  empty: 'Please provide CSV data',
+  notEnoughRows: 'CSV must contain at least a header row and one data row',
+  missingSymbol: 'Missing required column: Symbol/Instrument',
+  missingQuantity: 'Missing required column: Quantity/Qty',
+  missingPrice: 'Missing required column: Buy Price/Average Price/Avg. cost',
+  validationFailed: 'CSV validation failed. Please fix the errors below.',
+  notCsvFile: 'Please upload a CSV file only, and check that the file ends with .csv',
+} as const;
+
+/** `Too many holdings: a file can hold at most 1000 rows (this one has 1001).` */
+export function tooManyRowsMessage(count: number): string {
+  return `Too many holdings: a file can hold at most ${MAX_IMPORT_ROWS} rows (this one has ${count}).`;
+}
+
+/** Per-row CSV problems, e.g. `Row 3 (INFY): Invalid quantity - must be a positive number`. */
+export const csvRowMessage = {
+  quantity: (row: number, label: string): string =>
+    `Row ${row} (${label}): Invalid quantity - must be a positive number`,
+  averagePrice: (row: number, label: string): string =>
+    `Row ${row} (${label}): Invalid average price - must be a positive number`,
+  exchange: (row: number, label: string): string =>
+    `Row ${row} (${label}): Invalid exchange - must be NSE or BSE`,
+};
+
+/** Manual entry problems, e.g. `Row 2: Quantity is required`. */
+export const manualRowMessage = {
+  symbolRequired: (row: number): string => `Row ${row}: Symbol is required`,
+  quantityRequired: (row: number): string => `Row ${row}: Quantity is required`,
+  priceRequired: (row: number): string => `Row ${row}: Buy price is required`,
+  quantityPositive: (row: number): string => `Row ${row}: Quantity must be a positive number`,
+  pricePositive: (row: number): string => `Row ${row}: Buy price must be a positive number`,
+  exchange: (row: number): string => `Row ${row}: Exchange must be NSE or BSE`,
+};
+
+export const QUANTITY_POSITIVE = 'Quantity must be a positive number';
+export const PRICE_POSITIVE = 'Buy price must be a positive number';

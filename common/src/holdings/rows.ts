@@ -1,0 +1,104 @@
+import { parseBrokerNumber, isPositiveNumber } from './numbers.ts';
+import { csvRowMessage } from './messages.ts';
+import { toExchange } from '../instruments/types.ts';
+import type { Exchange } from '../instruments/types.ts';
+import type { ColumnPositions } from './columns.ts';
+
+/** One holding read from a broker export, before it is matched to the instrument master. */
+export interface ImportRow {
+  /** 1-based data row number (blank lines not counted), as used in `Row N` messages. */
+  line: number;
+  /** Upper-case trading symbol without a series suffix (`IDEA-BE` → `IDEA`). */
+  symbol?: string;
+  isin?: string;
+  companyName?: string;
+  exchange: Exchange;
+  quantity: number;
+  averagePrice: number;
+}
+
+const SERIES_SUFFIX = /-(EQ|BE|BZ|BL|SM|ST)$/;
+const ISIN = /^[A-Z]{2}[A-Z0-9]{9}\d$/;
+const TOTAL_LABEL = /^(grand |sub ?)?totals?:?$/i;
+
+/** Upper-cases a broker symbol and drops an NSE series suffix; `BAJAJ-AUTO` is left alone. */
+export function cleanBrokerSymbol(raw: string): string {
+  return raw.trim().toUpperCase().replace(SERIES_SUFFIX, '');
+}
+
+/** A data row of the table, with its 1-based number. */
+export interface DataRow {
+  line: number;
+  cells: readonly string[];
+}
+
+/**
+ * Whether a data row holds a holding. Rows without a symbol, name or ISIN are skipped, as are
+ * summary rows labelled Total that carry no average price, and (in broker exports) note rows
+ * with neither quantity nor price.
+ */
+export function isHoldingRow(row: DataRow, columns: ColumnPositions, isBrokerExport: boolean): boolean {
+  const cell = (index: number | undefined): string => cellAt(row.cells, index);
+  if (identityOf(row.cells, columns).label === '') return false;
+  const price = cell(columns.averagePrice);
+  const firstCell = row.cells.find((value) => value !== '') ?? '';
+  if (TOTAL_LABEL.test(firstCell) && !isPositiveNumber(parseBrokerNumber(price))) return false;
+  const quantityEmpty = columns.quantity.every((index) => cell(index) === '');
+  return !(isBrokerExport && quantityEmpty && price === '');
+}
+
+/** Reads and validates one data row; returns the holding or the row's error messages. */
+export function readHoldingRow(
+  row: DataRow,
+  columns: ColumnPositions,
+): { ok: true; holding: ImportRow } | { ok: false; errors: string[] } {
+  const { symbol, companyName, isin, label } = identityOf(row.cells, columns);
+  const cell = (index: number | undefined): string => cellAt(row.cells, index);
+  const quantity = sumQuantity(columns.quantity.map((index) => cell(index)));
+  const averagePrice = parseBrokerNumber(cell(columns.averagePrice));
+  const exchangeText = cell(columns.exchange);
+  const exchange = exchangeText === '' ? 'NSE' : toExchange(exchangeText);
+
+  const errors: string[] = [];
+  if (!isPositiveNumber(quantity)) errors.push(csvRowMessage.quantity(row.line, label));
+  if (!isPositiveNumber(averagePrice)) errors.push(csvRowMessage.averagePrice(row.line, label));
+  if (exchange === undefined) errors.push(csvRowMessage.exchange(row.line, label));
+  if (errors.length > 0 || exchange === undefined) return { ok: false, errors };
+
+  const holding: ImportRow = {
+    line: row.line,
+    ...(symbol ? { symbol } : {}),
+    ...(isin ? { isin } : {}),
+    ...(companyName ? { companyName } : {}),
+    exchange,
+    quantity,
+    averagePrice,
+  };
+  return { ok: true, holding };
+}
+
+function cellAt(cells: readonly string[], index: number | undefined): string {
+  return index === undefined ? '' : (cells[index] ?? '');
+}
+
+/** The first quantity column must hold a number; further ones (pledged) add to it when filled. */
+function sumQuantity(cells: readonly string[]): number {
+  const [first = '', ...rest] = cells;
+  let total = parseBrokerNumber(first);
+  for (const text of rest) {
+    if (text !== '') total += parseBrokerNumber(text);
+  }
+  return total;
+}
+
+function identityOf(
+  cells: readonly string[],
+  columns: ColumnPositions,
+): { symbol?: string; companyName?: string; isin?: string; label: string } {
+  const cell = (index: number | undefined): string => cellAt(cells, index);
+  const symbol = cleanBrokerSymbol(cell(columns.symbol)) || undefined;
+  const companyName = cell(columns.companyName).replace(/\s+/g, ' ') || undefined;
+  const isinText = cell(columns.isin).toUpperCase();
+  const isin = ISIN.test(isinText) ? isinText : undefined;
+  return { symbol, companyName, isin, label: symbol ?? companyName ?? isin ?? '' };
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { CSV_MESSAGES, PRICE_POSITIVE, QUANTITY_POSITIVE } from './messages.ts';
+import { EXCHANGES } from '../instruments/types.ts';
+
+/** A positive number, given as a number or a numeric string (`"12.5"`). */
+function positiveNumber(message: string) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : value),
+    z.number({ error: message }).positive({ error: message }),
+  );
+}
+
+/** `POST /api/holdings/upload`: the CSV text and an optional broker account label. */
+export const uploadCsvBody = z.object({
+  csvData: z
+    .string({ error: CSV_MESSAGES.empty })
+    .refine((text) => text.trim() !== '', { error: CSV_MESSAGES.empty }),
+  broker_name: z.string().trim().max(60, { error: 'Broker name can be at most 60 characters' }).optional(),
+});
+
+/** `POST /api/holdings`: one manually entered holding. */
+export const manualHoldingBody = z.object({
+  symbol: z
+    .string({ error: 'Symbol is required' })
+    .trim()
+    .min(1, { error: 'Symbol is required' })
+    .max(30, { error: 'Symbol can be at most 30 characters' })
+    .toUpperCase(),
+  exchange: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
+    z.enum(EXCHANGES, { error: 'Exchange must be NSE or BSE' }),
+  ),
+  quantity: positiveNumber(QUANTITY_POSITIVE),
+  average_price: positiveNumber(PRICE_POSITIVE),
+});
+
+/** `PATCH /api/holdings/:id`: a new quantity and/or buy price. */
+export const updateHoldingBody = z
+  .object({
+    quantity: positiveNumber(QUANTITY_POSITIVE).optional(),
+    average_price: positiveNumber(PRICE_POSITIVE).optional(),
+  })
+  .refine((body) => body.quantity !== undefined || body.average_price !== undefined, {
+    error: 'Provide a quantity or a buy price to update',
+  });
+
+export type UploadCsvBody = z.infer<typeof uploadCsvBody>;
+export type ManualHoldingBody = z.infer<typeof manualHoldingBody>;
+export type UpdateHoldingBody = z.infer<typeof updateHoldingBody>;

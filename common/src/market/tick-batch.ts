@@ -1,0 +1,51 @@
+/**
+ * The tick-batch contract between the streamer and the servers (ARCHITECTURE §4).
+ * One poll cycle = one batch = one message on the `ticks` channel. Validated at both ends.
+ */
+import { z } from 'zod';
+
+export const exchangeSchema = z.enum(['NSE', 'BSE']);
+
+export const quoteSchema = z.object({
+  symbol: z.string().min(1).max(40),
+  exchange: exchangeSchema,
+  /** Last traded price, rupees. */
+  ltp: z.number().positive().finite(),
+  prevClose: z.number().positive().finite().nullable(),
+  change: z.number().finite().nullable(),
+  changePercent: z.number().finite().nullable(),
+  /** When the exchange printed this price (epoch ms). */
+  asOf: z.number().int().nonnegative(),
+  /** The provider could not refresh it this cycle; this is the last known price. */
+  stale: z.boolean().optional(),
+});
+export type Quote = z.infer<typeof quoteSchema>;
+
+export const tickBatchSchema = z.object({
+  v: z.literal(1),
+  /** Monotonic per streamer run: `${startedAt}-${sequence}`. */
+  id: z.string().min(1).max(100),
+  /** Publish time (epoch ms): latency is measured from here. */
+  at: z.number().int().nonnegative(),
+  source: z.string().min(1).max(40),
+  quotes: z.array(quoteSchema).max(20_000),
+});
+export type TickBatch = z.infer<typeof tickBatchSchema>;
+
+/** `NSE:RELIANCE`: the key of an instrument in the watch set and the latest-quote hash. */
+export function instrumentKey(exchange: string, symbol: string): string {
+  return `${exchange}:${symbol}`;
+}
+
+export function parseInstrumentKey(key: string): { exchange: 'NSE' | 'BSE'; symbol: string } | undefined {
+  const [exchange, symbol] = key.split(':');
+  return (exchange === 'NSE' || exchange === 'BSE') && symbol ? { exchange, symbol } : undefined;
+}
+
+/** Redis names shared by every process. */
+export const MARKET_KEYS = {
+  ticksChannel: 'market:ticks',
+  latestQuotes: 'market:quotes:latest',
+  watchSet: 'market:watch',
+  leaderLock: 'market:streamer:leader',
+} as const;

@@ -1,0 +1,79 @@
+import { normalizeHolding, percentOf } from './normalize.ts';
+import { ruleCoversAccount } from './rules.ts';
+import type { AccountHolding, AggregatedHolding, Holding, RawHolding, RuleCoverage } from './types.ts';
+
+const UNKNOWN = 'Unknown';
+
+/**
+ * Groups holdings by symbol+exchange into holdings-table rows (spec §3): totals across accounts,
+ * weighted average price = total investment / total quantity, P&L and its percent of the
+ * investment, today's change, and the active rules covering each account and the group.
+ * Groups keep the order in which their symbols first appear.
+ */
+export function aggregateHoldings(
+  holdings: readonly RawHolding[],
+  rules: readonly RuleCoverage[] = [],
+): AggregatedHolding[] {
+  const groups = new Map<string, Holding[]>();
+  for (const raw of holdings) {
+    const holding = normalizeHolding(raw);
+    const key = `${holding.symbol}|${holding.exchange}`;
+    const group = groups.get(key);
+    if (group) group.push(holding);
+    else groups.set(key, [holding]);
+  }
+  return [...groups.values()].map((group) => aggregateGroup(group, rules));
+}
+
+function aggregateGroup(group: readonly Holding[], rules: readonly RuleCoverage[]): AggregatedHolding {
+  const [first] = group;
+  if (!first) throw new RangeError('aggregateGroup needs at least one holding');
+  const { symbol, exchange } = first;
+  const sum = (pick: (holding: Holding) => number): number =>
+    group.reduce((total, holding) => total + pick(holding), 0);
+
+  const totalQuantity = sum((h) => h.quantity);
+  const totalInvestment = sum((h) => h.purchase_value);
+  const totalCurrentValue = sum((h) => h.market_value);
+  const totalPnl = totalCurrentValue - totalInvestment;
+  const dayChange = sum((h) => h.day_change);
+  const coveringRules = rules.filter((rule) =>
+    group.some((h) => ruleCoversAccount(rule, symbol, exchange, h.broker_account_id)),
+  );
+
+  return {
+    symbol,
+    exchange,
+    company_name: group.find((h) => h.company_name)?.company_name ?? null,
+    current_price: group.find((h) => h.current_price !== null)?.current_price ?? null,
+    total_quantity: totalQuantity,
+    weighted_avg_price: totalQuantity > 0 ? totalInvestment / totalQuantity : 0,
+    total_investment: totalInvestment,
+    total_current_value: totalCurrentValue,
+    total_pnl: totalPnl,
+    total_pnl_percent: percentOf(totalPnl, totalInvestment),
+    day_change: dayChange,
+    day_change_percent: percentOf(dayChange, totalCurrentValue - dayChange),
+    active_rules_count: coveringRules.length,
+    accounts: group.map((holding) => toAccountHolding(holding, rules)),
+  };
+}
+
+function toAccountHolding(holding: Holding, rules: readonly RuleCoverage[]): AccountHolding {
+  const { symbol, exchange, broker_account_id: accountId } = holding;
+  return {
+    id: holding.id,
+    broker_account_id: accountId,
+    broker_name: holding.broker_name || UNKNOWN,
+    broker_type: holding.broker_type || UNKNOWN,
+    quantity: holding.quantity,
+    average_price: holding.average_price,
+    current_price: holding.current_price,
+    market_value: holding.market_value,
+    pnl: holding.pnl,
+    pnl_percent: holding.pnl_percent,
+    purchase_value: holding.purchase_value,
+    day_change: holding.day_change,
+    active_rules_count: rules.filter((rule) => ruleCoversAccount(rule, symbol, exchange, accountId)).length,
+  };
+}
