@@ -4,7 +4,9 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules', '**/dist', 'data', 'bench/results', 'server/src/db/migrations', 'coverage'] },
+  {
+    ignores: ['**/node_modules', '**/dist', 'data', 'bench/results', 'server/src/db/migrations', 'coverage'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -22,6 +24,9 @@ export default tseslint.config(
   },
   {
     files: ['test/**/*.ts'],
-    rules: { '@typescript-eslint/no-unused-expressions': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+    rules: {
+      '@typescript-eslint/no-unused-expressions': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
   },
 );

@@ -55,18 +55,22 @@ const schema = z
         message: 'is required when QUOTE_PROVIDER=replay',
       });
     }
-    if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
-    }
-    const demo = env.DEMO_MODE ?? (env.NODE_ENV !== 'production' && !env.GOOGLE_CLIENT_ID);
-    if (!demo && !env.GOOGLE_CLIENT_ID) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['GOOGLE_CLIENT_ID'],
-        message: 'is required: with DEMO_MODE off there would be no way to sign in',
-      });
-    }
   });
+
+/** The server also needs a token key in production and at least one way to sign in. */
+const serverSchema = schema.superRefine((env, ctx) => {
+  if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {
+    ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
+  }
+  const demo = env.DEMO_MODE ?? (env.NODE_ENV !== 'production' && !env.GOOGLE_CLIENT_ID);
+  if (!demo && !env.GOOGLE_CLIENT_ID) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['GOOGLE_CLIENT_ID'],
+      message: 'is required: with DEMO_MODE off there would be no way to sign in',
+    });
+  }
+});
 
 type Env = z.infer<typeof schema>;
 
@@ -86,10 +90,13 @@ export class ConfigError extends Error {
   }
 }
 
+/** Which process reads the config: sign-in and token rules apply to the server only. */
+export type ConfigRole = 'server' | 'streamer';
+
 /** Parses an environment into a frozen Config; throws ConfigError naming every bad variable. */
-export function parseConfig(env: Record<string, string | undefined>): Config {
+export function parseConfig(env: Record<string, string | undefined>, role: ConfigRole = 'server'): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = schema.safeParse(cleaned);
+  const parsed = (role === 'server' ? serverSchema : schema).safeParse(cleaned);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`),
@@ -110,10 +117,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 let loaded: Config | undefined;
 
 /** The process's configuration, parsed once from process.env; exits listing the problems. */
-export function loadConfig(): Config {
+export function loadConfig(role: ConfigRole = 'server'): Config {
   if (loaded) return loaded;
   try {
-    loaded = parseConfig(process.env);
+    loaded = parseConfig(process.env, role);
     return loaded;
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { Database, DatabaseHandle } from './db/client.ts';
 import type { DomainEvents } from './events/domain-events.ts';
 import type { RateLimiterFactory } from './http/rate-limit.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { InstrumentMaster } from './instruments/master.ts';
 
 /** What the Koa app and the services need; each process's main.ts builds it, tests build their own. */
 export interface AppDeps {
@@ -18,6 +20,10 @@ export interface AppDeps {
   rateLimiter: RateLimiterFactory;
   /** Committed changes, turned into socket pushes by the realtime module. */
   events: DomainEvents;
+  /** SendGrid, SMTP or the dev outbox (config.mailTransport). */
+  mailer: Mailer;
+  /** The NSE/BSE symbol master, in memory. */
+  instruments: InstrumentMaster;
   /** Google's certificate endpoint; tests point it at a local fake. */
   googleCertsUrl?: string;
 }

@@ -1,31 +1,53 @@
 /**
- * Builds and starts one server process from a Config: database, Redis, the Koa app and
- * HTTP server. main.ts calls it with the process config; tests call it with their own.
+ * Builds and starts one server process from a Config: database, Redis, the Koa app, the
+ * HTTP server, Socket.IO and the market pipeline (with the streamer in-process when there
+ * is no Redis). main.ts calls it with the process config; tests call it with their own.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '@app/config';
+import {
+  createMemoryBus,
+  createProvider,
+  createRedisBus,
+  createStreamer,
+  type MarketBus,
+} from '@app/streamer';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { createApp } from './app.ts';
-import { openDatabase } from './db/client.ts';
+import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { createDomainEvents } from './events/domain-events.ts';
 import { rateLimiterFactory } from './http/rate-limit.ts';
+import { loadInstrumentMaster } from './instruments/master.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
+import { createMailer } from './mail/factory.ts';
+import { createMarketPipeline, type MarketPipeline } from './market/pipeline.ts';
+import { createWatchSetKeeper } from './market/watch-set.ts';
+import { createQuoteFanout, type QuoteFanout } from './realtime/quote-fanout.ts';
+import { createSocketServer, type RealtimeServer } from './realtime/socket-server.ts';
 
 export interface RuntimeOptions {
   log?: Logger;
   clientDist?: string;
   googleCertsUrl?: string;
   jwtSecret?: string;
+  /** Run the streamer in this process (default: only when there is no Redis). */
+  embeddedStreamer?: boolean;
+  /** Share an open database (two instances on one PGlite in tests); not closed by this runtime. */
+  database?: DatabaseHandle;
 }
 
 export interface ServerRuntime {
   deps: AppDeps;
   http: Server;
+  io: RealtimeServer;
+  bus: MarketBus;
+  pipeline: MarketPipeline;
+  fanout: QuoteFanout;
   url: string;
-  /** Stops accepting, finishes in-flight work, closes connections. */
+  /** Stops accepting, finishes in-flight work, closes sockets and connections. */
   close(): Promise<void>;
 }
 
@@ -34,10 +56,9 @@ export async function startServerRuntime(
   options: RuntimeOptions = {},
 ): Promise<ServerRuntime> {
   const log = options.log ?? pino({ level: config.LOG_LEVEL });
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false })
-    : undefined;
+  const database =
+    options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const deps: AppDeps = {
     config,
@@ -48,29 +69,69 @@ export async function startServerRuntime(
     redis,
     rateLimiter: rateLimiterFactory(redis),
     events: createDomainEvents(),
+    mailer: createMailer(config, database.db, log),
+    instruments: await loadInstrumentMaster(database.db),
     googleCertsUrl: options.googleCertsUrl,
   };
+
+  const bus = config.REDIS_URL ? createRedisBus(config.REDIS_URL, log) : createMemoryBus(log);
+  const runStreamer = options.embeddedStreamer ?? !config.REDIS_URL;
+  const streamer = runStreamer
+    ? createStreamer({
+        bus,
+        provider: createProvider(config, { log }),
+        intervalMs: config.QUOTE_INTERVAL_MS,
+        log,
+      })
+    : undefined;
+
   const app = createApp(deps, { clientDist: options.clientDist });
   const http = createServer(app.callback());
+  const realtime = createSocketServer(http, deps);
+  const fanout = createQuoteFanout(realtime.io, deps.db, deps.events, log, Boolean(redis));
+  const watchSet = createWatchSetKeeper(deps.db, bus, log);
+  const onChange = () => watchSet.changed();
+  deps.events.on('holdings:changed', onChange);
+  deps.events.on('rules:changed', onChange);
+  const pipeline = createMarketPipeline({ bus, db: deps.db, log, immediate: [fanout.deliver], stages: [] });
+
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(config.PORT, config.HOST, () => resolve());
   });
+  await watchSet.rebuild();
+  streamer?.start();
+
   const { port } = http.address() as AddressInfo;
   let closing: Promise<void> | undefined;
+  const close = async () => {
+    await streamer?.stop();
+    pipeline.stop();
+    watchSet.stop();
+    fanout.stop();
+    deps.events.off('holdings:changed', onChange);
+    deps.events.off('rules:changed', onChange);
+    const httpClosed = new Promise<void>((resolve) => http.once('close', () => resolve()));
+    const forceTimer = setTimeout(() => http.closeAllConnections(), 5000);
+    forceTimer.unref();
+    // Closing Socket.IO closes the HTTP server: no new requests; in-flight ones finish.
+    await realtime.close();
+    http.closeIdleConnections();
+    if (http.listening) await httpClosed;
+    clearTimeout(forceTimer);
+    await pipeline.idle();
+    await bus.close();
+    redis?.disconnect();
+    if (!options.database) await database.close();
+  };
   return {
     deps,
     http,
+    io: realtime.io,
+    bus,
+    pipeline,
+    fanout,
     url: `http://127.0.0.1:${port}`,
-    close: () =>
-      (closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          http.close(() => resolve());
-          http.closeIdleConnections();
-          setTimeout(() => http.closeAllConnections(), 5000).unref();
-        });
-        redis?.disconnect();
-        await database.close();
-      })()),
+    close: () => (closing ??= close()),
   };
 }

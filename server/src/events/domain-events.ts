@@ -1,10 +1,13 @@
 import { EventEmitter } from 'node:events';
+import type { AlertExecution } from '@app/common/realtime/events';
 
 /** Changes that have committed, per user. Services emit after commit; realtime pushes them. */
 export interface DomainEventMap {
   'holdings:changed': [userId: string];
   'rules:changed': [userId: string];
   'endpoints:changed': [userId: string];
+  /** A rule or price alert fired and its execution committed: push `alert` to the user's tabs. */
+  'alert:fired': [userId: string, execution: AlertExecution];
   /** The user's sessions were revoked (logout-all): sockets must disconnect. */
   'sessions:revoked': [userId: string];
 }

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { AppError, ServiceUnavailable } from './errors.ts';
@@ -27,9 +28,14 @@ export function errorEnvelope(log: Logger) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api')) {
-        ctx.status = 404;
-        ctx.body = { success: false, error: 'Not found' };
+      // A status without a body (no route, or the router's 405/501) would go out as plain text.
+      const status = ctx.status;
+      if (status >= 400 && ctx.body == null && ctx.path.startsWith('/api')) {
+        ctx.status = status;
+        ctx.body = {
+          success: false,
+          error: status === 404 ? 'Not found' : (STATUS_CODES[status] ?? 'Error'),
+        };
       }
     } catch (raw) {
       let err = raw;

@@ -6,8 +6,10 @@ export class AppError extends Error {
     /** When false the message is logged, and the client sees a generic sentence. */
     readonly expose = status < 500,
     readonly headers: Record<string, string> = {},
+    /** `cause` keeps the underlying failure for the log. */
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = new.target.name;
   }
 }
@@ -21,8 +23,8 @@ export class Invalid extends AppError {
   }
 }
 export class Unauthorized extends AppError {
-  constructor(message = 'Authentication required') {
-    super(message, 401);
+  constructor(message = 'Authentication required', options?: ErrorOptions) {
+    super(message, 401, true, {}, options);
   }
 }
 export class Forbidden extends AppError {
@@ -57,11 +59,14 @@ export class TooManyRequests extends AppError {
 }
 export class NotImplemented extends AppError {
   constructor(message: string) {
-    super(message, 501);
+    super(message, 501, true);
   }
 }
 export class ServiceUnavailable extends AppError {
-  constructor(message = 'The service is temporarily unavailable. Please try again shortly.') {
-    super(message, 503, true, { 'Retry-After': '5' });
+  constructor(
+    message = 'The service is temporarily unavailable. Please try again shortly.',
+    options?: ErrorOptions,
+  ) {
+    super(message, 503, true, { 'Retry-After': '5' }, options);
   }
 }

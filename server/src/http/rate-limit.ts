@@ -31,8 +31,17 @@ export function rateLimiterFactory(redis?: Redis): RateLimiterFactory {
       : new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds });
 }
 
+/**
+ * The client's address. Behind a trusted proxy (TRUST_PROXY) it is the last X-Forwarded-For
+ * entry, the one the proxy appended: earlier entries are whatever the client chose to send,
+ * and keying on them (as `ctx.ip` does) would let anyone dodge a limit with a made-up header.
+ */
+export function clientAddress(ctx: Context): string {
+  return ctx.ips.at(-1) ?? ctx.ip;
+}
+
 /** Consumes one point per request under `key(ctx)`; 429 with Retry-After when spent. */
-export function rateLimit(limiter: RateLimiterAbstract, key: (ctx: Context) => string = (ctx) => ctx.ip) {
+export function rateLimit(limiter: RateLimiterAbstract, key: (ctx: Context) => string = clientAddress) {
   return async (ctx: Context, next: Next) => {
     try {
       await limiter.consume(key(ctx));

@@ -2,12 +2,27 @@ import Router from '@koa/router';
 import type { AppDeps } from '../deps.ts';
 import { authRouter } from './auth/router.ts';
 import { eventsRouter } from './events/router.ts';
+import { brokersRouter } from './brokers/router.ts';
+import { devRouter } from './dev/router.ts';
 import { healthRouter } from './health/router.ts';
+import { holdingsRouter } from './holdings/router.ts';
+import { notificationEndpointsRouter } from './notification-endpoints/router.ts';
+import { symbolsRouter } from './symbols/router.ts';
 
 /** Every resource router, mounted under /api. Add a resource here and in the access sweep test. */
 export function apiRouter(deps: AppDeps): Router {
   const api = new Router({ prefix: '/api' });
-  for (const router of [healthRouter(deps), authRouter(deps), eventsRouter(deps)]) {
+  const routers = [
+    healthRouter(deps),
+    authRouter(deps),
+    eventsRouter(deps),
+    symbolsRouter(deps),
+    holdingsRouter(deps),
+    brokersRouter(deps),
+    notificationEndpointsRouter(deps),
+    devRouter(deps),
+  ];
+  for (const router of routers) {
     api.use(router.routes(), router.allowedMethods());
   }
   return api;

@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { AlertCircleIcon } from './icons.tsx';
+
+interface ErrorBoxProps {
+  /** The error text; nothing renders when it is empty. */
+  message: string | null | undefined;
+  /** Shows a close button when given. */
+  onDismiss?: () => void;
+  title?: string;
+  /** Extra content below the message, such as a list of per-row problems or a Retry button. */
+  children?: ReactNode;
+}
+
+/** The dismissible red box every page uses to show errors (spec §8). */
+export function ErrorBox({ message, onDismiss, title, children }: ErrorBoxProps) {
+  if (!message) return null;
+  return (
+    <div className="error-box" role="alert">
+      <AlertCircleIcon className="alert-icon" />
+      <div className="error-box-body">
+        {title ? <strong className="error-box-title">{title}</strong> : null}
+        <p>{message}</p>
+        {children}
+      </div>
+      {onDismiss ? (
+        <button type="button" className="dismiss-button" aria-label="Dismiss error" onClick={onDismiss}>
+          ×
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+/** Public surface of @app/common. */
+export * from './format/index.ts';

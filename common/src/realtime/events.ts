@@ -1,0 +1,55 @@
+/** Socket.IO events, declared once and shared by the server and the client (ARCHITECTURE §4). */
+
+export interface LiveQuote {
+  symbol: string;
+  exchange: 'NSE' | 'BSE';
+  ltp: number;
+  prevClose: number | null;
+  change: number | null;
+  changePercent: number | null;
+  /** When the exchange printed the price (epoch ms). */
+  asOf: number;
+}
+
+/** One message per tick batch, with only the receiving user's instruments. */
+export interface QuotesMessage {
+  /** The batch's publish time (epoch ms). */
+  at: number;
+  quotes: LiveQuote[];
+}
+
+/** A rule or price alert that fired (the History row). */
+export interface AlertExecution {
+  id: string;
+  symbol: string;
+  exchange: 'NSE' | 'BSE';
+  trigger_type: string;
+  status: string;
+  execution_type: string;
+  trigger_price: number;
+  execution_price: number;
+  message: string | null;
+  executed_at: string;
+  rule_id: string | null;
+  price_alert_id: string | null;
+  over_quota: boolean;
+}
+
+export interface ServerToClientEvents {
+  quotes: (message: QuotesMessage) => void;
+  alert: (payload: { execution: AlertExecution }) => void;
+  'holdings:changed': () => void;
+  'rules:changed': () => void;
+  /** Trailing peaks moved: the rules' current trigger levels. */
+  'rules:levels': (
+    levels: { id: string; peak_price: number | null; computed_trigger_price: number }[],
+  ) => void;
+}
+
+export type ClientToServerEvents = Record<string, never>;
+
+/** Why the server closed a socket (sent as the connect_error / disconnect reason data). */
+export const SOCKET_ERRORS = {
+  unauthorized: 'unauthorized',
+  origin: 'origin not allowed',
+} as const;

@@ -1,0 +1,125 @@
+/**
+ * `npm test`: preflight, typecheck, lint, format check, client build, then the whole mocha
+ * suite, stopping at the first failure. The last line is always `N passed, N failed`
+ * (a failing gate counts as one failure). Extra arguments go to mocha:
+ * `npm test -- --grep holdings`.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants as fs } from 'node:fs';
+import path from 'node:path';
+import { constants } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const mochaBin = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
+let current;
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (current) current.kill(signal);
+    else process.exit(128 + constants.signals[signal]);
+  });
+}
+
+function isExecutable(file) {
+  try {
+    accessSync(file, fs.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function onPath(command) {
+  return (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .some((dir) => dir && isExecutable(path.join(dir, command)));
+}
+
+/** One line per missing prerequisite; empty when all is there. */
+function preflight() {
+  const missing = [];
+  if (!process.env.REDIS_URL && !onPath('redis-server')) {
+    missing.push('redis-server is not on PATH (apt-get install redis-server, or set REDIS_URL)');
+  }
+  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (!isExecutable(chromium)) {
+    missing.push(`Chromium not found at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  }
+  return missing;
+}
+
+/**
+ * Runs a command with inherited stdin/stderr; stdout is streamed through and, when
+ * `onLine` is given, each line is also handed to it. Resolves to the exit code.
+ */
+function run(command, args, onLine) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      env: process.env,
+      stdio: ['inherit', 'pipe', 'inherit'],
+    });
+    current = child;
+    let pending = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      if (!onLine) return;
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop() ?? '';
+      lines.forEach(onLine);
+    });
+    child.on('error', (err) => {
+      console.error(`npm test: could not run ${command}: ${err.message}`);
+    });
+    child.on('close', (code, signal) => {
+      current = undefined;
+      if (onLine && pending) onLine(pending);
+      resolve(code ?? (signal ? 128 : 1));
+    });
+  });
+}
+
+function finish(passed, failed) {
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+const missing = preflight();
+if (missing.length > 0) {
+  console.error(`npm test: missing prerequisite: ${missing.join('; ')}`);
+  finish(0, 1);
+}
+
+const gates = [
+  ['typecheck', ['run', 'typecheck']],
+  ['lint', ['run', 'lint']],
+  ['format check', ['run', 'format:check']],
+  ['client build', ['run', 'build', '-w', 'client']],
+];
+for (const [name, args] of gates) {
+  const started = Date.now();
+  console.log(`\n▶ ${name}: npm ${args.join(' ')}`);
+  const code = await run('npm', args);
+  if (code !== 0) {
+    console.error(`npm test: ${name} failed (npm ${args.join(' ')} exited with ${code})`);
+    finish(0, 1);
+  }
+  console.log(`✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+console.log('\n▶ mocha (.mocharc.cjs)');
+const counts = { passing: 0, failing: 0, pending: 0 };
+const color = process.stdout.isTTY ? ['--color'] : ['--no-color'];
+const code = await run(
+  process.execPath,
+  [mochaBin, '--reporter', 'spec', ...color, ...process.argv.slice(2)],
+  (line) => {
+    // The spec reporter's epilogue: "  12 passing (3s)", "  1 failing", "  2 pending".
+    const match = /^\s*(\d+) (passing|failing|pending)\b/.exec(stripVTControlCharacters(line));
+    if (match) counts[match[2]] = Number(match[1]);
+  },
+);
+// A crash before the epilogue (or a failed root hook) still counts as a failure.
+finish(counts.passing, code !== 0 ? Math.max(counts.failing, 1) : counts.failing);

@@ -1,0 +1,41 @@
+import { and, eq } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { brokerAccounts } from '../db/schema.ts';
+import { NotFound } from '../http/errors.ts';
+
+export type BrokerAccount = typeof brokerAccounts.$inferSelect;
+
+/** The account named `brokerName` + `accountLabel` for the user, created when missing. */
+export async function ensureAccount(
+  db: Executor,
+  userId: string,
+  brokerName: string,
+  accountLabel: string,
+  brokerType: 'USER_ADDED' | 'CSV_IMPORT',
+): Promise<BrokerAccount> {
+  const [account] = await db
+    .insert(brokerAccounts)
+    .values({ userId, brokerName, accountLabel, brokerType, accountStatus: 'ACTIVE' })
+    .onConflictDoUpdate({
+      target: [brokerAccounts.userId, brokerAccounts.brokerName, brokerAccounts.accountLabel],
+      set: { updatedAt: new Date() },
+    })
+    .returning();
+  return account!;
+}
+
+/** The user's own account, or 404 (also for malformed ids and other users' accounts). */
+export async function ownedAccount(db: Executor, userId: string, accountId: string): Promise<BrokerAccount> {
+  const [account] = await db
+    .select()
+    .from(brokerAccounts)
+    .where(and(eq(brokerAccounts.id, accountId), eq(brokerAccounts.userId, userId)));
+  if (!account) throw new NotFound('Broker account not found');
+  return account;
+}
+
+/** "Zerodha · AB1234" → ["Zerodha", "AB1234"]. */
+export function splitAccountName(name: string): [string, string] {
+  const [broker, ...rest] = name.split('·').map((part) => part.trim());
+  return [broker || 'Imported', rest.join(' ').trim()];
+}

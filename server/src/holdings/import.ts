@@ -1,0 +1,87 @@
+/**
+ * A broker file goes into one broker account in one transaction: the file is the account's
+ * current statement, so its rows replace what the account held (new rows added, existing
+ * rows updated, rows no longer in the file removed). Any error changes nothing.
+ */
+import { and, eq, notInArray, sql } from 'drizzle-orm';
+import type { HoldingsDeps } from './service.ts';
+import { holdings } from '../db/schema.ts';
+import { ensureAccount } from './accounts.ts';
+import { mergeDuplicateRows, type ResolvedRow } from './resolve.ts';
+
+export interface ImportHoldingsCommand {
+  userId: string;
+  brokerName: string;
+  accountLabel: string;
+  rows: readonly ResolvedRow[];
+}
+
+export interface ImportSummary {
+  broker_account_id: string;
+  account_name: string;
+  created: number;
+  updated: number;
+  removed: number;
+  total: number;
+}
+
+export async function importHoldings(
+  { db, events }: HoldingsDeps,
+  cmd: ImportHoldingsCommand,
+): Promise<ImportSummary> {
+  const rows = mergeDuplicateRows(cmd.rows);
+  const summary = await db.transaction(async (tx) => {
+    const account = await ensureAccount(tx, cmd.userId, cmd.brokerName, cmd.accountLabel, 'CSV_IMPORT');
+    const existing = await tx
+      .select({ symbol: holdings.symbol, exchange: holdings.exchange })
+      .from(holdings)
+      .where(eq(holdings.brokerAccountId, account.id));
+    const had = new Set(existing.map((h) => `${h.exchange}:${h.symbol}`));
+    const upserted = await tx
+      .insert(holdings)
+      .values(
+        rows.map((r) => ({
+          userId: cmd.userId,
+          brokerAccountId: account.id,
+          symbol: r.symbol,
+          exchange: r.exchange,
+          isin: r.isin || null,
+          quantity: String(r.quantity),
+          averagePrice: r.averagePrice.toFixed(4),
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [holdings.userId, holdings.brokerAccountId, holdings.symbol, holdings.exchange],
+        set: {
+          quantity: sql`excluded.quantity`,
+          averagePrice: sql`excluded.average_price`,
+          isin: sql`coalesce(excluded.isin, ${holdings.isin})`,
+          updatedAt: sql`now()`,
+        },
+      })
+      .returning({ id: holdings.id });
+    const removed = await tx
+      .delete(holdings)
+      .where(
+        and(
+          eq(holdings.brokerAccountId, account.id),
+          notInArray(
+            holdings.id,
+            upserted.map((u) => u.id),
+          ),
+        ),
+      )
+      .returning({ id: holdings.id });
+    const created = rows.filter((r) => !had.has(`${r.exchange}:${r.symbol}`)).length;
+    return {
+      broker_account_id: account.id,
+      account_name: [account.brokerName, account.accountLabel].filter(Boolean).join(' · '),
+      created,
+      updated: rows.length - created,
+      removed: removed.length,
+      total: rows.length,
+    };
+  });
+  events.emit('holdings:changed', cmd.userId);
+  return summary;
+}

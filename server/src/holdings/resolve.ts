@@ -1,0 +1,80 @@
+/**
+ * Turns parsed import rows (a symbol, an ISIN or only a company name) into instruments
+ * of the master. The server always resolves again; the browser's preview is advisory.
+ */
+import type { Exchange } from '@app/common/instruments/types';
+import type { InstrumentMaster } from '../instruments/master.ts';
+
+export interface ImportRowInput {
+  line: number;
+  symbol?: string;
+  isin?: string;
+  companyName?: string;
+  exchange: Exchange;
+  quantity: number;
+  averagePrice: number;
+}
+
+export interface ResolvedRow extends ImportRowInput {
+  symbol: string;
+  companyName: string;
+  /** False when the symbol was taken as given but is not in the master (yet). */
+  known: boolean;
+  /** The symbol as the file gave it, when a rename moved it (ZOMATO → ETERNAL). */
+  renamedFrom?: string;
+}
+
+export interface Resolution {
+  rows: ResolvedRow[];
+  problems: string[];
+}
+
+const label = (row: ImportRowInput) => row.symbol ?? row.companyName ?? row.isin ?? '?';
+
+/** Resolves every row; a name that matches nothing is a problem the user fixes with the symbol search. */
+export function resolveImportRows(master: InstrumentMaster, input: readonly ImportRowInput[]): Resolution {
+  const rows: ResolvedRow[] = [];
+  const problems: string[] = [];
+  for (const row of input) {
+    const byIsin = row.isin ? master.findByIsin(row.isin, row.exchange) : undefined;
+    if (row.symbol) {
+      const found = master.find(row.symbol, row.exchange) ?? byIsin;
+      const symbol = found?.symbol ?? master.currentSymbol(row.symbol);
+      rows.push({
+        ...row,
+        symbol,
+        isin: row.isin ?? found?.isin,
+        companyName: found?.name ?? row.companyName ?? symbol,
+        known: Boolean(found),
+        ...(symbol !== row.symbol.toUpperCase() ? { renamedFrom: row.symbol.toUpperCase() } : {}),
+      });
+      continue;
+    }
+    const found = byIsin ?? (row.companyName ? master.findByName(row.companyName, row.exchange) : undefined);
+    if (!found) {
+      problems.push(
+        `Row ${row.line} (${label(row)}): Could not find this stock - choose its symbol with the search`,
+      );
+      continue;
+    }
+    rows.push({ ...row, symbol: found.symbol, isin: found.isin, companyName: found.name, known: true });
+  }
+  return { rows, problems };
+}
+
+/** Merges rows of the same instrument (weighted average price), as one holding per account. */
+export function mergeDuplicateRows(rows: readonly ResolvedRow[]): ResolvedRow[] {
+  const merged = new Map<string, ResolvedRow>();
+  for (const row of rows) {
+    const key = `${row.exchange}:${row.symbol}`;
+    const prior = merged.get(key);
+    if (!prior) {
+      merged.set(key, { ...row });
+      continue;
+    }
+    const quantity = prior.quantity + row.quantity;
+    prior.averagePrice = (prior.averagePrice * prior.quantity + row.averagePrice * row.quantity) / quantity;
+    prior.quantity = quantity;
+  }
+  return [...merged.values()];
+}

@@ -1,0 +1,118 @@
+/**
+ * The instrument master in memory: every listed symbol on NSE and BSE, the rename chain,
+ * and a search index, so that search and import resolution never touch the database.
+ * Loaded at start; rebuilt after a sync. Seeded from the team's starter list when empty.
+ */
+import { buildSearchIndex, searchInstruments, type SearchIndex } from '@app/common/instruments/search';
+import { resolveRenames } from '@app/common/instruments/renames';
+import { STARTER_INSTRUMENTS } from '@app/common/instruments/starter';
+import type { Exchange, Instrument, SymbolChange } from '@app/common/instruments/types';
+import { yahooSymbol } from '@app/common/instruments/yahoo';
+import { count } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { instruments, symbolRenames } from '../db/schema.ts';
+
+export interface InstrumentMaster {
+  search(query: string, opts?: { limit?: number; exchange?: Exchange }): Instrument[];
+  /** The instrument for a symbol, following renames (ZOMATO → ETERNAL). */
+  find(symbol: string, exchange: Exchange): Instrument | undefined;
+  findByIsin(isin: string, exchange?: Exchange): Instrument | undefined;
+  /** Matches a company name as brokers print it ("HDFC Bank", "HDFC BANK LTD"). */
+  findByName(name: string, exchange?: Exchange): Instrument | undefined;
+  currentSymbol(symbol: string): string;
+  stats(): { total: number; nse: number; bse: number; etfs: number; renames: number };
+  reload(): Promise<void>;
+}
+
+const NAME_NOISE = /\b(LIMITED|LTD|THE|CORPORATION|CORP|COMPANY|CO|INDIA|OF|AND)\b|[^A-Z0-9 ]/g;
+
+/** "Oil & Natural Gas Corporation Ltd." → "OIL NATURAL GAS". */
+export function nameKey(name: string): string {
+  return name.toUpperCase().replace(/&/g, ' ').replace(NAME_NOISE, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** Loads the master from the database, seeding the starter list into an empty table first. */
+export async function loadInstrumentMaster(db: Database): Promise<InstrumentMaster> {
+  let index: SearchIndex = buildSearchIndex([]);
+  let bySymbol = new Map<string, Instrument>();
+  let byName = new Map<string, Instrument[]>();
+  let renames = new Map<string, string>();
+  let list: Instrument[] = [];
+
+  async function reload() {
+    const [{ value }] = (await db.select({ value: count() }).from(instruments)) as [{ value: number }];
+    if (Number(value) === 0) await seedStarterList(db);
+    const rows = await db.select().from(instruments);
+    list = rows.map((r) => ({
+      exchange: r.exchange,
+      symbol: r.symbol,
+      name: r.name,
+      isin: r.isin ?? '',
+      kind: r.kind,
+      series: r.series ?? undefined,
+      scripCode: r.scripCode ?? undefined,
+    }));
+    const changes = await db.select().from(symbolRenames);
+    renames = resolveRenames(
+      changes.map((c) => ({
+        oldSymbol: c.oldSymbol,
+        newSymbol: c.newSymbol,
+        companyName: c.companyName ?? '',
+        changedOn: c.changedOn ?? '',
+      })),
+    );
+    index = buildSearchIndex(list);
+    bySymbol = new Map(list.map((i) => [`${i.exchange}:${i.symbol}`, i]));
+    byName = new Map();
+    for (const i of list) {
+      const key = nameKey(i.name);
+      byName.set(key, [...(byName.get(key) ?? []), i]);
+    }
+  }
+
+  await reload();
+  const prefer = (items: readonly Instrument[] | undefined, exchange?: Exchange) =>
+    items?.find((i) => i.exchange === (exchange ?? 'NSE')) ?? items?.[0];
+
+  return {
+    search: (query, opts) => searchInstruments(index, query, opts),
+    currentSymbol: (symbol) => renames.get(symbol.toUpperCase()) ?? symbol.toUpperCase(),
+    find(symbol, exchange) {
+      const upper = symbol.toUpperCase();
+      return (
+        bySymbol.get(`${exchange}:${upper}`) ?? bySymbol.get(`${exchange}:${renames.get(upper) ?? upper}`)
+      );
+    },
+    findByIsin: (isin, exchange) => prefer(index.byIsin.get(isin.toUpperCase()), exchange),
+    findByName: (name, exchange) => prefer(byName.get(nameKey(name)), exchange),
+    stats: () => ({
+      total: list.length,
+      nse: list.filter((i) => i.exchange === 'NSE').length,
+      bse: list.filter((i) => i.exchange === 'BSE').length,
+      etfs: list.filter((i) => i.kind === 'ETF').length,
+      renames: renames.size,
+    }),
+    reload,
+  };
+}
+
+async function seedStarterList(db: Database) {
+  const rows = STARTER_INSTRUMENTS.map((i) => toRow(i, 'starter'));
+  await db.insert(instruments).values(rows).onConflictDoNothing();
+}
+
+export function toRow(i: Instrument, source: string) {
+  return {
+    exchange: i.exchange,
+    symbol: i.symbol,
+    name: i.name,
+    isin: i.isin || null,
+    series: i.series ?? null,
+    scripCode: i.scripCode ?? null,
+    kind: i.kind,
+    yahooSymbol: yahooSymbol(i.symbol, i.exchange),
+    source,
+  };
+}
+
+export type { SymbolChange };

@@ -1,0 +1,67 @@
+/**
+ * The watch set: every instrument someone holds or has an active rule or price alert on.
+ * The streamer polls exactly these. Rebuilt after changes (debounced) and periodically, so a
+ * Redis restart that lost it is repaired by itself.
+ */
+import { instrumentKey } from '@app/common/market/tick-batch';
+import type { MarketBus } from '@app/streamer';
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { queryRows, type Executor } from '../db/client.ts';
+
+export interface WatchedInstrument {
+  symbol: string;
+  exchange: 'NSE' | 'BSE';
+}
+
+export async function loadWatchedInstruments(db: Executor): Promise<WatchedInstrument[]> {
+  const rows = await queryRows<{ symbol: string; exchange: 'NSE' | 'BSE' }>(
+    db,
+    sql`
+    select symbol, exchange from holdings
+    union select symbol, exchange from position_rules where is_active
+    union select symbol, exchange from price_alerts where is_active`,
+  );
+  return rows
+    .map((r) => ({ symbol: r.symbol, exchange: r.exchange }))
+    .sort((a, b) => instrumentKey(a.exchange, a.symbol).localeCompare(instrumentKey(b.exchange, b.symbol)));
+}
+
+export interface WatchSetKeeper {
+  /** Schedules a rebuild soon (coalesces bursts of changes). */
+  changed(): void;
+  rebuild(): Promise<void>;
+  stop(): void;
+}
+
+export function createWatchSetKeeper(
+  db: Executor,
+  bus: MarketBus,
+  log: Logger,
+  opts = { debounceMs: 200, refreshMs: 30_000 },
+): WatchSetKeeper {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const rebuild = async () => {
+    try {
+      await bus.replaceWatchSet(await loadWatchedInstruments(db));
+    } catch (err) {
+      log.warn({ err }, 'watch set rebuild failed; will retry');
+    }
+  };
+  const run = () => (running = (running ?? Promise.resolve()).then(rebuild));
+  const interval = setInterval(run, opts.refreshMs);
+  interval.unref();
+  return {
+    changed() {
+      clearTimeout(timer);
+      timer = setTimeout(run, opts.debounceMs);
+      timer.unref();
+    },
+    rebuild: () => run(),
+    stop() {
+      clearTimeout(timer);
+      clearInterval(interval);
+    },
+  };
+}

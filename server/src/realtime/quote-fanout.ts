@@ -1,0 +1,105 @@
+/**
+ * Sends each tick batch to the sockets this instance holds: one `quotes` message per user,
+ * with only that user's instruments. Every instance receives every batch, so each serves
+ * only its local sockets (no duplicates through the adapter).
+ */
+import { instrumentKey, type TickBatch } from '@app/common/market/tick-batch';
+import type { LiveQuote } from '@app/common/realtime/events';
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { queryRows, type Executor } from '../db/client.ts';
+import type { DomainEvents } from '../events/domain-events.ts';
+import { userRoom, type RealtimeServer } from './socket-server.ts';
+
+/** The instruments a user holds or has an active rule or price alert on. */
+export async function loadUserInstruments(db: Executor, userId: string): Promise<Set<string>> {
+  const rows = await queryRows<{ symbol: string; exchange: string }>(
+    db,
+    sql`
+    select symbol, exchange from holdings where user_id = ${userId}
+    union select symbol, exchange from position_rules where user_id = ${userId} and is_active
+    union select symbol, exchange from price_alerts where user_id = ${userId} and is_active`,
+  );
+  return new Set(rows.map((r) => instrumentKey(r.exchange, r.symbol)));
+}
+
+export interface QuoteFanout {
+  deliver(batch: TickBatch): void;
+  /** Users with sockets on this instance (for metrics and tests). */
+  localUsers(): number;
+  stop(): void;
+}
+
+export function createQuoteFanout(
+  io: RealtimeServer,
+  db: Executor,
+  events: DomainEvents,
+  log: Logger,
+  /** Other instances exist (Redis adapter): tell them about changes committed here. */
+  clustered: boolean,
+): QuoteFanout {
+  const watchers = new Map<string, Set<string>>();
+  const sockets = new Map<string, number>();
+
+  const refresh = async (userId: string) => {
+    if (!sockets.has(userId)) return;
+    try {
+      const keys = await loadUserInstruments(db, userId);
+      if (sockets.has(userId)) watchers.set(userId, keys);
+    } catch (err) {
+      log.warn({ err, userId }, 'could not load the instruments of a connected user');
+    }
+  };
+
+  io.on('connection', (socket) => {
+    const userId = socket.data.userId;
+    sockets.set(userId, (sockets.get(userId) ?? 0) + 1);
+    if (!watchers.has(userId)) void refresh(userId);
+    socket.once('disconnect', () => {
+      const left = (sockets.get(userId) ?? 1) - 1;
+      if (left > 0) return void sockets.set(userId, left);
+      sockets.delete(userId);
+      watchers.delete(userId);
+    });
+  });
+
+  // A change committed here, or on another instance (through the adapter), reloads the user's set.
+  const changed = (userId: string) => {
+    void refresh(userId);
+    if (clustered) io.serverSideEmit('watch:changed', userId);
+  };
+  io.on('watch:changed', (userId) => void refresh(userId));
+  events.on('holdings:changed', changed);
+  events.on('rules:changed', changed);
+
+  return {
+    deliver(batch) {
+      if (watchers.size === 0 || batch.quotes.length === 0) return;
+      const byKey = new Map<string, LiveQuote>();
+      for (const q of batch.quotes) {
+        byKey.set(instrumentKey(q.exchange, q.symbol), {
+          symbol: q.symbol,
+          exchange: q.exchange,
+          ltp: q.ltp,
+          prevClose: q.prevClose,
+          change: q.change,
+          changePercent: q.changePercent,
+          asOf: q.asOf,
+        });
+      }
+      for (const [userId, keys] of watchers) {
+        const quotes: LiveQuote[] = [];
+        for (const key of keys) {
+          const quote = byKey.get(key);
+          if (quote) quotes.push(quote);
+        }
+        if (quotes.length) io.local.to(userRoom(userId)).emit('quotes', { at: batch.at, quotes });
+      }
+    },
+    localUsers: () => watchers.size,
+    stop() {
+      events.off('holdings:changed', changed);
+      events.off('rules:changed', changed);
+    },
+  };
+}

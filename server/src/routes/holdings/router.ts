@@ -1,0 +1,81 @@
+import Router from '@koa/router';
+import { manualHoldingBody, updateHoldingBody } from '@app/common/holdings/schemas';
+import type { z } from 'zod';
+import { currentUser, requireUser } from '../../auth/require-user.ts';
+import type { AppDeps } from '../../deps.ts';
+import { ok } from '../../http/envelope.ts';
+import { uuidParams } from '../../http/params.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
+import { input, validate } from '../../http/validate.ts';
+import { listHoldings } from '../../holdings/list.ts';
+import {
+  addManualHolding,
+  deleteAllHoldings,
+  deleteHolding,
+  ownedHolding,
+  updateHolding,
+} from '../../holdings/service.ts';
+import { uploadBody, type UploadBody } from './schema.ts';
+import { handleUpload } from './upload.ts';
+
+/** /holdings: list, import, manual entry, inline edit, delete (spec §7). */
+export function holdingsRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/holdings' });
+  const uploadLimit = rateLimit(
+    deps.rateLimiter({ name: 'holdings-upload', points: 30, durationSeconds: 60 }),
+    (ctx) => currentUser(ctx).id,
+  );
+  router.use(requireUser(deps));
+
+  router.get('/', async (ctx) => ok(ctx, await listHoldings(deps.db, currentUser(ctx).id)));
+
+  router.get('/user-added', async (ctx) => {
+    const all = await listHoldings(deps.db, currentUser(ctx).id);
+    ok(
+      ctx,
+      all.filter((h) => h.broker_type === 'USER_ADDED'),
+    );
+  });
+
+  router.post('/upload-csv', uploadLimit, validate('body', uploadBody), async (ctx) => {
+    const result = await handleUpload(deps, currentUser(ctx).id, input<UploadBody>(ctx, 'body'));
+    ok(ctx, result, result.stored ? 201 : 200);
+  });
+
+  router.post('/manual', validate('body', manualHoldingBody), async (ctx) => {
+    const user = currentUser(ctx);
+    const body = input<z.infer<typeof manualHoldingBody>>(ctx, 'body');
+    const found = deps.instruments.find(body.symbol, body.exchange);
+    const row = await addManualHolding(deps, {
+      userId: user.id,
+      symbol: found?.symbol ?? body.symbol.toUpperCase(),
+      exchange: body.exchange,
+      isin: found?.isin || undefined,
+      quantity: body.quantity,
+      averagePrice: body.average_price,
+    });
+    ok(ctx, { id: row.id, symbol: row.symbol, exchange: row.exchange }, 201);
+  });
+
+  router.delete('/all', async (ctx) => {
+    const deleted = await deleteAllHoldings(deps, currentUser(ctx).id);
+    ok(ctx, { deleted });
+  });
+
+  router.put('/:id', uuidParams('id'), validate('body', updateHoldingBody), async (ctx) => {
+    const user = currentUser(ctx);
+    const { holding, brokerType } = await ownedHolding(deps.db, user.id, ctx.params.id!);
+    const change = input<z.infer<typeof updateHoldingBody>>(ctx, 'body');
+    await updateHolding(deps, user.id, holding.id, change, brokerType);
+    const [updated] = (await listHoldings(deps.db, user.id, holding.brokerAccountId)).filter(
+      (h) => h.id === holding.id,
+    );
+    ok(ctx, updated);
+  });
+
+  router.delete('/:id', uuidParams('id'), async (ctx) => {
+    await deleteHolding(deps, currentUser(ctx).id, ctx.params.id!);
+    ok(ctx, { deleted: true });
+  });
+  return router;
+}

@@ -1,0 +1,96 @@
+/**
+ * The in-process market bus (embedded mode): the Redis bus's semantics without Redis. Batches
+ * are validated, serialised and delivered on a microtask (never inside `publishBatch`), each
+ * subscriber getting the decoded copy, exactly as over Redis.
+ */
+import {
+  instrumentKey,
+  parseInstrumentKey,
+  tickBatchSchema,
+  type Quote,
+} from '@app/common/market/tick-batch';
+import { pino, type Logger } from 'pino';
+import { decodeBatch, decodeQuote, dispatchBatch } from './decode.ts';
+import type { BatchHandler, MarketBus, WatchedInstrument } from './types.ts';
+
+/** Thrown by calls on a closed in-process bus. */
+export class BusClosedError extends Error {
+  constructor() {
+    super('market bus is closed');
+    this.name = 'BusClosedError';
+  }
+}
+
+/** Creates an in-process bus; `log` receives dropped messages and handler failures. */
+export function createMemoryBus(log: Logger = pino({ level: 'silent' })): MarketBus {
+  const handlers = new Set<BatchHandler>();
+  const latest = new Map<string, string>();
+  const watch = new Set<string>();
+  let closed = false;
+
+  const open = () => {
+    if (closed) throw new BusClosedError();
+  };
+
+  /** Delivers one serialised message, as a subscriber connection would. */
+  function deliver(message: string): void {
+    if (closed || handlers.size === 0) return;
+    const batch = decodeBatch(message, log);
+    if (batch) dispatchBatch(handlers, batch, log);
+  }
+
+  return {
+    async publishBatch(batch) {
+      open();
+      const valid = tickBatchSchema.parse(batch);
+      for (const quote of valid.quotes) {
+        latest.set(instrumentKey(quote.exchange, quote.symbol), JSON.stringify(quote));
+      }
+      const message = JSON.stringify(valid);
+      queueMicrotask(() => deliver(message));
+    },
+
+    onBatch(handler) {
+      const wrapped: BatchHandler = (batch) => handler(batch);
+      if (!closed) handlers.add(wrapped);
+      return () => {
+        handlers.delete(wrapped);
+      };
+    },
+
+    async getWatchSet() {
+      open();
+      return [...watch]
+        .sort()
+        .map((member) => parseInstrumentKey(member))
+        .filter((parsed): parsed is WatchedInstrument => parsed !== undefined);
+    },
+
+    async replaceWatchSet(list) {
+      open();
+      watch.clear();
+      for (const i of list) watch.add(instrumentKey(i.exchange, i.symbol));
+    },
+
+    async addToWatchSet(list) {
+      open();
+      for (const i of list) watch.add(instrumentKey(i.exchange, i.symbol));
+    },
+
+    async getLatestQuotes(keys) {
+      open();
+      const quotes = new Map<string, Quote>();
+      for (const key of keys ?? [...latest.keys()]) {
+        const value = latest.get(key);
+        const quote = value === undefined ? undefined : decodeQuote(key, value, log);
+        if (quote) quotes.set(key, quote);
+      }
+      return quotes;
+    },
+
+    async close() {
+      closed = true;
+      handlers.clear();
+    },
+  };
+}

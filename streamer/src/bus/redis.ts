@@ -1,0 +1,124 @@
+/**
+ * The market bus over Redis (scaled mode): tick batches on MARKET_KEYS.ticksChannel (pub/sub,
+ * at most once), latest quotes in the MARKET_KEYS.latestQuotes hash, the watch set in the
+ * MARKET_KEYS.watchSet set. A separate subscriber connection is opened on the first `onBatch`;
+ * ioredis re-subscribes it after a reconnect. Redis being down never throws at the process:
+ * connection errors are logged, and calls made meanwhile reject.
+ */
+import {
+  instrumentKey,
+  MARKET_KEYS,
+  parseInstrumentKey,
+  tickBatchSchema,
+  type Quote,
+} from '@app/common/market/tick-batch';
+import type { ChainableCommander } from 'ioredis';
+import type { Logger } from 'pino';
+import { closeRedisConnection, createRedisConnection } from './connection.ts';
+import { decodeBatch, decodeQuote, dispatchBatch } from './decode.ts';
+import type { BatchHandler, MarketBus, WatchedInstrument } from './types.ts';
+
+const keyOf = (i: WatchedInstrument) => instrumentKey(i.exchange, i.symbol);
+
+/** Runs a MULTI; rejects with the first command error. */
+async function execOrThrow(multi: ChainableCommander): Promise<void> {
+  const replies = await multi.exec();
+  if (replies === null) throw new Error('redis transaction was aborted');
+  for (const [err] of replies) if (err) throw err;
+}
+
+/** Creates the Redis bus on `redisUrl`; see the module comment. */
+export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
+  const commands = createRedisConnection(redisUrl, log, 'bus');
+  // Subscribing waits out an outage (no retry limit, no timeout) so a subscription is never lost.
+  const subscriber = createRedisConnection(redisUrl, log, 'bus-subscriber', {
+    lazyConnect: true,
+    maxRetriesPerRequest: null,
+    commandTimeout: undefined,
+  });
+  const handlers = new Set<BatchHandler>();
+  let subscribed = false;
+
+  subscriber.on('message', (channel: string, message: string) => {
+    if (channel !== MARKET_KEYS.ticksChannel || handlers.size === 0) return;
+    const batch = decodeBatch(message, log);
+    if (batch) dispatchBatch(handlers, batch, log);
+  });
+
+  function syncSubscription(): void {
+    const wanted = handlers.size > 0;
+    if (wanted === subscribed) return;
+    subscribed = wanted;
+    const request = wanted
+      ? subscriber.subscribe(MARKET_KEYS.ticksChannel)
+      : subscriber.unsubscribe(MARKET_KEYS.ticksChannel);
+    request.catch((err: unknown) => {
+      log.error({ err }, `market bus: ${wanted ? 'subscribe' : 'unsubscribe'} failed`);
+      if (subscribed === wanted) subscribed = !wanted;
+    });
+  }
+
+  return {
+    async publishBatch(batch) {
+      const valid = tickBatchSchema.parse(batch);
+      const multi = commands.multi();
+      if (valid.quotes.length > 0) {
+        const fields: Record<string, string> = {};
+        for (const quote of valid.quotes)
+          fields[instrumentKey(quote.exchange, quote.symbol)] = JSON.stringify(quote);
+        multi.hset(MARKET_KEYS.latestQuotes, fields);
+      }
+      multi.publish(MARKET_KEYS.ticksChannel, JSON.stringify(valid));
+      await execOrThrow(multi);
+    },
+
+    onBatch(handler) {
+      const wrapped: BatchHandler = (batch) => handler(batch);
+      handlers.add(wrapped);
+      syncSubscription();
+      return () => {
+        if (handlers.delete(wrapped)) syncSubscription();
+      };
+    },
+
+    async getWatchSet() {
+      const members = await commands.smembers(MARKET_KEYS.watchSet);
+      return members
+        .sort()
+        .map((member) => parseInstrumentKey(member))
+        .filter((parsed): parsed is WatchedInstrument => parsed !== undefined);
+    },
+
+    async replaceWatchSet(list) {
+      const multi = commands.multi().del(MARKET_KEYS.watchSet);
+      if (list.length > 0) multi.sadd(MARKET_KEYS.watchSet, ...list.map(keyOf));
+      await execOrThrow(multi);
+    },
+
+    async addToWatchSet(list) {
+      if (list.length > 0) await commands.sadd(MARKET_KEYS.watchSet, ...list.map(keyOf));
+    },
+
+    async getLatestQuotes(keys) {
+      const quotes = new Map<string, Quote>();
+      let entries: Array<[string, string | null]>;
+      if (keys === undefined) {
+        entries = Object.entries(await commands.hgetall(MARKET_KEYS.latestQuotes));
+      } else {
+        if (keys.length === 0) return quotes;
+        const values = await commands.hmget(MARKET_KEYS.latestQuotes, ...keys);
+        entries = keys.map((key, i) => [key, values[i] ?? null]);
+      }
+      for (const [key, value] of entries) {
+        const quote = value === null ? undefined : decodeQuote(key, value, log);
+        if (quote) quotes.set(key, quote);
+      }
+      return quotes;
+    },
+
+    async close() {
+      handlers.clear();
+      await Promise.all([closeRedisConnection(commands, log), closeRedisConnection(subscriber, log)]);
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The market bus between the streamer and the servers: tick batches out, the watch set in,
+ * the latest quote per instrument on the side. Two implementations with the same semantics:
+ * Redis (scaled mode, `./redis.ts`) and in-process (embedded mode, `./memory.ts`).
+ */
+import type { Quote, TickBatch } from '@app/common/market/tick-batch';
+import type { WatchedInstrument } from '../providers/types.ts';
+
+export type { WatchedInstrument };
+
+/** Receives each valid tick batch; a throw or rejection is logged, never propagated. */
+export type BatchHandler = (batch: TickBatch) => void | Promise<void>;
+
+/** The bus both the streamer and the servers use; see the module comment. */
+export interface MarketBus {
+  /**
+   * Validates the batch (throws a ZodError for an invalid one), then, atomically, writes each
+   * quote to the latest-quote hash (field = instrument key, value = quote JSON) and publishes the
+   * batch on the ticks channel.
+   */
+  publishBatch(batch: TickBatch): Promise<void>;
+  /**
+   * Calls `handler` for each batch published from now on (at most once: pub/sub). Messages are
+   * validated on arrival; an invalid one is logged and dropped. Returns the unsubscribe function.
+   */
+  onBatch(handler: BatchHandler): () => void;
+  /** The instruments someone holds or has a rule on, sorted by instrument key. */
+  getWatchSet(): Promise<WatchedInstrument[]>;
+  /** Makes the watch set exactly `list` (atomically). */
+  replaceWatchSet(list: readonly WatchedInstrument[]): Promise<void>;
+  /** Adds instruments to the watch set. */
+  addToWatchSet(list: readonly WatchedInstrument[]): Promise<void>;
+  /** The latest quote per instrument key (`NSE:RELIANCE`), for `keys` or for every instrument. */
+  getLatestQuotes(keys?: readonly string[]): Promise<Map<string, Quote>>;
+  /** Drops every handler and closes the connections. */
+  close(): Promise<void>;
+}

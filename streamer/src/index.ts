@@ -1,0 +1,14 @@
+/**
+ * @app/streamer: quotes in, tick batches out. What the server needs for embedded mode (an
+ * in-process bus and streamer) and for scaled mode (the Redis bus and the watch set).
+ */
+export { createMemoryBus, createRedisBus, BusClosedError } from './bus/index.ts';
+export type { BatchHandler, MarketBus, WatchedInstrument } from './bus/index.ts';
+export { createStreamer } from './streamer.ts';
+export type { Streamer, StreamerDeps } from './streamer.ts';
+export { createProvider, QuoteProviderError, ReplayFileError } from './providers/index.ts';
+export type { ProviderConfig, ProviderOptions, QuoteProvider } from './providers/index.ts';
+export { createMarketCalendar, nseCalendar, isMarketOpen, nextOpen, lastClose } from './calendar.ts';
+export type { CalendarData, MarketCalendar } from './calendar.ts';
+export { createLeaderLock } from './leader.ts';
+export type { LeaderLock } from './leader.ts';

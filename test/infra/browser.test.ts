@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { assertNoHorizontalScroll, launchBrowser, newPage, PHONE, screenshot } from '../helpers/browser.ts';
+
+describe('infra: headless Chromium helpers', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(() => browser?.close());
+
+  it('opens pages at the requested viewport, in India time', async () => {
+    const page = await newPage(browser, PHONE);
+    const seen = await page.evaluate(() => ({
+      width: window.innerWidth,
+      offsetMinutes: new Date().getTimezoneOffset(),
+    }));
+    expect(seen).to.deep.equal({ width: PHONE.width, offsetMinutes: -330 });
+    await page.close();
+  });
+
+  it('tells a page that scrolls sideways from one that fits', async () => {
+    const page = await newPage(browser, PHONE);
+    await page.setContent('<body style="margin:0"><div style="width:100%">fits</div></body>');
+    await assertNoHorizontalScroll(page);
+    await page.setContent('<body style="margin:0"><div style="width:600px">too wide</div></body>');
+    let error: Error | undefined;
+    await assertNoHorizontalScroll(page).catch((err: Error) => (error = err));
+    expect(error?.message).to.match(/scrolls horizontally: content is 600px wide in a 375px viewport/);
+    await page.close();
+  });
+
+  it('writes screenshots under test-results/screenshots', async () => {
+    const page = await newPage(browser, PHONE);
+    await page.setContent('<h1>Portfolio Guard</h1>');
+    const file = await screenshot(page, 'infra smoke');
+    expect(file).to.match(/test-results\/screenshots\/infra-smoke\.png$/);
+    expect(existsSync(file)).to.equal(true);
+    await page.close();
+  });
+});

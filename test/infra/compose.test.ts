@@ -1,0 +1,163 @@
+/**
+ * Docker cannot run in every test environment, so the deployment files are checked by
+ * reading them: the compose services and their wiring, the Dockerfile, and that every
+ * variable they set or document is one config/src/index.ts knows (and the reverse).
+ */
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseConfig } from '@app/config';
+import { parse } from 'yaml';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+
+/** The variable names of the zod schema in config/src/index.ts (its `    NAME: z…` lines). */
+function configVariables(): string[] {
+  const names = [...read('config/src/index.ts').matchAll(/^ {4}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]!);
+  if (names.length < 10) throw new Error(`found only ${names.length} variables in config/src/index.ts`);
+  return names;
+}
+
+interface Service {
+  image?: string;
+  build?: unknown;
+  command?: string[] | string;
+  environment?: Record<string, string>;
+  ports?: string[];
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test?: string[]; disable?: boolean };
+}
+
+interface Compose {
+  services: Record<string, Service>;
+  volumes: Record<string, unknown>;
+}
+
+describe('infra: docker-compose.yml', () => {
+  const compose = parse(read('docker-compose.yml')) as Compose;
+  const { postgres, redis, server, streamer } = compose.services;
+
+  it('has exactly postgres, redis, server and streamer', () => {
+    expect(Object.keys(compose.services)).to.have.members(['postgres', 'redis', 'server', 'streamer']);
+    expect(postgres!.image).to.equal('postgres:16');
+    expect(redis!.image).to.match(/^redis:7/);
+  });
+
+  it('checks the health of postgres, redis and the server', () => {
+    expect(postgres!.healthcheck!.test!.join(' ')).to.contain('pg_isready');
+    expect(redis!.healthcheck!.test).to.deep.equal(['CMD', 'redis-cli', 'ping']);
+    const probe = server!.healthcheck!.test!;
+    expect(probe.slice(0, 3)).to.deep.equal(['CMD', 'node', '-e']);
+    expect(probe[3]).to.contain('fetch(').and.contain('/api/health');
+    // The image's HEALTHCHECK is the server's; the streamer has no HTTP port to probe.
+    expect(streamer!.healthcheck).to.deep.equal({ disable: true });
+  });
+
+  it('keeps data in named volumes', () => {
+    expect(postgres!.volumes).to.include('pgdata:/var/lib/postgresql/data');
+    for (const service of Object.values(compose.services)) {
+      for (const volume of service.volumes ?? []) {
+        expect(compose.volumes).to.have.property(volume.split(':')[0]!);
+      }
+    }
+  });
+
+  it('starts the server once postgres and redis are healthy, the streamer once redis is', () => {
+    expect(server!.depends_on).to.deep.equal({
+      postgres: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
+    });
+    expect(streamer!.depends_on).to.deep.equal({ redis: { condition: 'service_healthy' } });
+  });
+
+  it('builds one image for the server and the streamer', () => {
+    expect(server!.build).to.equal('.');
+    expect(streamer!.image).to.equal(server!.image);
+    expect(streamer!.command).to.deep.equal(['node', '--import', 'tsx', 'streamer/src/main.ts']);
+    expect(server!.ports).to.deep.equal(['3000:3000']);
+  });
+
+  it('configures the scaled mode: Postgres, Redis, production, Yahoo quotes', () => {
+    const env = server!.environment!;
+    expect(env.NODE_ENV).to.equal('production');
+    expect(env.DATABASE_URL).to.match(/^postgres:\/\/[^@]+@postgres:5432\//);
+    expect(env.REDIS_URL).to.equal('redis://redis:6379');
+    expect(env.QUOTE_PROVIDER).to.equal('${QUOTE_PROVIDER:-yahoo}');
+    expect(env.DEMO_MODE).to.equal('${DEMO_MODE:-false}');
+    expect(env.JWT_SECRET).to.match(/^\$\{JWT_SECRET:\?.+\}$/);
+    expect(env.GOOGLE_CLIENT_ID).to.match(/^\$\{GOOGLE_CLIENT_ID/);
+    expect(env.APP_URL).to.match(/^\$\{APP_URL/);
+    expect(streamer!.environment).to.include.keys('REDIS_URL', 'QUOTE_PROVIDER', 'QUOTE_INTERVAL_MS');
+    expect(streamer!.environment).not.to.have.any.keys('JWT_SECRET', 'DATABASE_URL', 'SENDGRID_API_KEY');
+  });
+
+  it('sets only variables that config knows', () => {
+    const known = configVariables();
+    for (const name of ['server', 'streamer'] as const) {
+      const unknown = Object.keys(compose.services[name]!.environment ?? {}).filter(
+        (k) => !known.includes(k),
+      );
+      expect(unknown, `${name} sets variables config/src/index.ts does not read`).to.deep.equal([]);
+    }
+  });
+});
+
+describe('infra: Dockerfile', () => {
+  const dockerfile = read('Dockerfile');
+  const instructions = dockerfile
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .filter((line) => line.trim() && !line.startsWith('#'));
+
+  it('builds in stages on node:20-bookworm-slim', () => {
+    const stages = instructions.filter((line) => line.startsWith('FROM '));
+    expect(stages.length).to.be.at.least(3);
+    expect(stages[0]).to.match(/^FROM node:20-bookworm-slim AS deps$/);
+    expect(stages.at(-1)).to.match(/^FROM node:20-bookworm-slim AS runtime$/);
+    expect(dockerfile).to.contain('RUN npm ci');
+    expect(dockerfile).to.contain('RUN npm run build -w client');
+  });
+
+  it('runs the server as a non-root user, with a health check', () => {
+    const runtime = instructions.slice(instructions.findLastIndex((line) => line.startsWith('FROM ')));
+    expect(runtime.find((line) => line.startsWith('USER '))).to.equal('USER node');
+    expect(runtime.find((line) => line.startsWith('HEALTHCHECK '))).to.contain('/api/health');
+    expect(runtime.at(-1)).to.equal('CMD ["node", "--import", "tsx", "server/src/main.ts"]');
+  });
+
+  it('keeps node_modules, data and secrets out of the build context', () => {
+    const ignored = read('.dockerignore').split('\n');
+    expect(ignored).to.include.members(['**/node_modules', '**/dist', 'data', '.env', '.git']);
+  });
+});
+
+describe('infra: every variable is documented', () => {
+  const known = configVariables();
+
+  it('.env.example lists each variable of config, and nothing else', () => {
+    const example = read('.env.example');
+    const listed = [...example.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!);
+    expect([...new Set(listed)]).to.have.members(known);
+  });
+
+  it('.env.example, as written, is a valid configuration', () => {
+    const env = Object.fromEntries(
+      [...read('.env.example').matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => [
+        m[1]!,
+        m[2]!.replace(/^"(.*)"$/, '$1'),
+      ]),
+    );
+    const config = parseConfig(env);
+    expect(config.PORT).to.equal(3000);
+    expect(config.MAIL_FROM).to.equal('Portfolio Guard <alerts@portfolioguard.local>');
+  });
+
+  it('the README has a row for each variable', () => {
+    const readme = read('README.md');
+    const rows = [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]!);
+    expect([...new Set(rows)]).to.have.members(known);
+  });
+});

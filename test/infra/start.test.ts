@@ -1,0 +1,115 @@
+/**
+ * `npm start` as a newcomer runs it: scripts/start.mjs in embedded mode (PGlite under
+ * DATA_DIR, no Redis) on PORT, serving the API and the built landing page, and stopping
+ * cleanly on SIGTERM.
+ */
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, newPage, PHONE } from '../helpers/browser.ts';
+import { freePort } from '../helpers/services.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 150_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output()}`);
+    const res = await fetch(`${url}/api/health`).catch(() => undefined);
+    if (res?.ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`npm start did not answer /api/health:\n${output()}`);
+}
+
+describe('infra: npm start (scripts/start.mjs)', function () {
+  this.timeout(180_000);
+  let child: ChildProcess;
+  let dataDir: string;
+  let url: string;
+  let log = '';
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'guard-start-'));
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+    };
+    for (const name of [
+      'DATABASE_URL',
+      'REDIS_URL',
+      'GOOGLE_CLIENT_ID',
+      'DEMO_MODE',
+      'APP_URL',
+      'JWT_SECRET',
+    ]) {
+      delete env[name];
+    }
+    child = spawn(process.execPath, ['scripts/start.mjs'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    await waitForHealth(url, child, () => log);
+  });
+
+  after(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps its embedded database under DATA_DIR', () => {
+    expect(existsSync(path.join(dataDir, 'pglite'))).to.equal(true);
+  });
+
+  it('offers demo sign-in out of the box', async () => {
+    const res = await fetch(`${url}/api/auth/config`);
+    expect(res.status).to.equal(200);
+    expect(await res.json()).to.deep.equal({ success: true, data: { demoMode: true, googleClientId: null } });
+  });
+
+  it('serves the built landing page, which renders in Chromium', async () => {
+    const res = await fetch(`${url}/`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.contain('text/html');
+    let browser: Browser | undefined;
+    try {
+      browser = await launchBrowser();
+      const page = await newPage(browser, PHONE);
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(err.message));
+      await page.goto(`${url}/`);
+      await page.waitForFunction(() => (document.body.innerText ?? '').trim().length > 0, undefined, {
+        timeout: 15_000,
+      });
+      expect(errors).to.deep.equal([]);
+    } finally {
+      await browser?.close();
+    }
+  });
+
+  it('passes SIGTERM to the server and exits with its code', async () => {
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    const [code] = (await exited) as [number | null];
+    expect(code, log).to.equal(0);
+  });
+});

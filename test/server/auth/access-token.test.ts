@@ -1,0 +1,163 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { expect } from 'chai';
+import jwt from 'jsonwebtoken';
+import { bootApp, TEST_JWT_SECRET, type TestApp } from '../../helpers/app.ts';
+import { request } from '../../helpers/http.ts';
+import { signIn, type SignedInUser } from '../../helpers/users.ts';
+
+const ISSUER = 'portfolio-guard';
+const AUDIENCE = 'portfolio-guard-api';
+
+const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+function decodePayload(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
+}
+
+describe('auth: access tokens', () => {
+  let app: TestApp;
+  let user: SignedInUser;
+  before(async () => {
+    app = await bootApp();
+  });
+  beforeEach(async () => {
+    user = await signIn(app);
+  });
+  after(() => app.close());
+
+  const profile = (authorization?: string) =>
+    request<{ id: string }>(app.url, 'GET', '/api/auth/profile', undefined, {
+      headers: authorization === undefined ? {} : { authorization },
+    });
+
+  /** Signs with the server's own secret: only the claims make these tokens wrong. */
+  const signWithServerSecret = (claims: { exp?: number; iat?: number }, options: jwt.SignOptions = {}) =>
+    jwt.sign({ tv: 0, ...claims }, TEST_JWT_SECRET, {
+      algorithm: 'HS256',
+      ...(claims.exp === undefined ? { expiresIn: 900 } : {}),
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      subject: user.id,
+      ...options,
+    });
+
+  async function expectRefused(authorization: string | undefined) {
+    const res = await profile(authorization);
+    expect(res.status).to.equal(401);
+    expect(res.body.success).to.equal(false);
+    expect(res.body.error).to.be.a('string').and.not.equal('');
+    expect(res.body.data).to.equal(undefined);
+  }
+
+  it('issues an HS256 token for 15 minutes with issuer, audience and token version', async () => {
+    const [header] = user.token.split('.');
+    expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).to.include({ alg: 'HS256' });
+    const claims = decodePayload(user.token);
+    expect(claims).to.include({ sub: user.id, iss: ISSUER, aud: AUDIENCE, tv: 0 });
+    expect((claims.exp as number) - (claims.iat as number)).to.equal(15 * 60);
+
+    const res = await profile(`Bearer ${user.token}`);
+    expect(res.status).to.equal(200);
+    expect(res.body.data?.id).to.equal(user.id);
+  });
+
+  it('accepts a token made with the server secret and the right claims (control for the forgeries)', async () => {
+    const res = await profile(`Bearer ${signWithServerSecret({})}`);
+    expect(res.status).to.equal(200);
+    expect(res.body.data?.id).to.equal(user.id);
+  });
+
+  it('refuses a missing or malformed bearer', async () => {
+    await expectRefused(undefined);
+    await expectRefused('');
+    await expectRefused(user.token);
+    await expectRefused(`Basic ${user.token}`);
+    await expectRefused('Bearer ');
+    await expectRefused('Bearer not.a.jwt');
+  });
+
+  it('refuses alg none', async () => {
+    const payload = decodePayload(user.token);
+    await expectRefused(`Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64(payload)}.`);
+    await expectRefused(`Bearer ${b64({ alg: 'none' })}.${b64(payload)}.`);
+  });
+
+  it('refuses a token signed with another secret', async () => {
+    const other = jwt.sign({ tv: 0 }, 'another-secret-that-is-at-least-32-characters', {
+      algorithm: 'HS256',
+      expiresIn: 900,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      subject: user.id,
+    });
+    await expectRefused(`Bearer ${other}`);
+  });
+
+  it('refuses an RS256 token (no HS/RS algorithm confusion)', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const rs = jwt.sign({ tv: 0 }, privateKey, {
+      algorithm: 'RS256',
+      expiresIn: 900,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      subject: user.id,
+    });
+    await expectRefused(`Bearer ${rs}`);
+    await expectRefused(`Bearer ${signWithServerSecret({}, { algorithm: 'HS512' })}`);
+  });
+
+  it('refuses a wrong audience, a wrong issuer, or no token version', async () => {
+    await expectRefused(`Bearer ${signWithServerSecret({}, { audience: 'another-api' })}`);
+    await expectRefused(`Bearer ${signWithServerSecret({}, { issuer: 'someone-else' })}`);
+    const noVersion = jwt.sign({}, TEST_JWT_SECRET, {
+      algorithm: 'HS256',
+      expiresIn: 900,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      subject: user.id,
+    });
+    await expectRefused(`Bearer ${noVersion}`);
+  });
+
+  it('refuses an expired token with a sentence asking to sign in again', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const expired = signWithServerSecret({ iat: now - 1000, exp: now - 1 });
+    const res = await profile(`Bearer ${expired}`);
+    expect(res.status).to.equal(401);
+    expect(res.body.error).to.match(/sign in again/i);
+  });
+
+  it('refuses a token whose payload was changed to another user', async () => {
+    const victim = await signIn(app);
+    const [header, , signature] = user.token.split('.');
+    const tampered = `${header}.${b64({ ...decodePayload(user.token), sub: victim.id })}.${signature}`;
+    await expectRefused(`Bearer ${tampered}`);
+    const bumped = `${header}.${b64({ ...decodePayload(user.token), exp: 4_102_444_800 })}.${signature}`;
+    await expectRefused(`Bearer ${bumped}`);
+  });
+
+  it('refuses a valid signature for a user that does not exist', async () => {
+    await expectRefused(
+      `Bearer ${signWithServerSecret({}, { subject: '00000000-0000-4000-8000-000000000000' })}`,
+    );
+  });
+
+  it('answers GET /api/auth/verify with the user, and 401 without a token', async () => {
+    const ok = await request<{ user: { id: string; email: string } }>(
+      app.url,
+      'GET',
+      '/api/auth/verify',
+      undefined,
+      { token: user.token },
+    );
+    expect(ok.status).to.equal(200);
+    expect(ok.body.success).to.equal(true);
+    expect(ok.body.data?.user).to.include({ id: user.id, email: user.email });
+    const anonymous = await request(app.url, 'GET', '/api/auth/verify');
+    expect(anonymous.status).to.equal(401);
+    expect(anonymous.body.success).to.equal(false);
+  });
+});

@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { apiClient } from '../../helpers/http.ts';
+
+interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  sentAt: string;
+}
+
+describe('dev outbox', () => {
+  describe('in demo mode', () => {
+    let app: TestApp;
+    before(async () => {
+      app = await bootApp();
+    });
+    after(() => app.close());
+
+    it('stores what the outbox mailer sends and lists it newest first, filtered by ?to=', async () => {
+      const { mailer } = app.runtime.deps;
+      expect(mailer.kind).to.equal('outbox');
+      const to = `outbox-${Date.now()}@example.com`;
+      await mailer.send({ to, subject: 'first', text: 't1', html: '<p>1</p>' });
+      await mailer.send({ to, subject: 'second', text: 't2', html: '<p>2</p>' });
+      await mailer.send({ to: `other-${to}`, subject: 'elsewhere', text: 't', html: '<p></p>' });
+
+      const res = await apiClient(app.url).get<OutboxMail[]>(
+        `/api/dev/outbox?to=${encodeURIComponent(to.toUpperCase())}`,
+      );
+      expect(res.status).to.equal(200);
+      expect(res.body.success).to.equal(true);
+      const mails = res.body.data!;
+      expect(mails.map((m) => m.subject)).to.deep.equal(['second', 'first']);
+      expect(mails[0]).to.have.all.keys('to', 'subject', 'text', 'html', 'sentAt');
+      expect(mails[0]).to.include({ to, text: 't2', html: '<p>2</p>' });
+      expect(Date.parse(mails[0]!.sentAt)).to.be.at.least(Date.parse(mails[1]!.sentAt));
+
+      const all = await apiClient(app.url).get<OutboxMail[]>('/api/dev/outbox');
+      expect(all.body.data!.map((m) => m.subject)).to.include.members(['first', 'second', 'elsewhere']);
+    });
+  });
+
+  it('is 404 outside demo mode', async () => {
+    const app = await bootApp({ env: { DEMO_MODE: 'false', GOOGLE_CLIENT_ID: 'test-client.apps.example' } });
+    try {
+      const res = await apiClient(app.url).get('/api/dev/outbox');
+      expect(res.status).to.equal(404);
+      expect(res.body.success).to.equal(false);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import { MailPermanentError, MailTransientError, type MailMessage } from '../../../server/src/mail/mailer.ts';
+import { classifySmtpError, createSmtpMailer } from '../../../server/src/mail/smtp.ts';
+import { startFakeSmtp, type FakeSmtp } from './fake-smtp.ts';
+
+const message: MailMessage = {
+  to: 'ravi@example.com',
+  subject: 'Alert: INFY',
+  text: 'plain body',
+  html: '<p>html body</p>',
+};
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+describe('SMTP mailer against a local fake', () => {
+  let smtp: FakeSmtp;
+  before(async () => {
+    smtp = await startFakeSmtp();
+  });
+  after(() => smtp.close());
+
+  it('delivers a multipart message with both bodies', async () => {
+    await createSmtpMailer({ url: smtp.url, from: 'alerts@pg.example' }).send(message);
+    const raw = smtp.messages.at(-1)!;
+    expect(raw).to.match(/^To: ravi@example\.com/m);
+    expect(raw).to.match(/^Subject: Alert: INFY/m);
+    expect(raw).to.contain('text/plain').and.to.contain('text/html');
+  });
+
+  it('a 4xx reply is transient, a 5xx reply permanent (SMTP semantics)', async () => {
+    const mailer = createSmtpMailer({ url: smtp.url, from: 'alerts@pg.example' });
+    smtp.scriptRcpt(450);
+    const soft = await rejection(mailer.send(message));
+    expect(soft).to.be.instanceOf(MailTransientError);
+    expect((soft as MailTransientError).reason).to.contain('SMTP 450');
+    smtp.scriptRcpt(550);
+    const hard = await rejection(mailer.send(message));
+    expect(hard).to.be.instanceOf(MailPermanentError);
+    expect((hard as MailPermanentError).reason).to.contain('SMTP 550');
+  });
+
+  it('a refused connection is transient', async () => {
+    const gone = await startFakeSmtp();
+    await gone.close();
+    const err = await rejection(createSmtpMailer({ url: gone.url, from: 'alerts@pg.example' }).send(message));
+    expect(err).to.be.instanceOf(MailTransientError);
+  });
+
+  it('classifies by code, never by message text', () => {
+    expect(classifySmtpError({ code: 'ETIMEDOUT', message: 'permanent?' })).to.be.instanceOf(
+      MailTransientError,
+    );
+    expect(classifySmtpError({ code: 'EAUTH', responseCode: 535, message: 'try again' })).to.be.instanceOf(
+      MailPermanentError,
+    );
+    expect(classifySmtpError({ code: 'EENVELOPE', message: 'No recipients defined' })).to.be.instanceOf(
+      MailPermanentError,
+    );
+  });
+});

@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { apiClient } from '../../helpers/http.ts';
+import { collectQuotes, connected, connectSocket } from '../../helpers/sockets.ts';
+import { signIn } from '../../helpers/users.ts';
+
+describe('live quotes over Socket.IO (embedded simulated market)', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await bootApp({ env: { QUOTE_INTERVAL_MS: '200', APP_URL: 'http://app.example.test' } });
+  });
+  after(() => app.close());
+
+  it('sends each user only their own instruments, and lists the latest quote through the API', async () => {
+    const api = apiClient(app.url);
+    const asha = await signIn(app);
+    const ravi = await signIn(app);
+    await api.post(
+      '/api/holdings/manual',
+      { symbol: 'RELIANCE', exchange: 'NSE', quantity: 1, average_price: 1000 },
+      asha.token,
+    );
+    await api.post(
+      '/api/holdings/manual',
+      { symbol: 'TCS', exchange: 'NSE', quantity: 1, average_price: 1000 },
+      asha.token,
+    );
+    await api.post(
+      '/api/holdings/manual',
+      { symbol: 'INFY', exchange: 'NSE', quantity: 1, average_price: 1000 },
+      ravi.token,
+    );
+    const a = connectSocket(app.url, asha.token);
+    const r = connectSocket(app.url, ravi.token);
+    try {
+      await Promise.all([connected(a), connected(r)]);
+      const [aMsgs, rMsgs] = await Promise.all([
+        collectQuotes(a, (all) => all.filter((m) => m.quotes.length === 2).length >= 2),
+        collectQuotes(r, (all) => all.length >= 2),
+      ]);
+      const aSymbols = new Set(aMsgs.flatMap((m) => m.quotes.map((q) => q.symbol)));
+      expect([...aSymbols].sort()).to.deep.equal(['RELIANCE', 'TCS']);
+      expect(new Set(rMsgs.flatMap((m) => m.quotes.map((q) => q.symbol)))).to.deep.equal(new Set(['INFY']));
+      for (const m of aMsgs) expect(m.at).to.be.a('number');
+      const ats = aMsgs.map((m) => m.at);
+      expect(ats).to.deep.equal([...ats].sort((x, y) => x - y));
+      await app.runtime.pipeline.idle();
+      const holdings = await api.get<{ symbol: string; current_price: number | null }[]>(
+        '/api/holdings',
+        asha.token,
+      );
+      expect(holdings.body.data!.every((h) => typeof h.current_price === 'number')).to.equal(true);
+    } finally {
+      a.close();
+      r.close();
+    }
+  });
+
+  it('refuses a socket without a valid token, and one from a foreign origin', async () => {
+    const user = await signIn(app);
+    for (const token of [undefined, 'not-a-jwt', `${user.token}x`]) {
+      const s = connectSocket(app.url, token);
+      const err = await connected(s).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      s.close();
+      expect(err?.message).to.equal('unauthorized');
+    }
+    const foreign = connectSocket(app.url, user.token, { origin: 'http://evil.example' });
+    const err = await connected(foreign).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    foreign.close();
+    expect(err, 'foreign origin must be refused').to.be.instanceOf(Error);
+    const own = connectSocket(app.url, user.token, { origin: 'http://app.example.test' });
+    await connected(own);
+    own.close();
+  });
+
+  it('disconnects sockets when the user signs out everywhere', async () => {
+    const user = await signIn(app);
+    const s = connectSocket(app.url, user.token);
+    await connected(s);
+    const gone = new Promise<string>((resolve) => s.once('disconnect', (reason) => resolve(reason)));
+    await apiClient(app.url).post('/api/auth/logout-all', {}, user.token);
+    expect(await gone).to.equal('io server disconnect');
+    s.close();
+  });
+});

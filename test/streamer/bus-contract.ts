@@ -1,0 +1,125 @@
+/** The semantics both market buses share, run against each implementation. */
+import { expect } from 'chai';
+import type { TickBatch } from '@app/common/market/tick-batch';
+import type { MarketBus } from '../../streamer/src/bus/types.ts';
+import { delay, waitFor } from './helpers.ts';
+
+export interface BusUnderTest {
+  bus: MarketBus;
+  /** Resolves once `count` subscriptions are live (Redis subscribes asynchronously). */
+  subscribed(count: number): Promise<void>;
+}
+
+/** A valid batch with one quote per symbol (NSE). */
+export function sampleBatch(id: string, prices: Record<string, number>): TickBatch {
+  return {
+    v: 1,
+    id,
+    at: Date.now(),
+    source: 'test',
+    quotes: Object.entries(prices).map(([symbol, ltp]) => ({
+      symbol,
+      exchange: 'NSE',
+      ltp,
+      prevClose: 100,
+      change: Math.round((ltp - 100) * 100) / 100,
+      changePercent: Math.round((ltp - 100) * 100) / 100,
+      asOf: 1_780_000_000_000,
+    })),
+  };
+}
+
+/** Defines the shared bus tests; `setup` gives a fresh, empty bus per test. */
+export function describeBusContract(setup: () => BusUnderTest): void {
+  let t: BusUnderTest;
+  beforeEach(() => {
+    t = setup();
+  });
+
+  it('delivers exactly the published batch to every subscriber', async () => {
+    const a: TickBatch[] = [];
+    const b: TickBatch[] = [];
+    t.bus.onBatch((batch) => void a.push(batch));
+    t.bus.onBatch((batch) => void b.push(batch));
+    await t.subscribed(1);
+    const batch = sampleBatch('1-1', { RELIANCE: 1480.5, TCS: 3250 });
+    await t.bus.publishBatch(batch);
+    await waitFor('both subscribers', () => a.length === 1 && b.length === 1);
+    expect(a[0]).to.deep.equal(batch);
+    expect(b[0]).to.deep.equal(batch);
+  });
+
+  it('never delivers inside publishBatch', async () => {
+    const seen: TickBatch[] = [];
+    t.bus.onBatch((batch) => void seen.push(batch));
+    await t.subscribed(1);
+    const publishing = t.bus.publishBatch(sampleBatch('1-1', { SBIN: 960 }));
+    expect(seen).to.have.length(0);
+    await publishing;
+    await waitFor('delivery', () => seen.length === 1);
+  });
+
+  it('stops delivering after unsubscribe', async () => {
+    const seen: string[] = [];
+    const stop = t.bus.onBatch((batch) => void seen.push(batch.id));
+    const keep: string[] = [];
+    t.bus.onBatch((batch) => void keep.push(batch.id));
+    await t.subscribed(1);
+    await t.bus.publishBatch(sampleBatch('1-1', { SBIN: 960 }));
+    await waitFor('first', () => seen.length === 1 && keep.length === 1);
+    stop();
+    await t.bus.publishBatch(sampleBatch('1-2', { SBIN: 961 }));
+    await waitFor('second for the remaining subscriber', () => keep.length === 2);
+    await delay(50);
+    expect(seen).to.deep.equal(['1-1']);
+  });
+
+  it('keeps delivering to others when a handler throws or rejects', async () => {
+    const seen: string[] = [];
+    t.bus.onBatch(() => {
+      throw new Error('handler bug');
+    });
+    t.bus.onBatch(async () => Promise.reject(new Error('async handler bug')));
+    t.bus.onBatch((batch) => void seen.push(batch.id));
+    await t.subscribed(1);
+    await t.bus.publishBatch(sampleBatch('1-1', { SBIN: 960 }));
+    await waitFor('the healthy handler', () => seen.length === 1);
+  });
+
+  it('rejects an invalid batch at the publishing end', async () => {
+    const bad = { ...sampleBatch('1-1', { SBIN: 960 }), v: 2 } as unknown as TickBatch;
+    let failed = false;
+    await t.bus.publishBatch(bad).catch(() => (failed = true));
+    expect(failed).to.equal(true);
+  });
+
+  it('keeps the latest quote per instrument', async () => {
+    await t.bus.publishBatch(sampleBatch('1-1', { RELIANCE: 1480, TCS: 3250 }));
+    await t.bus.publishBatch(sampleBatch('1-2', { RELIANCE: 1490 }));
+    const all = await t.bus.getLatestQuotes();
+    expect([...all.keys()].sort()).to.deep.equal(['NSE:RELIANCE', 'NSE:TCS']);
+    expect(all.get('NSE:RELIANCE')!.ltp).to.equal(1490);
+    const some = await t.bus.getLatestQuotes(['NSE:TCS', 'NSE:MISSING']);
+    expect([...some.keys()]).to.deep.equal(['NSE:TCS']);
+    expect(some.get('NSE:TCS')).to.deep.equal(sampleBatch('x', { TCS: 3250 }).quotes[0]);
+    expect((await t.bus.getLatestQuotes([])).size).to.equal(0);
+  });
+
+  it('keeps the watch set: add, replace, sorted and without duplicates', async () => {
+    expect(await t.bus.getWatchSet()).to.deep.equal([]);
+    await t.bus.addToWatchSet([
+      { symbol: 'TCS', exchange: 'NSE' },
+      { symbol: 'RELIANCE', exchange: 'BSE' },
+    ]);
+    await t.bus.addToWatchSet([{ symbol: 'TCS', exchange: 'NSE' }]);
+    await t.bus.addToWatchSet([]);
+    expect(await t.bus.getWatchSet()).to.deep.equal([
+      { exchange: 'BSE', symbol: 'RELIANCE' },
+      { exchange: 'NSE', symbol: 'TCS' },
+    ]);
+    await t.bus.replaceWatchSet([{ symbol: 'M&M', exchange: 'NSE' }]);
+    expect(await t.bus.getWatchSet()).to.deep.equal([{ exchange: 'NSE', symbol: 'M&M' }]);
+    await t.bus.replaceWatchSet([]);
+    expect(await t.bus.getWatchSet()).to.deep.equal([]);
+  });
+}

@@ -1,0 +1,98 @@
+import { expect } from 'chai';
+import { MARKET_KEYS, type TickBatch } from '@app/common/market/tick-batch';
+import { Redis } from 'ioredis';
+import { createRedisBus } from '../../streamer/src/bus/redis.ts';
+import type { MarketBus } from '../../streamer/src/bus/types.ts';
+import { startRedisServer, type RedisServer } from '../helpers/services.ts';
+import { describeBusContract, sampleBatch } from './bus-contract.ts';
+import { captureLog, waitFor, waitForSubscribers, type LogLine } from './helpers.ts';
+
+describe('streamer: Redis market bus (private redis-server)', function () {
+  let server: RedisServer;
+  let raw: Redis;
+  const buses: MarketBus[] = [];
+  let lines: LogLine[];
+
+  const subscribed = (count: number) => waitForSubscribers(raw, count);
+  const newBus = () => {
+    const capture = captureLog();
+    lines = capture.lines;
+    const bus = createRedisBus(server.url, capture.log);
+    buses.push(bus);
+    return bus;
+  };
+
+  before(async () => {
+    server = await startRedisServer();
+    raw = new Redis(server.url, { maxRetriesPerRequest: 1 });
+    raw.on('error', () => undefined);
+  });
+  after(async () => {
+    raw.disconnect();
+    await server.stop();
+  });
+  beforeEach(async () => {
+    await raw.flushall();
+  });
+  afterEach(async () => {
+    await Promise.all(buses.splice(0).map((bus) => bus.close()));
+  });
+
+  describeBusContract(() => ({ bus: newBus(), subscribed }));
+
+  it('writes each quote as JSON to the latest-quotes hash, keyed by instrument', async () => {
+    const bus = newBus();
+    const batch = sampleBatch('1-1', { RELIANCE: 1480.5, TCS: 3250 });
+    await bus.publishBatch(batch);
+    const hash = await raw.hgetall(MARKET_KEYS.latestQuotes);
+    expect(Object.keys(hash).sort()).to.deep.equal(['NSE:RELIANCE', 'NSE:TCS']);
+    expect(JSON.parse(hash['NSE:RELIANCE']!)).to.deep.equal(batch.quotes[0]);
+    expect(await raw.smembers(MARKET_KEYS.watchSet)).to.deep.equal([]);
+  });
+
+  it('drops (and logs) messages that are not JSON or not tick batches', async () => {
+    const bus = newBus();
+    const seen: TickBatch[] = [];
+    bus.onBatch((batch) => void seen.push(batch));
+    await subscribed(1);
+    await raw.publish(MARKET_KEYS.ticksChannel, '{not json');
+    await raw.publish(MARKET_KEYS.ticksChannel, JSON.stringify({ v: 1, id: 'x', quotes: 'nope' }));
+    await bus.publishBatch(sampleBatch('1-1', { SBIN: 960 }));
+    await waitFor('the valid batch', () => seen.length === 1);
+    expect(seen[0]!.id).to.equal('1-1');
+    const dropped = lines.filter((l) => l.msg.startsWith('market bus: dropped'));
+    expect(dropped.map((l) => l.msg)).to.deep.equal([
+      'market bus: dropped a tick batch that is not JSON',
+      'market bus: dropped an invalid tick batch',
+    ]);
+  });
+
+  it('skips invalid values in the latest-quotes hash', async () => {
+    const bus = newBus();
+    await bus.publishBatch(sampleBatch('1-1', { SBIN: 960 }));
+    await raw.hset(MARKET_KEYS.latestQuotes, 'NSE:BAD', '{"ltp":-1}', 'NSE:WORSE', 'nope');
+    expect([...(await bus.getLatestQuotes()).keys()]).to.deep.equal(['NSE:SBIN']);
+  });
+
+  it('ignores watch-set members that are not instrument keys', async () => {
+    const bus = newBus();
+    await raw.sadd(MARKET_KEYS.watchSet, 'NSE:INFY', 'garbage', 'NYSE:IBM');
+    expect(await bus.getWatchSet()).to.deep.equal([{ exchange: 'NSE', symbol: 'INFY' }]);
+  });
+
+  it('survives a Redis restart: calls fail meanwhile, then the subscription is back by itself', async () => {
+    const bus = newBus();
+    const seen: string[] = [];
+    bus.onBatch((batch) => void seen.push(batch.id));
+    await subscribed(1);
+    await server.stop();
+    let failed = false;
+    await bus.getWatchSet().catch(() => (failed = true));
+    expect(failed, 'a call during the outage rejects').to.equal(true);
+    await server.start();
+    await subscribed(1);
+    await bus.publishBatch(sampleBatch('2-1', { SBIN: 960 }));
+    await waitFor('a batch after the restart', () => seen.includes('2-1'), 10_000);
+    expect(lines.some((l) => l.msg === 'redis connection lost; reconnecting')).to.equal(true);
+  });
+});
