@@ -132,13 +132,6 @@ export const MailIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const LockIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <rect x="4" y="11" width="16" height="10" rx="2" />
-    <path d="M8 11V7a4 4 0 0 1 8 0v4" />
-  </Svg>
-);
-
 export const UploadIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M17 8l-5-5-5 5M12 3v12" />
@@ -148,11 +141,5 @@ export const UploadIcon = (p: IconProps) => (
 export const LightbulbIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M9 18h6M10 22h4M12 2a7 7 0 0 0-4 12.7c.6.5 1 1.3 1 2.3h6c0-1 .4-1.8 1-2.3A7 7 0 0 0 12 2Z" />
-  </Svg>
-);
-
-export const CoffeeIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M17 8h1a4 4 0 0 1 0 8h-1M3 8h14v9a4 4 0 0 1-4 4H7a4 4 0 0 1-4-4V8ZM6 2v2M10 2v2M14 2v2" />
   </Svg>
 );

@@ -42,7 +42,7 @@ export function SiteFooter() {
                 <Link to="/contact#faq">FAQ</Link>
               </li>
               <li>
-                <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
+                <a href={`mailto:${SUPPORT_EMAIL}`}>Email support</a>
               </li>
             </ul>
           </nav>
