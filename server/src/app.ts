@@ -16,13 +16,13 @@ export interface AppOptions {
 
 /** Builds the Koa app: middleware chain, /api routes, and the built client. */
 export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
-  const app = new Koa({ proxy: deps.config.TRUST_PROXY });
+  const app = new Koa({ proxy: deps.config.TRUST_PROXY, maxIpsCount: 1 });
   app.use(requestLog(deps.log));
   app.use(securityHeaders(Boolean(deps.config.GOOGLE_CLIENT_ID)));
   app.use(errorEnvelope(deps.log));
   app.use(async (ctx, next) => {
-    await next();
     if (ctx.path.startsWith('/api')) ctx.set('Cache-Control', 'no-store');
+    await next();
   });
   app.use(corsAllowlist(deps.config.appUrl));
   app.use(

@@ -21,6 +21,7 @@ export function connectSocket(
 /** Resolves once connected; rejects with the server's refusal. */
 export function connected(socket: TestSocket): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (socket.connected) return resolve();
     socket.once('connect', () => resolve());
     socket.once('connect_error', (err) => reject(err));
   });

@@ -6,6 +6,7 @@ import { brokersRouter } from './brokers/router.ts';
 import { devRouter } from './dev/router.ts';
 import { healthRouter } from './health/router.ts';
 import { holdingsRouter } from './holdings/router.ts';
+import { marketRouter } from './market/router.ts';
 import { notificationEndpointsRouter } from './notification-endpoints/router.ts';
 import { symbolsRouter } from './symbols/router.ts';
 
@@ -19,6 +20,7 @@ export function apiRouter(deps: AppDeps): Router {
     symbolsRouter(deps),
     holdingsRouter(deps),
     brokersRouter(deps),
+    marketRouter(deps),
     notificationEndpointsRouter(deps),
     devRouter(deps),
   ];

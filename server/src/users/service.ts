@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
+import type { Database, Executor } from '../db/client.ts';
 import { notificationEndpoints, users } from '../db/schema.ts';
 
 export interface SignInIdentity {
@@ -48,7 +48,7 @@ export async function signInUser(db: Database, identity: SignInIdentity) {
   });
 }
 
-export async function bumpTokenVersion(db: Database, userId: string): Promise<void> {
+export async function bumpTokenVersion(db: Executor, userId: string): Promise<void> {
   await db
     .update(users)
     .set({ tokenVersion: sql`${users.tokenVersion} + 1` })

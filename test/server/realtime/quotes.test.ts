@@ -50,6 +50,13 @@ describe('live quotes over Socket.IO (embedded simulated market)', () => {
         asha.token,
       );
       expect(holdings.body.data!.every((h) => typeof h.current_price === 'number')).to.equal(true);
+      const chart = await api.get<{ interval: string; bars: { t: number; close: number }[] }>(
+        '/api/market/chart/NSE/RELIANCE',
+        asha.token,
+      );
+      expect(chart.body.data?.interval).to.equal('1m');
+      expect(chart.body.data?.bars.length).to.be.greaterThan(0);
+      expect(chart.body.data?.bars[0]!.close).to.be.a('number');
     } finally {
       a.close();
       r.close();

@@ -78,8 +78,10 @@ export function authRouter(deps: AppDeps): Router {
 
   router.post('/logout-all', requireUser(deps), async (ctx) => {
     const user = currentUser(ctx);
-    await revokeAllForUser(deps.db, user.id);
-    await bumpTokenVersion(deps.db, user.id);
+    await deps.db.transaction(async (tx) => {
+      await bumpTokenVersion(tx, user.id);
+      await revokeAllForUser(tx, user.id);
+    });
     deps.events.emit('sessions:revoked', user.id);
     ok(ctx, { signed_out: true });
   });
