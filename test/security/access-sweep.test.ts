@@ -1,0 +1,177 @@
+/**
+ * Access control, generated from the router's own route list: every route without a token
+ * answers 401 (public ones excepted), and user B presenting user A's ids gets 404 and never
+ * sees A's data. A new route that this sweep cannot place fails the suite.
+ */
+import { expect } from 'chai';
+import { ruleExecutions } from '../../server/src/db/schema.ts';
+import { bootApp, type TestApp } from '../helpers/app.ts';
+import { apiClient, request } from '../helpers/http.ts';
+import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { listApiRoutes, type RouteEntry } from './route-list.ts';
+
+/** Routes anyone may call. */
+const PUBLIC = new Set([
+  'GET /api/health',
+  'GET /api/test-db',
+  'GET /api/ready',
+  'GET /api/auth/config',
+  'POST /api/auth/google',
+  'POST /api/auth/login',
+  'POST /api/auth/register',
+  'POST /api/auth/refresh',
+  'POST /api/auth/logout',
+  'POST /api/events',
+  'GET /api/notification-endpoints/verify',
+  'GET /api/dev/outbox',
+]);
+
+/** Routes whose parameters name market data, not a user's records. */
+const MARKET_DATA = new Set([
+  'GET /api/symbols/details/:exchange/:symbol',
+  'GET /api/market/chart/:exchange/:symbol',
+]);
+
+interface OwnedIds {
+  holding: string;
+  account: string;
+  endpoint: string;
+  rule?: string;
+  priceAlert?: string;
+  execution: string;
+}
+
+/** Which of A's ids each parameterised path takes. Add new routes here. */
+function idFor(route: RouteEntry, ids: OwnedIds): string | undefined | null {
+  const p = route.path;
+  if (p.startsWith('/api/holdings/')) return ids.holding;
+  if (p.startsWith('/api/brokers/')) return ids.account;
+  if (p.startsWith('/api/notification-endpoints/')) return ids.endpoint;
+  if (p.startsWith('/api/position-rules/')) return ids.rule ?? null;
+  if (p.startsWith('/api/alerts/'))
+    return route.method === 'PUT' || route.method === 'DELETE' ? ids.execution : null;
+  if (p.startsWith('/api/rule-executions/')) return ids.execution;
+  return undefined;
+}
+
+/** A body that passes validation (unknown keys are dropped), so ownership is what is tested. */
+const VALID_BODY = {
+  quantity: 1,
+  average_price: 1,
+  read: true,
+  is_active: true,
+  price: 100,
+  direction: 'above',
+};
+
+describe('security: access-control sweep over every API route', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let alice: SignedInUser;
+  let bob: SignedInUser;
+  let ids: OwnedIds;
+  let routes: RouteEntry[];
+
+  before(async () => {
+    app = await bootApp();
+    const api = apiClient(app.url);
+    alice = await signIn(app);
+    bob = await signIn(app);
+    const holding = await api.post<{ id: string }>(
+      '/api/holdings/manual',
+      { symbol: 'TCS', exchange: 'NSE', quantity: 3, average_price: 3000 },
+      alice.token,
+    );
+    const accounts = await api.get<{ broker_account_id: string }[]>('/api/brokers', alice.token);
+    const endpoint = await api.post<{ id: string }>(
+      '/api/notification-endpoints',
+      { type: 'email', value: `second-${alice.email}` },
+      alice.token,
+    );
+    const [execution] = await app.runtime.deps.db
+      .insert(ruleExecutions)
+      .values({
+        userId: alice.id,
+        symbol: 'TCS',
+        exchange: 'NSE',
+        triggerType: 'FIXED_STOP_LOSS',
+        status: 'SUCCESS',
+        triggerPrice: '2900',
+        executionPrice: '2899',
+        message: 'TCS fell to ₹2,899.00',
+      })
+      .returning({ id: ruleExecutions.id });
+    ids = {
+      holding: holding.body.data!.id,
+      account: accounts.body.data![0]!.broker_account_id,
+      endpoint: endpoint.body.data!.id,
+      execution: execution!.id,
+    };
+    routes = listApiRoutes(app.runtime.deps);
+  });
+  after(() => app.close());
+
+  const fill = (route: RouteEntry, id: string) =>
+    route.path
+      .replace(/:exchange/g, 'NSE')
+      .replace(/:symbol/g, 'TCS')
+      .replace(/:[a-zA-Z_]+/g, id);
+
+  it('lists the routes of every resource', () => {
+    const prefixes = new Set(routes.map((r) => r.path.split('/')[2]));
+    for (const resource of ['auth', 'holdings', 'brokers', 'symbols', 'notification-endpoints']) {
+      expect(prefixes, resource).to.include(resource);
+    }
+  });
+
+  it('answers 401 without a token on every non-public route', async () => {
+    const failures: string[] = [];
+    for (const route of routes) {
+      const key = `${route.method} ${route.path}`;
+      if (PUBLIC.has(key)) continue;
+      const res = await request(
+        app.url,
+        route.method,
+        fill(route, ids.holding),
+        route.method === 'GET' ? undefined : {},
+      );
+      if (res.status !== 401) failures.push(`${key} → ${res.status}`);
+    }
+    expect(failures).to.deep.equal([]);
+  });
+
+  it("gives user B a 404 and none of A's data for A's ids, on every route", async () => {
+    const failures: string[] = [];
+    const secrets = [ids.holding, ids.account, ids.endpoint, ids.execution, alice.email];
+    for (const route of routes) {
+      const key = `${route.method} ${route.path}`;
+      if (PUBLIC.has(key) || key === 'POST /api/auth/logout-all') continue;
+      const hasParams = route.path.includes(':');
+      let path = route.path;
+      if (hasParams && !MARKET_DATA.has(key)) {
+        const id = idFor(route, ids);
+        if (id === undefined) {
+          failures.push(`${key}: not in the sweep — say which of A's ids it takes in idFor()`);
+          continue;
+        }
+        if (id === null) continue;
+        path = fill(route, id);
+        const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : VALID_BODY;
+        const res = await request(app.url, route.method, path, body, { token: bob.token });
+        if (res.status !== 404) failures.push(`${key} with A's id → ${res.status}`);
+      } else {
+        path = fill(route, ids.holding);
+        if (route.method !== 'GET') continue; // B's own writes are not A's data
+        const res = await request(app.url, 'GET', path, undefined, { token: bob.token });
+        const text = JSON.stringify(res.body);
+        for (const secret of secrets) if (text.includes(secret)) failures.push(`${key} leaks ${secret}`);
+      }
+    }
+    expect(failures).to.deep.equal([]);
+    // A still has everything.
+    const api = apiClient(app.url);
+    expect(
+      (await api.get<{ id: string }[]>('/api/holdings', alice.token)).body.data!.map((h) => h.id),
+    ).to.include(ids.holding);
+  });
+});
