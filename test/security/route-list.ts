@@ -13,7 +13,7 @@ export function listApiRoutes(deps: AppDeps): RouteEntry[] {
   for (const layer of apiRouter(deps).stack) {
     for (const method of layer.methods) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
-      const path = layer.path.replace(/\/$/, '') || '/';
+      const path = String(layer.path).replace(/\/$/, '') || '/';
       const key = `${method} ${path}`;
       if (!seen.has(key) && layer.methods.length > 0) {
         seen.add(key);

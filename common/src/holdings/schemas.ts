@@ -25,7 +25,8 @@ export const manualHoldingBody = z.object({
     .trim()
     .min(1, { error: 'Symbol is required' })
     .max(30, { error: 'Symbol can be at most 30 characters' })
-    .toUpperCase(),
+    .toUpperCase()
+    .regex(/^[A-Z0-9][A-Z0-9&._-]*$/, { error: 'Symbol can only contain letters, digits, &, -, . and _' }),
   exchange: z.preprocess(
     (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
     z.enum(EXCHANGES, { error: 'Exchange must be NSE or BSE' }),

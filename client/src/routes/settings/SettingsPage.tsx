@@ -1,19 +1,23 @@
-import { EmptyState } from '../../components/EmptyState.tsx';
-import { BellIcon } from '../../components/icons.tsx';
 import { useDocumentTitle } from '../../layout/useDocumentTitle.ts';
+import { useSession } from '../../session/context.ts';
+import '../../styles/settings.css';
+import { AccountCard } from './AccountCard.tsx';
+import { NotificationsCard } from './NotificationsCard.tsx';
 
-/** Settings placeholder: notification endpoints and account information come later (spec §2 Settings). */
+/** Settings (spec §2): notification endpoints and account information. */
 export default function SettingsPage() {
   useDocumentTitle('Settings');
+  const { user } = useSession();
   return (
     <div className="container page">
       <header className="page-header">
         <h1>Settings</h1>
         <p>Where your alerts are sent, and your account details.</p>
       </header>
-      <EmptyState icon={<BellIcon />} title="No notification endpoints configured">
-        Add an endpoint to receive alerts
-      </EmptyState>
+      <div className="settings-grid">
+        <NotificationsCard />
+        <AccountCard user={user} />
+      </div>
     </div>
   );
 }

@@ -1,5 +1,7 @@
 import Router from '@koa/router';
+import { EXPORT_HEADERS, holdingsExportRows } from '@app/common/holdings/export';
 import { manualHoldingBody, updateHoldingBody } from '@app/common/holdings/schemas';
+import { writeToString } from 'fast-csv';
 import type { z } from 'zod';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -28,6 +30,13 @@ export function holdingsRouter(deps: AppDeps): Router {
   router.use(requireUser(deps));
 
   router.get('/', async (ctx) => ok(ctx, await listHoldings(deps.db, currentUser(ctx).id)));
+
+  router.get('/export', async (ctx) => {
+    const rows = holdingsExportRows(await listHoldings(deps.db, currentUser(ctx).id));
+    ctx.set('Content-Type', 'text/csv; charset=utf-8');
+    ctx.set('Content-Disposition', 'attachment; filename="holdings.csv"');
+    ctx.body = await writeToString([[...EXPORT_HEADERS], ...rows]);
+  });
 
   router.get('/user-added', async (ctx) => {
     const all = await listHoldings(deps.db, currentUser(ctx).id);

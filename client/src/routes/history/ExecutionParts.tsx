@@ -1,0 +1,46 @@
+import { formatInr } from '@app/common/format/index';
+import { NO_DETAILS, statusTone, triggeredAtLines, type HistoryExecution } from './executionDisplay.ts';
+
+/** The status badge: SUCCESS green, FAILED red, anything else yellow. */
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge badge-${statusTone(status)} execution-status`}>{status || 'PENDING'}</span>;
+}
+
+/** The IST date over the time, as one `<time>`. */
+export function TriggeredAt({ executedAt }: { executedAt: string }) {
+  const [date, time] = triggeredAtLines(executedAt);
+  return (
+    <time dateTime={executedAt} className="triggered-at">
+      <span>{date}</span>
+      <span className="triggered-at-time">{time}</span>
+    </time>
+  );
+}
+
+/** 'Trigger ₹2,697.00 · Hit at ₹2,690.50': the rule's level and the price that crossed it. */
+export function ExecutionPrices({ execution }: { execution: HistoryExecution }) {
+  return (
+    <span className="execution-prices numeric">
+      <span>Trigger {formatInr(execution.trigger_price)}</span>
+      <span aria-hidden="true"> · </span>
+      <span>Hit at {formatInr(execution.execution_price)}</span>
+    </span>
+  );
+}
+
+/** The message, 'No additional details' when empty, and a word when the alert was not sent. */
+export function ExecutionMessage({ execution }: { execution: HistoryExecution }) {
+  const message = execution.message?.trim();
+  return (
+    <>
+      {message ? (
+        <span className="execution-message">{message}</span>
+      ) : (
+        <span className="execution-message text-muted">{NO_DETAILS}</span>
+      )}
+      {execution.over_quota ? (
+        <span className="execution-quota">Not emailed: monthly alert limit reached</span>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+import { ExecutionMessage, ExecutionPrices, StatusBadge, TriggeredAt } from './ExecutionParts.tsx';
+import { ruleTypeLabel, type HistoryExecution } from './executionDisplay.ts';
+
+/** The History table (spec §2): Symbol, Rule Type, Triggered At, Status, Message. */
+export function ExecutionsTable({ executions }: { executions: HistoryExecution[] }) {
+  return (
+    <div className="table-wrap history-table-wrap">
+      <table className="table history-table">
+        <caption className="visually-hidden">Rule executions, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Symbol</th>
+            <th scope="col">Rule Type</th>
+            <th scope="col">Triggered At</th>
+            <th scope="col">Status</th>
+            <th scope="col">Message</th>
+          </tr>
+        </thead>
+        <tbody>
+          {executions.map((execution) => (
+            <tr key={execution.id}>
+              <th scope="row" className="history-symbol">
+                <span>{execution.symbol}</span>
+                <span className="history-exchange">{execution.exchange}</span>
+              </th>
+              <td>
+                <span className="history-rule-type">{ruleTypeLabel(execution.trigger_type)}</span>
+                {execution.rule_name ? (
+                  <span className="history-rule-name">{execution.rule_name}</span>
+                ) : null}
+                <ExecutionPrices execution={execution} />
+              </td>
+              <td>
+                <TriggeredAt executedAt={execution.executed_at} />
+              </td>
+              <td>
+                <StatusBadge status={execution.status} />
+              </td>
+              <td className="history-message">
+                <ExecutionMessage execution={execution} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

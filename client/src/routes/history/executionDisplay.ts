@@ -1,0 +1,50 @@
+/** How an execution reads on the History page (spec §2 History, §3 Rule execution). Pure. */
+import { formatIstDateTime } from '@app/common/format/index';
+import type { AlertExecution } from '@app/common/realtime/events';
+
+/** One History row as `GET /api/rule-executions` lists it (`rule_name` when the server names it). */
+export type HistoryExecution = AlertExecution & { rule_name?: string | null };
+
+export interface ExecutionsPage {
+  executions: HistoryExecution[];
+  total: number;
+}
+
+/** The Time Period choices; 30 days is the default (spec §9). */
+export const PERIODS = [
+  { days: 7, label: 'Last 7 days' },
+  { days: 30, label: 'Last 30 days' },
+  { days: 90, label: 'Last 90 days' },
+] as const;
+export type PeriodDays = (typeof PERIODS)[number]['days'];
+export const DEFAULT_PERIOD: PeriodDays = 30;
+
+export const NO_DETAILS = 'No additional details';
+
+/** 'TRAILING_STOP_LOSS' → 'TRAILING STOP LOSS'. */
+export function ruleTypeLabel(triggerType: string): string {
+  return triggerType.replace(/_/g, ' ');
+}
+
+export type StatusTone = 'gain' | 'loss' | 'warning';
+
+/** SUCCESS is green, FAILED red, anything else is pending and yellow. */
+export function statusTone(status: string): StatusTone {
+  if (status === 'SUCCESS') return 'gain';
+  if (status === 'FAILED') return 'loss';
+  return 'warning';
+}
+
+/** The IST date and time on two lines: `['22/11/2026', '14:05:09']`. */
+export function triggeredAtLines(executedAt: string): [string, string] {
+  const [date = '', time = ''] = formatIstDateTime(executedAt).split(', ');
+  return [date, time];
+}
+
+/** The query window: from now minus `days` to now, as ISO strings. */
+export function periodWindow(days: number, now = Date.now()): { start_date: string; end_date: string } {
+  return {
+    start_date: new Date(now - days * 86_400_000).toISOString(),
+    end_date: new Date(now).toISOString(),
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The public side in Chromium against the real app (spec §2 Route table, Landing, Login,
+ * Know more; §4 Session): Get Started through demo sign-in to the dashboard and back out,
+ * the post-login redirect whitelist, unknown paths, the sign-in guard, phone widths.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { bootApp, type TestApp } from '../helpers/app.ts';
+import { assertNoHorizontalScroll, launchBrowser, newPage, requireBuiltClient } from '../helpers/browser.ts';
+import { pageErrors, pathOf } from './helpers.ts';
+
+/** Fills and sends the demo sign-in form of /login. */
+async function demoSignIn(page: Page, name = 'Ravi Kumar') {
+  await page.getByLabel('Email').fill(`public-${randomUUID().slice(0, 8)}@example.com`);
+  await page.getByLabel('Name').fill(name);
+  await page.getByRole('button', { name: 'Sign in (demo)' }).click();
+}
+
+describe('e2e: public pages and the sign-in flow', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let browser: Browser;
+
+  before(async () => {
+    app = await bootApp({ clientDist: requireBuiltClient() });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('goes Get Started → login → dashboard → logout → landing', async () => {
+    const page = await newPage(browser);
+    const errors = pageErrors(page);
+    await page.goto(`${app.url}/`);
+    await page.getByRole('button', { name: 'Get Started' }).first().click();
+    await page.waitForURL(`${app.url}/login`);
+    await demoSignIn(page, 'Ravi Kumar');
+    await page.waitForURL(`${app.url}/dashboard`);
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).to.be.a('string');
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(`${app.url}/`);
+    await page.getByRole('button', { name: 'Get Started' }).first().waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).to.equal(null);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
+  for (const [redirect, lands] of [
+    ['/settings', '/settings'],
+    ['/history?x=1', '/history?x=1'],
+    ['https://evil.example', '/dashboard'],
+    ['//evil.example/settings', '/dashboard'],
+    ['/admin', '/dashboard'],
+  ] as const) {
+    it(`after sign-in with redirect=${redirect} lands on ${lands}`, async () => {
+      const page = await newPage(browser);
+      await page.goto(`${app.url}/login?redirect=${encodeURIComponent(redirect)}`);
+      await demoSignIn(page);
+      await page.waitForURL((url) => url.pathname !== '/login');
+      expect(pathOf(page)).to.equal(lands);
+      await page.close();
+    });
+  }
+
+  it('sends an unknown path to the landing page', async () => {
+    const page = await newPage(browser);
+    await page.goto(`${app.url}/no/such/page`);
+    await page.waitForURL(`${app.url}/`);
+    await page.getByRole('button', { name: 'Get Started' }).first().waitFor();
+    await page.close();
+  });
+
+  it('sends a signed-out visit to /holdings to /login?redirect=%2Fholdings', async () => {
+    const page = await newPage(browser);
+    await page.goto(`${app.url}/holdings`);
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(pathOf(page)).to.equal('/login?redirect=%2Fholdings');
+    await page.getByRole('button', { name: 'Sign in (demo)' }).waitFor();
+    await page.close();
+  });
+
+  for (const width of [375, 360]) {
+    it(`shows the landing page at ${width} px without sideways scrolling`, async () => {
+      const page = await newPage(browser, { width, height: 740 });
+      await page.goto(`${app.url}/`);
+      await page.getByRole('button', { name: 'Get Started' }).first().waitFor();
+      await assertNoHorizontalScroll(page);
+      await page.close();
+    });
+  }
+
+  it('hides pricing on the know-more page until sign-in', async () => {
+    const page = await newPage(browser);
+    await page.goto(`${app.url}/know-more`);
+    await page.getByText('Pricing information available after login').waitFor();
+    const signInLink = page.getByRole('link', { name: 'Sign in to see plans' });
+    expect(await signInLink.getAttribute('href')).to.equal('/login?redirect=/know-more');
+    expect(await page.getByRole('region', { name: 'Subscription tiers' }).innerText()).not.to.contain('₹');
+    await page.close();
+  });
+});
