@@ -14,12 +14,24 @@ export interface AppOptions {
   clientDist?: string;
 }
 
+/** A quick database ping, bounded to 2 s. */
+function databaseReachable(deps: AppDeps): Promise<boolean> {
+  const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref());
+  return Promise.race([
+    deps.database.ping().then(
+      () => true,
+      () => false,
+    ),
+    timeout,
+  ]);
+}
+
 /** Builds the Koa app: middleware chain, /api routes, and the built client. */
 export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
   const app = new Koa({ proxy: deps.config.TRUST_PROXY, maxIpsCount: 1 });
   app.use(requestLog(deps.log));
   app.use(securityHeaders(Boolean(deps.config.GOOGLE_CLIENT_ID)));
-  app.use(errorEnvelope(deps.log));
+  app.use(errorEnvelope(deps.log, () => databaseReachable(deps)));
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/api')) ctx.set('Cache-Control', 'no-store');
     await next();

@@ -24,7 +24,11 @@ function isDatabaseUnreachable(err: unknown): boolean {
 }
 
 /** The one error middleware: renders AppErrors, maps framework errors, logs unknown ones once. */
-export function errorEnvelope(log: Logger) {
+/**
+ * @param databaseReachable asked after an unexpected error: when the database cannot be reached
+ *   the answer is 503 (a dropped connection carries no error code to recognise it by).
+ */
+export function errorEnvelope(log: Logger, databaseReachable: () => Promise<boolean> = async () => true) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
@@ -39,7 +43,9 @@ export function errorEnvelope(log: Logger) {
       }
     } catch (raw) {
       let err = raw;
-      if (!(err instanceof AppError) && isDatabaseUnreachable(err)) err = new ServiceUnavailable();
+      if (!(err instanceof AppError) && (isDatabaseUnreachable(err) || !(await databaseReachable()))) {
+        err = new ServiceUnavailable();
+      }
       if (err instanceof AppError) {
         ctx.status = err.status;
         ctx.set(err.headers);

@@ -1,0 +1,65 @@
+/**
+ * PostgreSQL unreachable: the API answers 503 with a clear error, nothing crashes, and
+ * service resumes by itself. Needs a PostgreSQL server (the run's, or the local one).
+ */
+import { expect } from 'chai';
+import { bootApp, type TestApp } from '../helpers/app.ts';
+import { apiClient } from '../helpers/http.ts';
+import { testServices } from '../helpers/root-hooks.ts';
+import { createFreshDatabase } from '../helpers/services.ts';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { signIn } from '../helpers/users.ts';
+
+const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+describe('reliability: PostgreSQL becomes unreachable', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let proxy: TcpProxy;
+  let drop: (() => Promise<void>) | undefined;
+
+  before(async () => {
+    let url = testServices().databaseUrl;
+    if (!url) {
+      const fresh = await createFreshDatabase(LOCAL_POSTGRES).catch((err: Error) => {
+        throw new Error(
+          `this test needs a PostgreSQL server (DATABASE_URL or ${LOCAL_POSTGRES}): ${err.message}`,
+        );
+      });
+      url = fresh.url;
+      drop = fresh.drop;
+    }
+    const target = new URL(url);
+    proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    target.host = `127.0.0.1:${proxy.port}`;
+    app = await bootApp({ env: { DATABASE_URL: target.toString() } });
+  });
+  after(async () => {
+    await app?.close();
+    await proxy?.close();
+    await drop?.();
+  });
+
+  it('answers 503 while it is down and serves again once it is back', async () => {
+    const api = apiClient(app.url);
+    const user = await signIn(app);
+    expect((await api.get('/api/holdings', user.token)).status).to.equal(200);
+
+    await proxy.cut();
+    const down = await api.get('/api/holdings', user.token);
+    expect(down.status).to.equal(503);
+    expect(down.body.error).to.match(/temporarily unavailable/);
+    expect(down.headers.get('retry-after')).to.be.a('string');
+    expect((await api.get('/api/test-db')).status).to.equal(503);
+    expect((await api.get('/api/ready')).status).to.equal(503);
+    expect((await api.get('/api/health')).status, 'the process itself is still up').to.equal(200);
+
+    await proxy.restore();
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      status = (await api.get('/api/holdings', user.token)).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(status).to.equal(200);
+  });
+});
