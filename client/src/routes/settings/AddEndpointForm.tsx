@@ -1,4 +1,4 @@
-import { PHONE_EXAMPLE, validateEndpoint, type EndpointType } from '@app/common/api/endpoints';
+import { PHONE_EXAMPLE, validateEndpoint, type EndpointType } from '@app/common/endpoints/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { ErrorBox } from '../../components/ErrorBox.tsx';
 

@@ -1,4 +1,4 @@
-import type { ApiNotificationEndpoint } from '@app/common/api/endpoints';
+import type { ApiNotificationEndpoint } from '@app/common/endpoints/validation';
 import { useEffect, useRef, useState } from 'react';
 import { MailIcon } from '../../components/icons.tsx';
 import { ChatIcon, TrashIcon } from './icons.tsx';

@@ -1,4 +1,4 @@
-import type { EndpointType } from '@app/common/api/endpoints';
+import type { EndpointType } from '@app/common/endpoints/validation';
 import { useRef, useState } from 'react';
 import { Banner } from '../../components/Banner.tsx';
 import { ErrorBox } from '../../components/ErrorBox.tsx';

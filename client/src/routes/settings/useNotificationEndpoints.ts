@@ -3,7 +3,7 @@ import {
   type ApiEndpointSendResult,
   type ApiNotificationEndpoint,
   type EndpointType,
-} from '@app/common/api/endpoints';
+} from '@app/common/endpoints/validation';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, api, isAbortError } from '../../api/client.ts';
 
