@@ -1,5 +1,6 @@
 import { NavLink } from 'react-router';
 import { GearIcon } from '../components/icons.tsx';
+import { LiveIndicator } from '../live/LiveIndicator.tsx';
 import { useSession } from '../session/context.ts';
 import { Logo } from './Logo.tsx';
 import { MenuToggle } from './MenuToggle.tsx';
@@ -49,6 +50,7 @@ export function AppHeader() {
           ))}
         </nav>
         <div className="header-actions">
+          <LiveIndicator />
           <NavLink to="/settings" className="icon-button" aria-label="Settings" title="Settings">
             <GearIcon />
           </NavLink>

@@ -1,19 +1,198 @@
-import { EmptyState } from '../../components/EmptyState.tsx';
-import { UploadIcon } from '../../components/icons.tsx';
+import { aggregateHoldings } from '@app/common/portfolio/aggregate';
+import { sortHoldings } from '@app/common/portfolio/sort';
+import type { HoldingSortField } from '@app/common/portfolio/sort';
+import type { AggregatedHolding } from '@app/common/portfolio/types';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { ErrorBox } from '../../components/ErrorBox.tsx';
 import { useDocumentTitle } from '../../layout/useDocumentTitle.ts';
+import { applyQuotes, holdingKey } from '../../live/liveHoldings.ts';
+import { quoteStore } from '../../live/quoteStore.ts';
+import { HoldingsActions } from './HoldingsActions.tsx';
+import { HoldingsDialogs } from './HoldingsDialogs.tsx';
+import { HoldingsEmpty } from './HoldingsEmpty.tsx';
+import { HoldingsFilters } from './HoldingsFilters.tsx';
+import { HoldingsSkeleton } from './HoldingsSkeleton.tsx';
+import { accountName, accountOptions, DEFAULT_SORT, filterHoldings, nextSort } from './holdingsView.ts';
+import { ManualEntryForm } from './manual/ManualEntryForm.tsx';
+import { PortfolioSummary } from './PortfolioSummary.tsx';
+import { HoldingsList } from './table/HoldingsList.tsx';
+import type { UploadSummary } from './upload/uploadApi.ts';
+import { useHoldingDeletion } from './useHoldingDeletion.ts';
+import { usePortfolio } from './usePortfolio.ts';
 
-/** Holdings placeholder: the holdings table and rules come later (spec §2 Holdings). */
+/** Holdings (spec §2): summary, the live holdings table, upload, manual entry, edit and delete. */
 export default function HoldingsPage() {
   useDocumentTitle('Holdings');
+  const portfolio = usePortfolio();
+  const { reload } = portfolio;
+  const [params, setParams] = useSearchParams();
+  const [uploadOpen, setUploadOpen] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [accountId, setAccountId] = useState('');
+  const [sort, setSort] = useState(DEFAULT_SORT);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+
+  // ?upload=csv opens the upload dialog (then leaves the address).
+  const wantsUpload = params.get('upload') === 'csv';
+  if (wantsUpload && !uploadOpen) setUploadOpen(true);
+  useEffect(() => {
+    if (!wantsUpload) return;
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('upload');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [wantsUpload, setParams]);
+
+  const holdings = useMemo(() => portfolio.holdings ?? [], [portfolio.holdings]);
+  const names = useMemo(() => {
+    const map = new Map<string, string>();
+    for (const h of holdings) map.set(h.broker_account_id, accountName(h));
+    return map;
+  }, [holdings]);
+  const allRows = useMemo(() => aggregateHoldings(holdings, portfolio.rules), [holdings, portfolio.rules]);
+  const shownRows = useMemo(
+    () => aggregateHoldings(filterHoldings(holdings, search, accountId), portfolio.rules),
+    [holdings, search, accountId, portfolio.rules],
+  );
+  // Ordered by the prices at the moment the sort or the list changed: rows do not jump on every tick.
+  const orderedRows = useMemo(() => {
+    const byKey = new Map(shownRows.map((row) => [holdingKey(row), row]));
+    const live = applyQuotes(shownRows, (key) => quoteStore.get(key));
+    return sortHoldings(live, sort.field, sort.direction).map((row) => byKey.get(holdingKey(row))!);
+  }, [shownRows, sort]);
+
+  const deletion = useHoldingDeletion(reload, (id) => names.get(id) ?? 'Unknown account', setNotice);
+  const { ask } = deletion;
+  const onDelete = useCallback((row: AggregatedHolding) => ask({ kind: 'one', row }), [ask]);
+  const onToggle = useCallback((key: string) => {
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
+  }, []);
+  const onSort = useCallback((field: HoldingSortField) => setSort((prev) => nextSort(prev, field)), []);
+  const onUploaded = (summary: UploadSummary) => {
+    setUploadOpen(false);
+    setNotice(
+      `Uploaded ${summary.total} ${summary.total === 1 ? 'holding' : 'holdings'} to ${summary.account_name}: ` +
+        `${summary.created} new, ${summary.updated} updated, ${summary.removed} removed.`,
+    );
+    void reload();
+  };
+  const onManualSaved = (added: number, allSaved: boolean) => {
+    if (allSaved) setAdding(false);
+    setNotice(added === 1 ? '1 holding was added.' : `${added} holdings were added.`);
+    void reload();
+  };
+
+  const loaded = portfolio.holdings !== null;
+  const hasHoldings = holdings.length > 0;
   return (
-    <div className="container page">
-      <header className="page-header">
-        <h1>Portfolio Holdings</h1>
-        <p>Your holdings across every demat account, with live prices and exit rules.</p>
+    <div className="container page holdings-page">
+      <header className="page-header holdings-header">
+        <div>
+          <h1>Portfolio Holdings</h1>
+          <p>Your holdings across every demat account, at live NSE and BSE prices.</p>
+        </div>
+        <HoldingsActions
+          hasHoldings={hasHoldings}
+          adding={adding}
+          onAddNew={() => setAdding((open) => !open)}
+          onUpload={() => setUploadOpen(true)}
+          onDeleteAll={() => (hasHoldings ? deletion.ask({ kind: 'all' }) : deletion.reportNothingToDelete())}
+        />
       </header>
-      <EmptyState icon={<UploadIcon />} title="No holdings yet">
-        Upload the holdings file from your broker (CSV or XLSX) or add stocks by hand to start tracking them.
-      </EmptyState>
+      <ErrorBox message={portfolio.error} onDismiss={portfolio.dismissError}>
+        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void reload()}>
+          Try again
+        </button>
+      </ErrorBox>
+      <ErrorBox message={deletion.problem?.message} onDismiss={deletion.dismissProblem}>
+        {deletion.problem?.details.length ? (
+          <ul className="error-details">
+            {deletion.problem.details.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        ) : null}
+      </ErrorBox>
+      {notice ? (
+        <div className="notice-success" role="status">
+          <span>{notice}</span>
+          <button
+            type="button"
+            className="dismiss-button"
+            aria-label="Dismiss message"
+            onClick={() => setNotice(null)}
+          >
+            ×
+          </button>
+        </div>
+      ) : null}
+      {adding ? (
+        <section className="card add-holdings" aria-labelledby="add-holdings-title">
+          <h2 id="add-holdings-title" className="card-title">
+            Add holdings
+          </h2>
+          <ManualEntryForm
+            variant="single"
+            labelledBy="add-holdings-title"
+            onSaved={onManualSaved}
+            onCancel={() => setAdding(false)}
+          />
+        </section>
+      ) : null}
+      {!loaded && !portfolio.error ? <HoldingsSkeleton /> : null}
+      {loaded && !hasHoldings && !adding ? (
+        <HoldingsEmpty onUpload={() => setUploadOpen(true)} onAdd={() => setAdding(true)} />
+      ) : null}
+      {hasHoldings ? (
+        <>
+          <PortfolioSummary rows={allRows} />
+          <section className="card holdings-card" aria-labelledby="holdings-title">
+            <h2 id="holdings-title" className="visually-hidden">
+              Holdings
+            </h2>
+            <HoldingsFilters
+              search={search}
+              onSearch={setSearch}
+              accountId={accountId}
+              onAccount={setAccountId}
+              accounts={accountOptions(holdings)}
+              shown={orderedRows.length}
+              total={allRows.length}
+            />
+            {orderedRows.length === 0 ? (
+              <p className="holdings-no-match">No holdings match your search.</p>
+            ) : (
+              <HoldingsList
+                rows={orderedRows}
+                expanded={expanded}
+                accountNames={names}
+                sort={sort}
+                onSort={onSort}
+                onToggle={onToggle}
+                onDelete={onDelete}
+                onSaved={reload}
+              />
+            )}
+          </section>
+        </>
+      ) : null}
+      <HoldingsDialogs
+        uploadOpen={uploadOpen}
+        onCloseUpload={() => setUploadOpen(false)}
+        onUploaded={onUploaded}
+        deletion={deletion}
+      />
     </div>
   );
 }

@@ -1,0 +1,158 @@
+/**
+ * The tab's one Socket.IO connection (ARCHITECTURE §4: same origin, `auth: {token}`).
+ *
+ * - Opened while anything holds it (`retainLive`), closed shortly after the last holder lets go.
+ * - Every (re)connect attempt reads the stored access token, so a token refreshed by the API
+ *   client or another tab is used automatically.
+ * - When the server closes the socket ('io server disconnect': the 15-minute token expired or
+ *   the sessions were revoked) or refuses the handshake, the session is refreshed once and the
+ *   socket reconnects with backoff; if the session cannot be renewed the state becomes offline.
+ * - `quotes` go into the quote store; `connect`, `holdings:changed`, `rules:changed` and `alert`
+ *   are passed on to `onLiveEvent` listeners (pages re-fetch their REST snapshot on them).
+ */
+import {
+  SOCKET_ERRORS,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '@app/common/realtime/events';
+import { io, type Socket } from 'socket.io-client';
+import { refreshSession } from '../api/client.ts';
+import { getAccessToken } from '../api/tokens.ts';
+import type { ConnectionStatus } from './marketState.ts';
+import { quoteStore } from './quoteStore.ts';
+
+type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** Things pages react to. `connect` fires after every successful (re)connect. */
+export type LiveEvent = 'connect' | 'holdings:changed' | 'rules:changed' | 'alert';
+
+const RELEASE_DELAY_MS = 1_000;
+const MAX_BACKOFF_MS = 30_000;
+
+let socket: LiveSocket | null = null;
+let holders = 0;
+let releaseTimer: number | undefined;
+let retryTimer: number | undefined;
+let failedAttempts = 0;
+let status: ConnectionStatus = 'idle';
+let handshakeToken: string | null = null;
+
+const statusListeners = new Set<() => void>();
+const eventListeners = new Map<LiveEvent, Set<() => void>>();
+
+/** Keeps the connection open until the returned function is called. */
+export function retainLive(): () => void {
+  holders += 1;
+  window.clearTimeout(releaseTimer);
+  if (!socket) open();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    holders -= 1;
+    // React's StrictMode (and quick page changes) release and retain at once: wait a moment.
+    if (holders === 0) releaseTimer = window.setTimeout(close, RELEASE_DELAY_MS);
+  };
+}
+
+export function connectionStatus(): ConnectionStatus {
+  return status;
+}
+
+export function subscribeConnectionStatus(listener: () => void): () => void {
+  statusListeners.add(listener);
+  return () => statusListeners.delete(listener);
+}
+
+/** Calls `listener` on a live event. Returns the unsubscribe. */
+export function onLiveEvent(event: LiveEvent, listener: () => void): () => void {
+  let set = eventListeners.get(event);
+  if (!set) {
+    set = new Set();
+    eventListeners.set(event, set);
+  }
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+function setStatus(next: ConnectionStatus): void {
+  if (next === status) return;
+  status = next;
+  for (const listener of statusListeners) listener();
+}
+
+function emit(event: LiveEvent): void {
+  for (const listener of eventListeners.get(event) ?? []) listener();
+}
+
+function open(): void {
+  setStatus('connecting');
+  const live: LiveSocket = io(window.location.origin, {
+    // Read at every attempt, so a refreshed token is picked up.
+    auth: (callback) => {
+      handshakeToken = getAccessToken();
+      callback({ token: handshakeToken });
+    },
+    reconnectionDelay: 1_000,
+    reconnectionDelayMax: MAX_BACKOFF_MS,
+  });
+  socket = live;
+
+  live.on('connect', () => {
+    failedAttempts = 0;
+    setStatus('live');
+    emit('connect');
+  });
+  live.on('disconnect', (reason) => {
+    if (reason === 'io client disconnect') return;
+    setStatus('reconnecting');
+    // The server closed it on purpose (token expired, sessions revoked): Socket.IO will not retry.
+    if (reason === 'io server disconnect') reconnectLater(live, true);
+  });
+  live.on('connect_error', (err) => {
+    // `active` is false when the server refused the handshake; Socket.IO then stops retrying.
+    if (live.active) setStatus('reconnecting');
+    else reconnectLater(live, err.message === SOCKET_ERRORS.unauthorized);
+  });
+  live.on('quotes', (message) => quoteStore.applyBatch(message));
+  live.on('holdings:changed', () => emit('holdings:changed'));
+  live.on('rules:changed', () => emit('rules:changed'));
+  live.on('alert', () => emit('alert'));
+}
+
+/** Connects again after a backoff, renewing the session first when the token was refused. */
+function reconnectLater(live: LiveSocket, renewSession: boolean): void {
+  window.clearTimeout(retryTimer);
+  failedAttempts += 1;
+  const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (failedAttempts - 1));
+  retryTimer = window.setTimeout(() => {
+    if (socket !== live) return;
+    const renewal = renewSession ? refreshSession(handshakeToken) : Promise.resolve(true);
+    renewal.then(
+      (renewed) => {
+        if (socket !== live) return;
+        if (renewed && getAccessToken()) {
+          setStatus('reconnecting');
+          live.connect();
+        } else {
+          setStatus('offline');
+        }
+      },
+      (err: unknown) => {
+        console.warn('Could not renew the session for live prices', err);
+        if (socket === live) setStatus('offline');
+      },
+    );
+  }, delay);
+}
+
+function close(): void {
+  window.clearTimeout(retryTimer);
+  const live = socket;
+  socket = null;
+  failedAttempts = 0;
+  live?.removeAllListeners();
+  live?.disconnect();
+  quoteStore.clear();
+  setStatus('idle');
+}

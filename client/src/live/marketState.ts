@@ -1,0 +1,80 @@
+/**
+ * What the header's connection indicator says (pure, unit-tested): Live, Reconnecting, or
+ * 'Market closed · last price 15:30 IST', judged from the socket state, the newest quote's
+ * time and the NSE cash session (09:15–15:30 IST, Monday to Friday; holidays show up as
+ * stale quotes).
+ */
+import { formatIstDate, formatIstTime } from '@app/common/format/ist';
+
+/** Where the tab's Socket.IO connection stands. */
+export type ConnectionStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'offline';
+
+export type IndicatorTone = 'live' | 'closed' | 'pending' | 'offline';
+
+export interface IndicatorState {
+  tone: IndicatorTone;
+  label: string;
+  /** A longer sentence for the tooltip and screen readers. */
+  description: string;
+}
+
+const IST_OFFSET_MS = 330 * 60_000;
+const SESSION_OPEN_MINUTE = 9 * 60 + 15;
+const SESSION_CLOSE_MINUTE = 15 * 60 + 30;
+
+/** A quote younger than this counts as live (quotes arrive every minute; one may be missed). */
+export const FRESH_QUOTE_MS = 3 * 60_000;
+
+/** True between 09:15 and 15:30 IST on a weekday. */
+export function isNseSessionOpen(at: number): boolean {
+  const ist = new Date(at + IST_OFFSET_MS);
+  const weekday = ist.getUTCDay();
+  if (weekday === 0 || weekday === 6) return false;
+  const minute = ist.getUTCHours() * 60 + ist.getUTCMinutes();
+  return minute >= SESSION_OPEN_MINUTE && minute < SESSION_CLOSE_MINUTE;
+}
+
+/** The indicator for a connection state, the newest quote time (epoch ms) and the clock. */
+export function indicatorState(
+  status: ConnectionStatus,
+  newestAsOf: number | null,
+  now: number,
+): IndicatorState {
+  if (status === 'idle' || status === 'connecting') {
+    return { tone: 'pending', label: 'Connecting', description: 'Connecting to live prices…' };
+  }
+  if (status === 'reconnecting') {
+    return {
+      tone: 'pending',
+      label: 'Reconnecting',
+      description: 'Live prices paused: reconnecting. Prices shown may be out of date.',
+    };
+  }
+  if (status === 'offline') {
+    return {
+      tone: 'offline',
+      label: 'Offline',
+      description: 'Live prices are unavailable. Reload the page to try again.',
+    };
+  }
+  const fresh = newestAsOf !== null && now - newestAsOf <= FRESH_QUOTE_MS;
+  if (fresh || (newestAsOf === null && isNseSessionOpen(now))) {
+    return { tone: 'live', label: 'Live', description: 'Live prices: updates arrive as the market moves.' };
+  }
+  if (newestAsOf === null) {
+    return {
+      tone: 'closed',
+      label: 'Market closed',
+      description: 'Market closed: no live prices right now.',
+    };
+  }
+  const sameDay = formatIstDate(newestAsOf) === formatIstDate(now);
+  const when = sameDay
+    ? formatIstTime(newestAsOf, { seconds: false })
+    : `${formatIstDate(newestAsOf).slice(0, 5)} ${formatIstTime(newestAsOf, { seconds: false })}`;
+  return {
+    tone: 'closed',
+    label: `Market closed · last price ${when} IST`,
+    description: `Market closed. Prices shown are the last traded prices, as of ${when} IST.`,
+  };
+}

@@ -1,0 +1,64 @@
+import type { AccountOption } from './holdingsView.ts';
+
+interface HoldingsFiltersProps {
+  search: string;
+  onSearch: (text: string) => void;
+  accountId: string;
+  onAccount: (id: string) => void;
+  accounts: readonly AccountOption[];
+  shown: number;
+  total: number;
+}
+
+/** Search by symbol or company, and show one broker account or all. */
+export function HoldingsFilters({
+  search,
+  onSearch,
+  accountId,
+  onAccount,
+  accounts,
+  shown,
+  total,
+}: HoldingsFiltersProps) {
+  return (
+    <div className="holdings-filters">
+      <div className="holdings-filter">
+        <label className="field-label" htmlFor="holdings-search">
+          Search
+        </label>
+        <input
+          id="holdings-search"
+          className="input"
+          type="search"
+          placeholder="Symbol or company"
+          value={search}
+          onChange={(event) => onSearch(event.target.value)}
+          autoComplete="off"
+        />
+      </div>
+      <div className="holdings-filter">
+        <label className="field-label" htmlFor="holdings-account">
+          Account
+        </label>
+        <select
+          id="holdings-account"
+          className="select"
+          value={accountId}
+          onChange={(event) => onAccount(event.target.value)}
+        >
+          <option value="">All accounts</option>
+          {accounts.map((account) => (
+            <option key={account.id} value={account.id}>
+              {account.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="holdings-count" aria-live="polite">
+        {shown === total
+          ? `${total} ${total === 1 ? 'holding' : 'holdings'}`
+          : `Showing ${shown} of ${total} holdings`}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+interface ModalProps {
+  title: string;
+  /** Called for the close button, Escape and a click on the backdrop (unless `busy`). */
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  /** While true the dialog cannot be dismissed (an upload is running). */
+  busy?: boolean;
+  size?: 'sm' | 'lg';
+}
+
+/**
+ * A modal dialog on the native `<dialog>` element: focus moves in and is trapped, Escape
+ * closes, focus returns to the opener on close. An element marked `data-autofocus` gets the
+ * first focus. Render it only while it is open.
+ */
+export function Modal({ title, onClose, children, footer, busy = false, size = 'lg' }: ModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    // Start where the work starts (e.g. the file picker) rather than on the close button.
+    dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    return () => dialog?.close();
+  }, []);
+
+  return (
+    <dialog
+      ref={ref}
+      className={`modal modal-${size}`}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!busy) onClose();
+      }}
+      onClick={(event) => {
+        // A click on the backdrop lands on the dialog element itself.
+        if (event.target === ref.current && !busy) onClose();
+      }}
+    >
+      <div className="modal-frame">
+        <header className="modal-header">
+          <h2 id={titleId}>{title}</h2>
+          <button
+            type="button"
+            className="dismiss-button"
+            aria-label="Close"
+            onClick={onClose}
+            disabled={busy}
+          >
+            ×
+          </button>
+        </header>
+        <div className="modal-body">{children}</div>
+        {footer ? <footer className="modal-footer">{footer}</footer> : null}
+      </div>
+    </dialog>
+  );
+}

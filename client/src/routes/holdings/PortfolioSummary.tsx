@@ -1,0 +1,104 @@
+import { formatInr } from '@app/common/format/money';
+import type { AggregatedHolding } from '@app/common/portfolio/types';
+import { useMemo, useState, type ReactNode } from 'react';
+import { useQuotesVersion } from '../../live/hooks.ts';
+import { livePortfolioSummary } from '../../live/liveHoldings.ts';
+import { quoteStore } from '../../live/quoteStore.ts';
+import { gainClass, signedInr, signedPercent } from './table/format.ts';
+import { LiveNumber } from './table/LiveNumber.tsx';
+
+const HIDDEN = '****';
+
+/**
+ * The Portfolio Summary (spec §2): Total Investment, Current Value, P&L, Holdings Count and
+ * today's change, at live prices. Values are hidden (****) until the eye toggle shows them.
+ */
+export function PortfolioSummary({ rows }: { rows: readonly AggregatedHolding[] }) {
+  const [visible, setVisible] = useState(false);
+  const version = useQuotesVersion();
+  const summary = useMemo(
+    () => livePortfolioSummary(rows, (key) => quoteStore.get(key)),
+    // `version` changes with every quote batch: recompute then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [rows, version],
+  );
+  const show = (text: string) => (visible ? text : HIDDEN);
+
+  return (
+    <section className="card portfolio-summary" aria-labelledby="portfolio-summary-title">
+      <header className="portfolio-summary-head">
+        <h2 id="portfolio-summary-title">Portfolio Summary</h2>
+        <button
+          type="button"
+          className="icon-button"
+          aria-pressed={visible}
+          aria-label={visible ? 'Hide values' : 'Show values'}
+          title={visible ? 'Hide values' : 'Show values'}
+          onClick={() => setVisible((v) => !v)}
+        >
+          <EyeIcon open={visible} />
+        </button>
+      </header>
+      <dl className="summary-grid">
+        <Stat label="Total Investment">{show(formatInr(summary.total_investment))}</Stat>
+        <Stat label="Current Value">
+          <LiveNumber value={visible ? summary.total_current_value : null}>
+            {show(formatInr(summary.total_current_value))}
+          </LiveNumber>
+        </Stat>
+        <Stat label="P&L" className={visible ? gainClass(summary.total_pnl) : undefined}>
+          <LiveNumber value={visible ? summary.total_pnl : null} className="stacked">
+            <span>{show(signedInr(summary.total_pnl))}</span>
+            <small>{show(signedPercent(summary.total_pnl_percent))}</small>
+          </LiveNumber>
+        </Stat>
+        <Stat
+          label="Day change"
+          className={visible && summary.dayChangeKnown ? gainClass(summary.day_change) : undefined}
+        >
+          {summary.dayChangeKnown ? (
+            <LiveNumber value={visible ? summary.day_change : null} className="stacked">
+              <span>{show(signedInr(summary.day_change))}</span>
+              <small>{show(signedPercent(summary.day_change_percent))}</small>
+            </LiveNumber>
+          ) : (
+            '—'
+          )}
+        </Stat>
+        <Stat label="Holdings Count">{String(summary.holdings_count)}</Stat>
+      </dl>
+    </section>
+  );
+}
+
+function Stat({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <div className="summary-stat">
+      <dt>{label}</dt>
+      <dd className={className} data-stat={label}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+function EyeIcon({ open }: { open: boolean }) {
+  return (
+    <svg
+      width="20"
+      height="20"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z" />
+      <circle cx="12" cy="12" r="3" />
+      {open ? null : <path d="M3 3l18 18" />}
+    </svg>
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * Pure helpers of the Holdings page (unit-tested): the holding shape `GET /api/holdings`
+ * answers with, the quotes it carries, the search and account filter, and the load-error texts
+ * of spec §8.
+ */
+import type { LiveQuote } from '@app/common/realtime/events';
+import type { HoldingSortField, SortDirection } from '@app/common/portfolio/sort';
+import type { AggregatedHolding, RawHolding } from '@app/common/portfolio/types';
+import { ApiError, NETWORK_ERROR_MESSAGE } from '../../api/errors.ts';
+
+/** One flat holding as `GET /api/holdings` sends it (server/src/holdings/list.ts). */
+export interface ApiHolding extends RawHolding {
+  id: string;
+  isin?: string | null;
+  prev_close?: number | null;
+  /** When the quote behind `current_price` was printed (ISO 8601), or null. */
+  quote_as_of?: string | null;
+  broker_account_id: string;
+  account_label?: string | null;
+  updated_at?: string;
+}
+
+/** The quotes a snapshot carries, to seed the live store. */
+export function snapshotQuotes(holdings: readonly ApiHolding[]): LiveQuote[] {
+  const quotes: LiveQuote[] = [];
+  for (const h of holdings) {
+    const ltp = Number(h.current_price);
+    const asOf = h.quote_as_of ? Date.parse(h.quote_as_of) : Number.NaN;
+    if (h.current_price === null || h.current_price === undefined || !(ltp > 0) || Number.isNaN(asOf))
+      continue;
+    const prevClose = h.prev_close === null || h.prev_close === undefined ? null : Number(h.prev_close);
+    const change = prevClose ? ltp - prevClose : null;
+    quotes.push({
+      symbol: h.symbol,
+      exchange: h.exchange,
+      ltp,
+      prevClose,
+      change,
+      changePercent: prevClose && change !== null ? (change / prevClose) * 100 : null,
+      asOf,
+    });
+  }
+  return quotes;
+}
+
+/** `Zerodha · AB1234`, or the broker name alone. */
+export function accountName(holding: Pick<ApiHolding, 'broker_name' | 'account_label'>): string {
+  return [holding.broker_name || 'Unknown', holding.account_label].filter(Boolean).join(' · ');
+}
+
+export interface AccountOption {
+  id: string;
+  name: string;
+}
+
+/** The distinct accounts holding something, by name. */
+export function accountOptions(holdings: readonly ApiHolding[]): AccountOption[] {
+  const byId = new Map<string, string>();
+  for (const h of holdings) if (!byId.has(h.broker_account_id)) byId.set(h.broker_account_id, accountName(h));
+  return [...byId].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name, 'en-IN'));
+}
+
+/** Holdings matching a search (symbol or company name) in one account, or all accounts when `accountId` is ''. */
+export function filterHoldings(
+  holdings: readonly ApiHolding[],
+  search: string,
+  accountId: string,
+): ApiHolding[] {
+  const needle = search.trim().toUpperCase();
+  return holdings.filter(
+    (h) =>
+      (accountId === '' || h.broker_account_id === accountId) &&
+      (needle === '' ||
+        h.symbol.toUpperCase().includes(needle) ||
+        (h.company_name ?? '').toUpperCase().includes(needle)),
+  );
+}
+
+/** Quantity and buy price can be edited in place only for a manually added, single-account holding. */
+export function isInlineEditable(row: AggregatedHolding): boolean {
+  return row.accounts.length === 1 && row.accounts[0]?.broker_type === 'USER_ADDED';
+}
+
+/**
+ * The Holdings load error of spec §8: the server's own refusal ('Failed to fetch holdings: …'),
+ * an HTTP failure ('Network error: 503 - …'), no answer ('Network error: Unable to connect to
+ * server'), or anything else ('Error: …').
+ */
+export function holdingsLoadError(err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.status === 0 && err.message === NETWORK_ERROR_MESSAGE) return NETWORK_ERROR_MESSAGE;
+    if (err.status === 0) return `Error: ${err.message}`;
+    if (err.status >= 200 && err.status < 300) {
+      return `Failed to fetch holdings: ${err.fromServer ? err.message : 'Unknown error'}`;
+    }
+    return `Network error: ${err.status} - ${err.message}`;
+  }
+  if (err instanceof Error) return `Error: ${err.message}`;
+  return 'Failed to fetch holdings: Unknown error';
+}
+
+export interface SortState {
+  field: HoldingSortField;
+  direction: SortDirection;
+}
+
+/** Spec §2: symbol ascending to begin with. */
+export const DEFAULT_SORT: SortState = { field: 'symbol', direction: 'asc' };
+
+/** Clicking the active column flips its direction; another column starts ascending. */
+export function nextSort(current: SortState, field: HoldingSortField): SortState {
+  if (current.field === field) return { field, direction: current.direction === 'asc' ? 'desc' : 'asc' };
+  return { field, direction: 'asc' };
+}

@@ -1,0 +1,104 @@
+import { SymbolSearch } from '../../../components/SymbolSearch.tsx';
+import type { ManualRow } from './manualEntry.ts';
+
+interface ManualEntryRowProps {
+  row: ManualRow;
+  /** 1-based, as in the 'Row N: …' messages. */
+  number: number;
+  removable: boolean;
+  disabled: boolean;
+  onChange: (change: Partial<ManualRow>) => void;
+  onRemove: () => void;
+}
+
+/** One holding in the manual entry form: symbol (with search), exchange, quantity, buy price. */
+export function ManualEntryRow({
+  row,
+  number,
+  removable,
+  disabled,
+  onChange,
+  onRemove,
+}: ManualEntryRowProps) {
+  const id = `manual-${row.key}`;
+  const suffix = `, row ${number}`;
+  return (
+    <fieldset className="manual-row" disabled={disabled}>
+      <legend className="visually-hidden">
+        Holding {number}
+        {row.example ? ' (example)' : ''}
+      </legend>
+      <div className="manual-field manual-field-symbol">
+        <SymbolSearch
+          id={`${id}-symbol`}
+          label="Symbol"
+          labelSuffix={suffix}
+          value={row.symbol}
+          placeholder="e.g. RELIANCE"
+          onChange={(symbol) => onChange({ symbol })}
+          onSelect={(match) => onChange({ symbol: match.symbol, exchange: match.exchange })}
+        />
+      </div>
+      <div className="manual-field">
+        <label className="field-label" htmlFor={`${id}-exchange`}>
+          Exchange<span className="visually-hidden">{suffix}</span>
+        </label>
+        <select
+          id={`${id}-exchange`}
+          className="select"
+          value={row.exchange}
+          onChange={(event) => onChange({ exchange: event.target.value })}
+        >
+          <option value="NSE">NSE</option>
+          <option value="BSE">BSE</option>
+        </select>
+      </div>
+      <div className="manual-field">
+        <label className="field-label" htmlFor={`${id}-quantity`}>
+          Quantity<span className="visually-hidden">{suffix}</span>
+        </label>
+        <input
+          id={`${id}-quantity`}
+          className="input"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step={0.01}
+          placeholder="100"
+          value={row.quantity}
+          onChange={(event) => onChange({ quantity: event.target.value })}
+        />
+      </div>
+      <div className="manual-field">
+        <label className="field-label" htmlFor={`${id}-price`}>
+          Buy Price (₹)<span className="visually-hidden">{suffix}</span>
+        </label>
+        <input
+          id={`${id}-price`}
+          className="input"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step={0.01}
+          placeholder="2500.00"
+          value={row.averagePrice}
+          onChange={(event) => onChange({ averagePrice: event.target.value })}
+        />
+      </div>
+      <div className="manual-field manual-field-remove">
+        {removable ? (
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={onRemove}
+            aria-label={`Remove row ${number}`}
+          >
+            Remove
+          </button>
+        ) : (
+          <span className="manual-row-tag">{row.example ? 'Example' : ''}</span>
+        )}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,73 @@
+import { formatInr } from '@app/common/format/money';
+import type { AggregatedHolding } from '@app/common/portfolio/types';
+import { lazy, Suspense } from 'react';
+import { AccountRules } from '../AccountRules.tsx';
+import { formatQuantity, gainClass, signedInr, signedPercent } from './format.ts';
+
+const PriceChart = lazy(() => import('./PriceChart.tsx'));
+
+const BROKER_TYPES: Record<string, string> = {
+  USER_ADDED: 'Added manually',
+  CSV_IMPORT: 'File import',
+  API: 'Broker API',
+};
+
+/** What an expanded row shows: each account's share with its rules slot, and a price chart. */
+export function HoldingDetails({
+  id,
+  row,
+  accountNames,
+}: {
+  id: string;
+  row: AggregatedHolding;
+  accountNames: ReadonlyMap<string, string>;
+}) {
+  return (
+    <div className="holding-details" id={id}>
+      <div className="holding-accounts">
+        <h3 className="holding-details-title">
+          {row.accounts.length === 1 ? 'Account' : `${row.accounts.length} accounts`}
+        </h3>
+        <ul className="account-list">
+          {row.accounts.map((account) => (
+            <li key={account.id} className="account-item">
+              <div className="account-head">
+                <strong>{accountNames.get(String(account.broker_account_id)) ?? account.broker_name}</strong>
+                <span className="badge">{BROKER_TYPES[account.broker_type] ?? account.broker_type}</span>
+              </div>
+              <dl className="figures account-figures">
+                <Figure label="Qty">{formatQuantity(account.quantity)}</Figure>
+                <Figure label="Buy">{formatInr(account.average_price)}</Figure>
+                <Figure label="LTP">
+                  {account.current_price === null ? '—' : formatInr(account.current_price)}
+                </Figure>
+                <Figure label="P&L" className={gainClass(account.pnl)}>
+                  {signedInr(account.pnl)}
+                </Figure>
+                <Figure label="Gain" className={gainClass(account.pnl_percent)}>
+                  {signedPercent(account.pnl_percent)}
+                </Figure>
+              </dl>
+              <AccountRules holding={row} account={account} />
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div className="holding-chart">
+        <h3 className="holding-details-title">Price</h3>
+        <Suspense fallback={<div className="chart-placeholder">Loading chart…</div>}>
+          <PriceChart symbol={row.symbol} exchange={row.exchange} avgPrice={row.weighted_avg_price} />
+        </Suspense>
+      </div>
+    </div>
+  );
+}
+
+function Figure({ label, className, children }: { label: string; className?: string; children: string }) {
+  return (
+    <div className="figure">
+      <dt>{label}</dt>
+      <dd className={className}>{children}</dd>
+    </div>
+  );
+}

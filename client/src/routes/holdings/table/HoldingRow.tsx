@@ -1,0 +1,109 @@
+import type { AggregatedHolding } from '@app/common/portfolio/types';
+import { memo, useMemo } from 'react';
+import { useQuote } from '../../../live/hooks.ts';
+import { applyQuote, holdingKey } from '../../../live/liveHoldings.ts';
+import { isInlineEditable } from '../holdingsView.ts';
+import { HoldingDetails } from './HoldingDetails.tsx';
+import {
+  BuyPriceValue,
+  DayChangeValue,
+  ExpandIcon,
+  GainValue,
+  LtpValue,
+  PnlValue,
+  QuantityValue,
+  RulesValue,
+  TrashIcon,
+  type RowCallbacks,
+} from './rowParts.tsx';
+
+export const TABLE_COLUMNS = 9;
+
+interface HoldingRowProps extends RowCallbacks {
+  row: AggregatedHolding;
+  expanded: boolean;
+  accountNames: ReadonlyMap<string, string>;
+}
+
+/**
+ * One holdings-table row (and its expanded details). Memoised and subscribed to its own
+ * instrument's quote only, so a tick re-renders just the rows whose price moved.
+ */
+export const HoldingRow = memo(function HoldingRow({
+  row,
+  expanded,
+  accountNames,
+  onToggle,
+  onDelete,
+  onSaved,
+}: HoldingRowProps) {
+  const key = holdingKey(row);
+  const quote = useQuote(key);
+  const live = useMemo(() => applyQuote(row, quote), [row, quote]);
+  const editable = isInlineEditable(row);
+  const detailsId = `holding-details-${row.exchange}-${row.symbol}`.replace(/[^\w-]/g, '_');
+
+  return (
+    <>
+      <tr className="holding-row" data-symbol={row.symbol} data-expanded={expanded}>
+        <th scope="row" className="holding-symbol-cell">
+          <button
+            type="button"
+            className="expand-button"
+            aria-expanded={expanded}
+            aria-controls={expanded ? detailsId : undefined}
+            onClick={() => onToggle(key)}
+          >
+            <ExpandIcon open={expanded} />
+            <span className="holding-symbol">
+              <span className="holding-symbol-code">{row.symbol}</span>
+              <span className="holding-company">
+                {row.company_name && row.company_name !== row.symbol ? row.company_name : row.exchange}
+              </span>
+            </span>
+            <span className="visually-hidden">{expanded ? ', hide accounts' : ', show accounts'}</span>
+          </button>
+        </th>
+        <td className="num" data-col="qty">
+          <QuantityValue row={row} editable={editable} onSaved={onSaved} />
+        </td>
+        <td className="num" data-col="buy">
+          <BuyPriceValue row={row} editable={editable} onSaved={onSaved} />
+        </td>
+        <td className="num" data-col="ltp">
+          <LtpValue row={live} />
+        </td>
+        <td className="num" data-col="day">
+          <DayChangeValue row={live} quote={quote} />
+        </td>
+        <td className="num" data-col="pnl">
+          <PnlValue row={live} />
+        </td>
+        <td className="num" data-col="gain">
+          <GainValue row={live} />
+        </td>
+        <td data-col="rules">
+          <RulesValue row={row} onAdd={() => (expanded ? undefined : onToggle(key))} />
+        </td>
+        <td className="row-actions">
+          <button
+            type="button"
+            className="icon-button icon-button-danger"
+            aria-label={`Delete ${row.symbol} (${row.exchange})`}
+            title="Delete holding"
+            onClick={() => onDelete(row)}
+          >
+            <TrashIcon />
+          </button>
+        </td>
+      </tr>
+      {expanded ? (
+        <tr className="holding-details-row">
+          <td colSpan={TABLE_COLUMNS}>
+            <HoldingDetails id={detailsId} row={live} accountNames={accountNames} />
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+});

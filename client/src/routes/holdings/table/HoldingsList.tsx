@@ -1,0 +1,125 @@
+import type { HoldingSortField } from '@app/common/portfolio/sort';
+import type { AggregatedHolding } from '@app/common/portfolio/types';
+import type { SortState } from '../holdingsView.ts';
+import { MOBILE_QUERY, useMediaQuery } from '../useMediaQuery.ts';
+import { HoldingCard } from './HoldingCard.tsx';
+import { HoldingRow } from './HoldingRow.tsx';
+import type { RowCallbacks } from './rowParts.tsx';
+import { SortHeader } from './SortHeader.tsx';
+
+interface HoldingsListProps extends RowCallbacks {
+  rows: readonly AggregatedHolding[];
+  expanded: ReadonlySet<string>;
+  accountNames: ReadonlyMap<string, string>;
+  sort: SortState;
+  onSort: (field: HoldingSortField) => void;
+}
+
+const SORT_CHOICES: { field: HoldingSortField; label: string }[] = [
+  { field: 'symbol', label: 'Symbol' },
+  { field: 'total_quantity', label: 'Total Qty' },
+  { field: 'weighted_avg_price', label: 'Buy Price' },
+  { field: 'total_pnl', label: 'P&L' },
+  { field: 'total_pnl_percent', label: 'Gain %' },
+  { field: 'active_rules_count', label: 'Rules' },
+];
+
+/** The holdings as a sortable table, or as cards below 768 px. */
+export function HoldingsList({
+  rows,
+  expanded,
+  accountNames,
+  sort,
+  onSort,
+  ...callbacks
+}: HoldingsListProps) {
+  const mobile = useMediaQuery(MOBILE_QUERY);
+  const key = (row: AggregatedHolding) => `${row.exchange}:${row.symbol}`;
+
+  if (mobile) {
+    return (
+      <>
+        <MobileSort sort={sort} onSort={onSort} />
+        <ul className="holding-cards" aria-label="Holdings">
+          {rows.map((row) => (
+            <HoldingCard
+              key={key(row)}
+              row={row}
+              expanded={expanded.has(key(row))}
+              accountNames={accountNames}
+              {...callbacks}
+            />
+          ))}
+        </ul>
+      </>
+    );
+  }
+  return (
+    <div className="table-wrap holdings-table-wrap">
+      <table className="table holdings-table">
+        <caption className="visually-hidden">Holdings, one row per stock and exchange</caption>
+        <thead>
+          <tr>
+            <SortHeader field="symbol" label="Symbol" sort={sort} onSort={onSort} />
+            <SortHeader field="total_quantity" label="Total Qty" sort={sort} onSort={onSort} numeric />
+            <SortHeader field="weighted_avg_price" label="Buy Price" sort={sort} onSort={onSort} numeric />
+            <th scope="col" className="num">
+              LTP
+            </th>
+            <th scope="col" className="num">
+              Day change
+            </th>
+            <SortHeader field="total_pnl" label="P&L" sort={sort} onSort={onSort} numeric />
+            <SortHeader field="total_pnl_percent" label="Gain %" sort={sort} onSort={onSort} numeric />
+            <SortHeader field="active_rules_count" label="Rules" sort={sort} onSort={onSort} />
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <HoldingRow
+              key={key(row)}
+              row={row}
+              expanded={expanded.has(key(row))}
+              accountNames={accountNames}
+              {...callbacks}
+            />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** On phones the column headings are gone: sort with a select and a direction toggle. */
+function MobileSort({ sort, onSort }: { sort: SortState; onSort: (field: HoldingSortField) => void }) {
+  return (
+    <div className="mobile-sort">
+      <label className="field-label" htmlFor="holdings-sort">
+        Sort by
+      </label>
+      <select
+        id="holdings-sort"
+        className="select"
+        value={sort.field}
+        onChange={(event) => onSort(event.target.value as HoldingSortField)}
+      >
+        {SORT_CHOICES.map((choice) => (
+          <option key={choice.field} value={choice.field}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        className="btn btn-secondary btn-sm"
+        onClick={() => onSort(sort.field)}
+        aria-label={`Sort ${sort.direction === 'asc' ? 'descending' : 'ascending'}`}
+      >
+        {sort.direction === 'asc' ? '▲ Asc' : '▼ Desc'}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { validateInlineEdit, type InlineEditField } from '@app/common/holdings/manual';
+import { useId, useState, type KeyboardEvent } from 'react';
+import { api, errorMessage } from '../../../api/client.ts';
+
+interface InlineEditProps {
+  holdingId: string;
+  field: InlineEditField;
+  value: number;
+  /** The value as shown when not editing. */
+  display: string;
+  /** 'quantity of RELIANCE', for the button's and input's names. */
+  label: string;
+  /** Re-fetches the holdings; the edit stays open (saving) until it resolves. */
+  onSaved: () => Promise<void>;
+}
+
+type EditState =
+  { mode: 'view' } | { mode: 'edit'; text: string; error?: string } | { mode: 'saving'; text: string };
+
+/**
+ * Click-to-edit quantity or buy price (spec §4/§5 Inline edit): Enter saves with
+ * `PUT /api/holdings/:id`, Escape cancels, an empty or unchanged value cancels, anything not
+ * above 0 is refused with the spec's message.
+ */
+export function InlineEdit({ holdingId, field, value, display, label, onSaved }: InlineEditProps) {
+  const [state, setState] = useState<EditState>({ mode: 'view' });
+  const hintId = useId();
+
+  if (state.mode === 'view') {
+    return (
+      <button
+        type="button"
+        className="inline-edit-trigger"
+        onClick={() => setState({ mode: 'edit', text: String(value) })}
+        aria-label={`Edit ${label}: ${display}`}
+        title="Click to edit"
+      >
+        {display}
+        <PencilIcon />
+      </button>
+    );
+  }
+
+  const save = async (text: string) => {
+    const outcome = validateInlineEdit(field, text, value);
+    if (outcome.action === 'cancel') return setState({ mode: 'view' });
+    if (outcome.action === 'error') return setState({ mode: 'edit', text, error: outcome.message });
+    setState({ mode: 'saving', text });
+    try {
+      await api.put(`/holdings/${holdingId}`, { [field]: outcome.value });
+      await onSaved();
+      setState({ mode: 'view' });
+    } catch (err) {
+      setState({
+        mode: 'edit',
+        text,
+        error: errorMessage(err, 'Could not save the change. Please try again.'),
+      });
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      void save(event.currentTarget.value);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      setState({ mode: 'view' });
+    }
+  };
+
+  const saving = state.mode === 'saving';
+  const error = state.mode === 'edit' ? state.error : undefined;
+  return (
+    <span className="inline-edit">
+      <input
+        className="input inline-edit-input"
+        type="number"
+        inputMode="decimal"
+        min={0}
+        step={field === 'quantity' ? 1 : 0.01}
+        aria-label={`New ${label}`}
+        aria-describedby={hintId}
+        aria-invalid={error ? true : undefined}
+        // The edit starts from a click on this very cell, so moving focus here is expected.
+        autoFocus
+        value={state.text}
+        disabled={saving}
+        onChange={(event) => setState({ mode: 'edit', text: event.target.value })}
+        onKeyDown={onKeyDown}
+        onBlur={() => {
+          if (!saving) setState({ mode: 'view' });
+        }}
+      />
+      <span
+        id={hintId}
+        className={error ? 'inline-edit-error' : 'visually-hidden'}
+        role={error ? 'alert' : undefined}
+      >
+        {saving ? 'Saving...' : (error ?? 'Press Enter to save or Escape to cancel.')}
+      </span>
+      {saving ? (
+        <span className="inline-edit-status" aria-hidden="true">
+          Saving...
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+function PencilIcon() {
+  return (
+    <svg
+      width="14"
+      height="14"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      aria-hidden="true"
+      focusable="false"
+      className="inline-edit-icon"
+    >
+      <path d="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
+    </svg>
+  );
+}

@@ -1,0 +1,159 @@
+import { formatInr } from '@app/common/format/money';
+import type { AggregatedHolding } from '@app/common/portfolio/types';
+import type { LiveQuote } from '@app/common/realtime/events';
+import { dayChangeOf } from '../../../live/liveHoldings.ts';
+import { InlineEdit } from './InlineEdit.tsx';
+import { LiveNumber } from './LiveNumber.tsx';
+import { formatQuantity, gainClass, signedInr, signedPercent } from './format.ts';
+
+/** What a row's cells and a card's figures share. */
+export interface RowCallbacks {
+  onToggle: (key: string) => void;
+  onDelete: (row: AggregatedHolding) => void;
+  /** Re-fetches the holdings after an inline edit. */
+  onSaved: () => Promise<void>;
+}
+
+/** LTP, or — before the first quote. */
+export function LtpValue({ row }: { row: AggregatedHolding }) {
+  return (
+    <LiveNumber value={row.current_price}>
+      {row.current_price === null ? '—' : formatInr(row.current_price)}
+    </LiveNumber>
+  );
+}
+
+/** Today's change in rupees and percent, or — until a quote with a previous close exists. */
+export function DayChangeValue({ row, quote }: { row: AggregatedHolding; quote: LiveQuote | undefined }) {
+  const day = dayChangeOf(row.total_quantity, quote);
+  if (!day) return <span className="text-muted">—</span>;
+  return (
+    <LiveNumber value={day.amount} className={`stacked ${gainClass(day.amount)}`}>
+      <span>{signedInr(day.amount)}</span>
+      <small>{signedPercent(day.percent)}</small>
+    </LiveNumber>
+  );
+}
+
+export function PnlValue({ row }: { row: AggregatedHolding }) {
+  return (
+    <LiveNumber value={row.total_pnl} className={gainClass(row.total_pnl)}>
+      {signedInr(row.total_pnl)}
+    </LiveNumber>
+  );
+}
+
+export function GainValue({ row }: { row: AggregatedHolding }) {
+  return (
+    <LiveNumber value={row.total_pnl_percent} className={gainClass(row.total_pnl_percent)}>
+      {signedPercent(row.total_pnl_percent)}
+    </LiveNumber>
+  );
+}
+
+/** Total quantity, editable in place for a manually added single-account holding. */
+export function QuantityValue({
+  row,
+  editable,
+  onSaved,
+}: {
+  row: AggregatedHolding;
+  editable: boolean;
+  onSaved: () => Promise<void>;
+}) {
+  const display = formatQuantity(row.total_quantity);
+  const account = row.accounts[0];
+  if (!editable || !account) return <>{display}</>;
+  return (
+    <InlineEdit
+      holdingId={String(account.id)}
+      field="quantity"
+      value={account.quantity}
+      display={display}
+      label={`quantity of ${row.symbol}`}
+      onSaved={onSaved}
+    />
+  );
+}
+
+/** Weighted buy price, editable in place for a manually added single-account holding. */
+export function BuyPriceValue({
+  row,
+  editable,
+  onSaved,
+}: {
+  row: AggregatedHolding;
+  editable: boolean;
+  onSaved: () => Promise<void>;
+}) {
+  const display = formatInr(row.weighted_avg_price);
+  const account = row.accounts[0];
+  if (!editable || !account) return <>{display}</>;
+  return (
+    <InlineEdit
+      holdingId={String(account.id)}
+      field="average_price"
+      value={account.average_price}
+      display={display}
+      label={`buy price of ${row.symbol}`}
+      onSaved={onSaved}
+    />
+  );
+}
+
+/** The Rules cell: the active rule count, or '+ Add' when there is none (spec §2). */
+export function RulesValue({ row, onAdd }: { row: AggregatedHolding; onAdd: () => void }) {
+  if (row.active_rules_count > 0) {
+    return (
+      <span className="badge badge-primary">
+        {row.active_rules_count} {row.active_rules_count === 1 ? 'rule' : 'rules'}
+      </span>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className="btn btn-ghost btn-sm rules-add"
+      onClick={onAdd}
+      aria-label={`Add a rule for ${row.symbol}`}
+    >
+      + Add
+    </button>
+  );
+}
+
+export function ExpandIcon({ open }: { open: boolean }) {
+  return (
+    <svg
+      width="16"
+      height="16"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2.2}
+      aria-hidden="true"
+      focusable="false"
+      className="expand-icon"
+      data-open={open}
+    >
+      <path d="m9 6 6 6-6 6" />
+    </svg>
+  );
+}
+
+export function TrashIcon() {
+  return (
+    <svg
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6" />
+    </svg>
+  );
+}

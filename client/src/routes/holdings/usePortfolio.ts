@@ -1,0 +1,71 @@
+import type { RuleCoverage } from '@app/common/portfolio/types';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError, api, isAbortError } from '../../api/client.ts';
+import { useLiveConnection, useLiveEvents } from '../../live/hooks.ts';
+import { quoteStore } from '../../live/quoteStore.ts';
+import { holdingsLoadError, snapshotQuotes, type ApiHolding } from './holdingsView.ts';
+
+/** A position rule as far as the holdings screens need it (`GET /api/position-rules`). */
+export interface RuleSummary extends RuleCoverage {
+  id: string;
+  target_account_id?: string | null;
+}
+
+export interface PortfolioState {
+  /** Null until the first snapshot arrived. */
+  holdings: ApiHolding[] | null;
+  rules: RuleSummary[];
+  /** The spec §8 load error, shown in the dismissible red box. */
+  error: string | null;
+}
+
+/**
+ * The user's holdings (`GET /api/holdings`) and rules (`GET /api/position-rules`; a failure
+ * counts as no rules). Re-fetched after every live (re)connect and on `holdings:changed` /
+ * `rules:changed`, so a change made in another tab shows here too. The snapshot's quotes seed
+ * the live store.
+ */
+export function usePortfolio() {
+  useLiveConnection();
+  const [state, setState] = useState<PortfolioState>({ holdings: null, rules: [], error: null });
+  const latest = useRef(0);
+
+  const reload = useCallback(async (): Promise<void> => {
+    const run = ++latest.current;
+    try {
+      const [holdings, rules] = await Promise.all([fetchHoldings(), fetchRules()]);
+      if (run !== latest.current) return;
+      quoteStore.seed(snapshotQuotes(holdings));
+      setState({ holdings, rules, error: null });
+    } catch (err) {
+      if (run !== latest.current || isAbortError(err)) return;
+      console.warn('Could not load holdings', err);
+      setState((prev) => ({ ...prev, error: holdingsLoadError(err) }));
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  useLiveEvents(['connect', 'holdings:changed', 'rules:changed'], () => void reload());
+
+  const dismissError = useCallback(() => setState((prev) => ({ ...prev, error: null })), []);
+  return { ...state, reload, dismissError };
+}
+
+async function fetchHoldings(): Promise<ApiHolding[]> {
+  const data = await api.get<ApiHolding[]>('/holdings');
+  if (!Array.isArray(data)) throw new ApiError(200, 'Unknown error');
+  return data;
+}
+
+/** Rules, or none when the call fails ("progress fetches fall back to empty data"). */
+export async function fetchRules(): Promise<RuleSummary[]> {
+  try {
+    const data = await api.get<RuleSummary[]>('/position-rules');
+    return Array.isArray(data) ? data : [];
+  } catch (err) {
+    console.warn('Rules unavailable; counting none', err);
+    return [];
+  }
+}

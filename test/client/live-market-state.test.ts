@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { FRESH_QUOTE_MS, indicatorState, isNseSessionOpen } from '../../client/src/live/marketState.ts';
+
+/** An instant given as IST wall-clock time. */
+const ist = (iso: string) => Date.parse(`${iso}+05:30`);
+
+describe('client: market state and the live indicator', () => {
+  it('knows the NSE session: 09:15 to 15:30 IST, Monday to Friday', () => {
+    expect(isNseSessionOpen(ist('2026-08-03T09:14:59'))).to.equal(false); // Monday
+    expect(isNseSessionOpen(ist('2026-08-03T09:15:00'))).to.equal(true);
+    expect(isNseSessionOpen(ist('2026-08-03T15:29:59'))).to.equal(true);
+    expect(isNseSessionOpen(ist('2026-08-03T15:30:00'))).to.equal(false);
+    expect(isNseSessionOpen(ist('2026-08-08T11:00:00'))).to.equal(false); // Saturday
+    expect(isNseSessionOpen(ist('2026-08-09T11:00:00'))).to.equal(false); // Sunday
+  });
+
+  it('says Live while quotes are fresh, whatever the clock (the demo market ticks around the clock)', () => {
+    const now = ist('2026-08-08T22:00:00');
+    expect(indicatorState('live', now - 1000, now).label).to.equal('Live');
+    expect(indicatorState('live', now - FRESH_QUOTE_MS - 1, now).tone).to.equal('closed');
+  });
+
+  it("says 'Market closed · last price 15:30 IST' after the close", () => {
+    const close = ist('2026-08-03T15:30:00');
+    const state = indicatorState('live', close, ist('2026-08-03T18:45:00'));
+    expect(state).to.include({ tone: 'closed', label: 'Market closed · last price 15:30 IST' });
+  });
+
+  it('adds the date when the last price is from an earlier day', () => {
+    const state = indicatorState('live', ist('2026-08-07T15:30:00'), ist('2026-08-08T10:00:00'));
+    expect(state.label).to.equal('Market closed · last price 07/08 15:30 IST');
+  });
+
+  it('says Live in session before the first quote, and Market closed outside it', () => {
+    expect(indicatorState('live', null, ist('2026-08-03T10:00:00')).label).to.equal('Live');
+    expect(indicatorState('live', null, ist('2026-08-03T20:00:00')).label).to.equal('Market closed');
+  });
+
+  it('reports the connection when it is not up', () => {
+    const now = Date.now();
+    expect(indicatorState('connecting', now, now).label).to.equal('Connecting');
+    expect(indicatorState('reconnecting', now, now)).to.include({ tone: 'pending', label: 'Reconnecting' });
+    expect(indicatorState('offline', now, now)).to.include({ tone: 'offline', label: 'Offline' });
+  });
+});

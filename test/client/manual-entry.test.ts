@@ -1,0 +1,56 @@
+import { validateManualRows } from '@app/common/holdings/manual';
+import { expect } from 'chai';
+import {
+  canRemoveRow,
+  describeAddFailures,
+  DUPLICATE_HEADING,
+  EXAMPLE_ROW,
+  initialManualRows,
+  OTHER_ERRORS_HEADING,
+} from '../../client/src/routes/holdings/manual/manualEntry.ts';
+
+describe('client: manual entry form', () => {
+  it('starts with two rows, the first a pre-filled example of 100 at 2500.00 on NSE', () => {
+    const rows = initialManualRows('example');
+    expect(rows).to.have.length(2);
+    expect(rows[0]).to.deep.include({ ...EXAMPLE_ROW, example: true });
+    expect(EXAMPLE_ROW).to.include({ quantity: '100', averagePrice: '2500.00', exchange: 'NSE' });
+    expect(rows[1]).to.deep.include({ symbol: '', exchange: 'NSE', quantity: '', averagePrice: '' });
+    expect(new Set(rows.map((r) => r.key)).size).to.equal(2);
+    expect(validateManualRows(rows).valid).to.deep.equal([
+      { symbol: 'RELIANCE', exchange: 'NSE', quantity: 100, average_price: 2500 },
+    ]);
+  });
+
+  it('opens with one empty row for Add New', () => {
+    const rows = initialManualRows('single');
+    expect(rows).to.have.length(1);
+    expect(rows[0]!.example).to.equal(undefined);
+  });
+
+  it('never removes the last row or the example row', () => {
+    const [example, second] = initialManualRows('example');
+    expect(canRemoveRow([example!, second!], example!)).to.equal(false);
+    expect(canRemoveRow([example!, second!], second!)).to.equal(true);
+    const [only] = initialManualRows('single');
+    expect(canRemoveRow([only!], only!)).to.equal(false);
+  });
+
+  it('groups refused rows under Duplicate Holdings and Other Errors, in the spec words', () => {
+    const report = describeAddFailures(
+      [
+        { symbol: 'TCS', exchange: 'NSE', message: 'TCS (NSE) already exists', duplicate: true },
+        { symbol: 'XYZ', exchange: 'BSE', message: 'Symbol not found', duplicate: false },
+        { symbol: 'ABC', exchange: 'NSE', message: '', duplicate: false },
+      ],
+      4,
+    );
+    expect(report.title).to.equal('Failed to add holdings');
+    expect(report.duplicates).to.deep.equal([
+      'TCS (NSE) already exists. You can edit the quantity or buy price if needed.',
+    ]);
+    expect(report.others).to.deep.equal(['XYZ (BSE): Symbol not found', 'ABC (NSE): Failed to add holding']);
+    expect([DUPLICATE_HEADING, OTHER_ERRORS_HEADING]).to.deep.equal(['Duplicate Holdings:', 'Other Errors:']);
+    expect(describeAddFailures([], 1).title).to.equal('Failed to add holding');
+  });
+});

@@ -1,0 +1,294 @@
+/**
+ * The Holdings screen in Chromium against the real app: a Zerodha Kite file through the
+ * upload dialog, the aggregated table, expanding, sorting, the summary's eye toggle, manual
+ * entry with the symbol search, inline edit, and Delete All. Prices come from a replay file,
+ * so every figure is known.
+ */
+import { expect } from 'chai';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestApp } from '../helpers/app.ts';
+import { launchBrowser, screenshot } from '../helpers/browser.ts';
+import { apiClient } from '../helpers/http.ts';
+import { signIn, type SignedInUser } from '../helpers/users.ts';
+import {
+  bootBrowserApp,
+  consoleWorkbook,
+  signedInContext,
+  tableSymbols,
+  watchPageErrors,
+} from './support.ts';
+
+const KITE_FILE = fileURLToPath(
+  new URL('../../../shared/fixtures/brokers/zerodha_kite_holdings.csv', import.meta.url),
+);
+
+const REPLAY = [
+  'time,symbol,exchange,price,prev_close',
+  'open,NIFTYBEES,NSE,272.99,273.37',
+  'open,SBIN,NSE,1021.10,1025.30',
+  'open,M&M,NSE,3120.40,3101.20',
+  'open,BAJAJ-AUTO,NSE,8650.50,8633.20',
+  'open,IDEA,NSE,7.12,7.04',
+  'open,RELIANCE,NSE,1492.30,1478.60',
+  'open,INFY,NSE,1512.40,1500.00',
+  'open,GOLDIAM,NSE,398.75,402.10',
+].join('\n');
+
+describe('e2e: Holdings page', function () {
+  this.timeout(90_000);
+  let app: TestApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  let dir: string;
+  let user: SignedInUser;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'holdings-e2e-'));
+    const replayFile = path.join(dir, 'replay.csv');
+    await writeFile(replayFile, `${REPLAY}\n`);
+    app = await bootBrowserApp({
+      QUOTE_PROVIDER: 'replay',
+      REPLAY_FILE: replayFile,
+      REPLAY_LOOP: 'true',
+      QUOTE_INTERVAL_MS: '400',
+    });
+    browser = await launchBrowser();
+    user = await signIn(app, { name: 'Asha Verma' });
+    context = await signedInContext(browser, app, user);
+    page = await context.newPage();
+    errors = watchPageErrors(page);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('uploads a Zerodha Kite file through the dialog and shows the aggregated table', async () => {
+    await page.goto(`${app.url}/holdings?upload=csv`);
+    const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
+    await dialog.waitFor();
+    expect(await dialog.getByText('up to 1000 holdings at once').count()).to.equal(1);
+    await dialog.locator('input[type=file]').setInputFiles(KITE_FILE);
+    await dialog.getByText('File loaded successfully').waitFor();
+    await dialog.getByText('Zerodha (Kite)').waitFor();
+    const account = dialog.getByLabel('Account name');
+    expect(await account.inputValue()).to.equal('Zerodha');
+    await account.fill('Zerodha · AB1234');
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Uploaded 5 holdings to Zerodha · AB1234').waitFor();
+    expect(new URL(page.url()).search).to.equal('');
+
+    await page.locator('tr.holding-row').nth(4).waitFor();
+    expect(await tableSymbols(page)).to.deep.equal(['BAJAJ-AUTO', 'IDEA', 'M&M', 'NIFTYBEES', 'SBIN']);
+    const sbin = page.locator('tr.holding-row[data-symbol="SBIN"]');
+    await sbin.locator('[data-col="ltp"]').getByText('₹1,021.10').waitFor();
+    expect(await sbin.locator('[data-col="pnl"]').innerText()).to.equal('+₹703.50');
+    expect(await sbin.locator('[data-col="gain"]').innerText()).to.equal('+4.81%');
+    const bajaj = page.locator('tr.holding-row[data-symbol="BAJAJ-AUTO"]');
+    expect(await bajaj.locator('[data-col="pnl"] span').getAttribute('class')).to.contain('text-loss');
+  });
+
+  it('expands a row to show the broker account with its rules slot', async () => {
+    const sbin = page.locator('tr.holding-row[data-symbol="SBIN"]');
+    const toggle = sbin.locator('.expand-button');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).to.equal('true');
+    const details = page.locator('.holding-details').first();
+    await details.getByText('Zerodha · AB1234').waitFor();
+    await details.getByText('File import').waitFor();
+    await details.getByRole('link', { name: 'Add a rule for SBIN' }).waitFor();
+    await details.locator('.price-chart, .chart-placeholder').first().waitFor();
+  });
+
+  it('sorts by P&L, and the second click flips the order', async () => {
+    const header = page.getByRole('columnheader', { name: /P&L/ });
+    await header.getByRole('button').click();
+    expect(await header.getAttribute('aria-sort')).to.equal('ascending');
+    expect(await tableSymbols(page)).to.deep.equal(['BAJAJ-AUTO', 'IDEA', 'M&M', 'SBIN', 'NIFTYBEES']);
+    await header.getByRole('button').click();
+    expect(await header.getAttribute('aria-sort')).to.equal('descending');
+    expect(await tableSymbols(page)).to.deep.equal(['NIFTYBEES', 'SBIN', 'M&M', 'IDEA', 'BAJAJ-AUTO']);
+    expect(await page.getByRole('columnheader', { name: /Symbol/ }).getAttribute('aria-sort')).to.equal(
+      'none',
+    );
+  });
+
+  it('hides the summary values until the eye toggle shows them', async () => {
+    const investment = page.locator('[data-stat="Total Investment"]');
+    expect(await investment.innerText()).to.equal('****');
+    await page.getByRole('button', { name: 'Show values' }).click();
+    expect(await investment.innerText()).to.equal('₹2,01,885.05');
+    await page.locator('[data-stat="P&L"]').getByText('+₹4,599.65').waitFor();
+    expect(await page.locator('[data-stat="Holdings Count"]').innerText()).to.equal('5');
+  });
+
+  it('adds a holding by hand with the symbol search, then edits its quantity in place', async () => {
+    await page.getByRole('button', { name: '+ Add New' }).click();
+    const form = page.locator('form.manual-entry');
+    const symbol = form.getByRole('combobox', { name: /Symbol/ });
+    await symbol.fill('RELIAN');
+    const option = page.getByRole('option', { name: /RELIANCE/ }).first();
+    await option.waitFor();
+    await symbol.press('ArrowDown');
+    await symbol.press('Enter');
+    expect(await symbol.inputValue()).to.equal('RELIANCE');
+    expect(await page.getByRole('listbox').first().isVisible()).to.equal(false);
+    await form.getByLabel(/Quantity/).fill('10');
+    await form.getByLabel(/Buy Price/).fill('1400');
+    await form.getByRole('button', { name: 'Save All' }).click();
+    await page.getByText('1 holding was added.').waitFor();
+    const row = page.locator('tr.holding-row[data-symbol="RELIANCE"]');
+    await row.waitFor();
+
+    await row.getByRole('button', { name: /Edit quantity of RELIANCE/ }).click();
+    const input = row.getByRole('spinbutton', { name: 'New quantity of RELIANCE' });
+    await input.fill('0');
+    await input.press('Enter');
+    await row.getByText('Quantity must be a positive number').waitFor();
+    await input.fill('25');
+    await input.press('Enter');
+    await row.locator('[data-col="qty"]').getByText('25', { exact: true }).waitFor();
+    await row.locator('[data-col="pnl"]').getByText('+₹2,307.50').waitFor();
+
+    // Imported holdings are not editable.
+    const sbin = page.locator('tr.holding-row[data-symbol="SBIN"]');
+    expect(await sbin.getByRole('button', { name: /Edit quantity/ }).count()).to.equal(0);
+  });
+
+  it('deletes all holdings after a confirmation', async () => {
+    await page.getByRole('button', { name: 'Delete All Holdings' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete all holdings?' });
+    await confirm.getByRole('button', { name: 'Delete All Holdings' }).click();
+    await page.getByText('6 holdings were deleted.').waitFor();
+    await page.getByRole('heading', { name: 'No holdings yet' }).waitFor();
+    expect(await page.locator('tr.holding-row').count()).to.equal(0);
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('refuses a file that is neither CSV nor XLSX, saying what is accepted', async () => {
+    await page.getByRole('button', { name: 'Upload CSV' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
+    await dialog.locator('input[type=file]').setInputFiles({
+      name: 'holdings.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4'),
+    });
+    await dialog.getByText('Please upload a CSV file only, and check that the file ends with .csv').waitFor();
+    await dialog
+      .getByText(/\.xlsx/)
+      .first()
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('reads a Zerodha Console XLSX in the browser, from its Equity sheet', async () => {
+    await page.getByRole('button', { name: 'Upload CSV' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
+    await dialog.locator('input[type=file]').setInputFiles({
+      name: 'holdings-AB1234.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: await consoleWorkbook(),
+    });
+    await dialog.getByText('Zerodha (Console)').waitFor();
+    expect(await dialog.getByLabel('Account name').inputValue()).to.equal('Zerodha · AB1234');
+    const previewSymbols = await dialog
+      .locator('.upload-rows tbody tr td:nth-child(2) strong')
+      .allInnerTexts();
+    expect(previewSymbols).to.deep.equal(['INFY', 'GOLDIAM', 'NIFTYBEES']);
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Uploaded 3 holdings to Zerodha · AB1234').waitFor();
+    await page.locator('tr.holding-row').nth(2).waitFor();
+    expect((await tableSymbols(page)).sort()).to.deep.equal(['GOLDIAM', 'INFY', 'NIFTYBEES']);
+  });
+
+  it('lets the user pick the stock for a row the server could not match, then imports it', async () => {
+    const csv = [
+      '"Name","Quantity","Avg Price","Last Traded"',
+      '"HDFC Bank",4,"831.89","746.70"',
+      '"Acme Widgets Private",7,"120.00","118.00"',
+    ].join('\n');
+    await page.getByRole('button', { name: 'Upload CSV' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
+    await dialog
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'dhan.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await dialog.getByText('Choose the stock for this row').waitFor();
+    await dialog.getByText('Row 2 (Acme Widgets Private): Could not find this stock').waitFor();
+    const upload = dialog.getByRole('button', { name: 'Upload', exact: true });
+    expect(await upload.isDisabled()).to.equal(true);
+    const search = dialog.getByRole('combobox', { name: 'Stock for row 2' });
+    await search.fill('ITC');
+    await dialog.getByRole('option', { name: /^ITC/ }).first().click();
+    await dialog.getByText('Using').waitFor();
+    await dialog.getByLabel('Account name').fill('Dhan · DH42');
+    await upload.click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Uploaded 2 holdings to Dhan · DH42').waitFor();
+    await page.locator('tr.holding-row[data-symbol="ITC"]').waitFor();
+    await page.locator('tr.holding-row[data-symbol="HDFCBANK"]').waitFor();
+    await page.getByRole('button', { name: 'Delete HDFCBANK (NSE)' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete HDFCBANK?' });
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText('HDFCBANK (NSE) was deleted.').waitFor();
+    await page.getByRole('button', { name: 'Delete ITC (NSE)' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete ITC?' })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
+    await page.getByText('ITC (NSE) was deleted.').waitFor();
+  });
+
+  it('screenshots the Holdings page and the Dashboard with data', async () => {
+    await apiClient(app.url).post(
+      '/api/holdings/manual',
+      { symbol: 'RELIANCE', exchange: 'NSE', quantity: 25, average_price: 1418.6 },
+      user.token,
+    );
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('button', { name: 'Upload CSV' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
+    await dialog.locator('input[type=file]').setInputFiles(KITE_FILE);
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.locator('tr.holding-row[data-symbol="SBIN"] [data-col="ltp"]').getByText('₹').waitFor();
+    expect(
+      await page.locator('tr.holding-row[data-symbol="NIFTYBEES"] [data-col="qty"]').innerText(),
+    ).to.equal('650');
+    await page.locator('tr.holding-row[data-symbol="NIFTYBEES"] .expand-button').click();
+    await page.locator('.holding-details .account-item').nth(1).waitFor();
+    await page
+      .locator('.price-chart')
+      .waitFor({ timeout: 10_000 })
+      .catch(() => undefined);
+    await page.getByRole('button', { name: 'Show values' }).click();
+    await page.waitForTimeout(1500);
+    await screenshot(page, 'holdings-desktop-1280');
+
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 375, height: 800 });
+    await phone.goto(`${app.url}/holdings`);
+    await phone.locator('li.holding-card').first().waitFor();
+    await phone.waitForTimeout(800);
+    await screenshot(phone, 'holdings-phone-375');
+
+    await phone.setViewportSize({ width: 1280, height: 900 });
+    await phone.goto(`${app.url}/dashboard`);
+    await phone.getByText('Allocation').waitFor();
+    await phone.locator('.allocation-chart svg').first().waitFor();
+    await phone.waitForTimeout(800);
+    await screenshot(phone, 'dashboard-desktop-1280');
+    await phone.close();
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * Live prices in the browser: two tabs of one user (two pages of one browser context) follow
+ * the simulated market and each other, and the Holdings page fits a phone without sideways
+ * scrolling.
+ */
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readShared } from '../common/helpers.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { assertNoHorizontalScroll, launchBrowser, PHONE, screenshot } from '../helpers/browser.ts';
+import { apiClient } from '../helpers/http.ts';
+import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+
+const LTP = 'tr.holding-row[data-symbol="RELIANCE"] [data-col="ltp"] [data-live-value]';
+
+/** The LTP cell's current number. */
+function ltpOf(page: Page): Promise<string> {
+  return page
+    .locator(LTP)
+    .getAttribute('data-live-value')
+    .then((v) => v ?? '');
+}
+
+/** Resolves with the time the LTP cell moved away from `from`. */
+async function nextLtpChange(page: Page, from: string): Promise<number> {
+  await page.waitForFunction(
+    ([selector, before]) => {
+      const value = document.querySelector(selector!)?.getAttribute('data-live-value');
+      return Boolean(value) && value !== before;
+    },
+    [LTP, from] as const,
+    { timeout: 10_000, polling: 20 },
+  );
+  return Date.now();
+}
+
+describe('e2e: live prices across tabs', function () {
+  this.timeout(90_000);
+  let app: TestApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let user: SignedInUser;
+  let tabs: Page[];
+  let errors: string[][];
+
+  before(async () => {
+    app = await bootBrowserApp({ QUOTE_INTERVAL_MS: '300' });
+    browser = await launchBrowser();
+    user = await signIn(app, { name: 'Ravi Iyer' });
+    const api = apiClient(app.url);
+    for (const [symbol, quantity, price] of [
+      ['RELIANCE', 40, 1320.5],
+      ['TCS', 12, 3410],
+      ['INFY', 30, 1495.25],
+    ] as const) {
+      const res = await api.post(
+        '/api/holdings/manual',
+        { symbol, exchange: 'NSE', quantity, average_price: price },
+        user.token,
+      );
+      expect(res.status, res.body.error).to.equal(201);
+    }
+    context = await signedInContext(browser, app, user);
+    tabs = [await context.newPage(), await context.newPage()];
+    errors = tabs.map(watchPageErrors);
+    for (const tab of tabs) await tab.goto(`${app.url}/holdings`);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('shows Live in the header of both tabs', async () => {
+    for (const tab of tabs) {
+      await tab.locator('.live-indicator[data-tone="live"]').waitFor({ timeout: 10_000 });
+      expect(await tab.locator('.live-label').innerText()).to.equal('Live');
+    }
+  });
+
+  it('moves the LTP in both tabs within a second of each other when a batch arrives', async () => {
+    for (const tab of tabs)
+      await tab.waitForFunction(
+        (s) => Boolean(document.querySelector(s)?.getAttribute('data-live-value')),
+        LTP,
+      );
+    const before = await Promise.all(tabs.map(ltpOf));
+    const [first, second] = await Promise.all(tabs.map((tab, i) => nextLtpChange(tab, before[i]!)));
+    expect(Math.abs(first! - second!)).to.be.below(1000);
+    // The P&L follows the new price: quantity × (LTP − buy price).
+    const tab = tabs[0]!;
+    const { ltp, pnl } = await tab.evaluate(() => {
+      const row = document.querySelector('tr.holding-row[data-symbol="RELIANCE"]')!;
+      return {
+        ltp: Number(row.querySelector('[data-col="ltp"] [data-live-value]')!.getAttribute('data-live-value')),
+        pnl: Number(row.querySelector('[data-col="pnl"] [data-live-value]')!.getAttribute('data-live-value')),
+      };
+    });
+    expect(pnl).to.be.closeTo(40 * (ltp - 1320.5), 0.01);
+  });
+
+  it('changes a quantity edited in one tab in the other tab without a reload', async () => {
+    const [editor, watcher] = tabs as [Page, Page];
+    const row = editor.locator('tr.holding-row[data-symbol="TCS"]');
+    await row.getByRole('button', { name: /Edit quantity of TCS/ }).click();
+    const input = row.getByRole('spinbutton', { name: 'New quantity of TCS' });
+    await input.fill('18');
+    await input.press('Enter');
+    await row.locator('[data-col="qty"]').getByText('18', { exact: true }).waitFor();
+    await watcher
+      .locator('tr.holding-row[data-symbol="TCS"] [data-col="qty"]')
+      .getByText('18', { exact: true })
+      .waitFor({ timeout: 5_000 });
+    expect(errors.flat()).to.deep.equal([]);
+  });
+
+  it('reconnects with a renewed session after the server drops the sockets, then catches up', async () => {
+    const [tab] = tabs as [Page, Page];
+    const tokenBefore = await tab.evaluate(() => localStorage.getItem('auth_token'));
+    app.runtime.io.disconnectSockets(true);
+    // Made while the tabs are offline: its holdings:changed push is lost, the re-fetch finds it.
+    const res = await apiClient(app.url).post(
+      '/api/holdings/manual',
+      { symbol: 'ITC', exchange: 'NSE', quantity: 50, average_price: 405 },
+      user.token,
+    );
+    expect(res.status, res.body.error).to.equal(201);
+    for (const page of tabs) {
+      await page.locator('tr.holding-row[data-symbol="ITC"]').waitFor({ timeout: 10_000 });
+      await page.locator('.live-indicator[data-tone="live"]').waitFor({ timeout: 10_000 });
+    }
+    expect(await tab.evaluate(() => localStorage.getItem('auth_token'))).to.not.equal(tokenBefore);
+    const before = await ltpOf(tab);
+    await nextLtpChange(tab, before);
+  });
+
+  it('screenshots the Holdings page with live prices and a price chart', async () => {
+    const res = await apiClient(app.url).post(
+      '/api/holdings/upload-csv',
+      {
+        // IDEA is left out: the simulated market prices symbols it does not know at random levels.
+        csvData: readShared('fixtures/brokers/zerodha_kite_holdings.csv')
+          .split('\n')
+          .filter((line) => !line.includes('IDEA'))
+          .join('\n'),
+        broker_name: 'Zerodha · AB1234',
+      },
+      user.token,
+    );
+    expect(res.status, res.body.error).to.equal(201);
+    const tab = tabs[0]!;
+    await tab.setViewportSize({ width: 1280, height: 900 });
+    await tab.locator('tr.holding-row[data-symbol="NIFTYBEES"] [data-col="ltp"] [data-live-value]').waitFor();
+    await tab.locator('tr.holding-row[data-symbol="RELIANCE"] .expand-button').click();
+    await tab.locator('.price-chart').waitFor();
+    await tab.getByRole('button', { name: 'Show values' }).click();
+    await tab.waitForTimeout(6000);
+    // At 1280 px the whole table fits its card: no scrolling sideways inside it.
+    const table = await tab
+      .locator('.holdings-table-wrap')
+      .evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    expect(table[0]).to.be.at.most(table[1]!);
+    await screenshot(tab, 'holdings-live-desktop-1280');
+  });
+
+  it('fits the Holdings page into a 375 px wide phone, and into 360 px', async () => {
+    const phoneContext = await signedInContext(browser, app, user, PHONE);
+    const phone = await phoneContext.newPage();
+    await phone.goto(`${app.url}/holdings`);
+    await phone.locator('li.holding-card').nth(2).waitFor();
+    await phone.locator('li.holding-card[data-symbol="RELIANCE"] .expand-button').click();
+    await phone.locator('.holding-details').waitFor();
+    await assertNoHorizontalScroll(phone);
+    await phone.setViewportSize({ width: 360, height: 740 });
+    await assertNoHorizontalScroll(phone);
+    await phone.setViewportSize({ width: 768, height: 900 });
+    await phone.locator('table.holdings-table').waitFor();
+    await assertNoHorizontalScroll(phone);
+    await phone.setViewportSize({ width: 360, height: 740 });
+    await phone.getByRole('button', { name: '+ Add New' }).click();
+    await assertNoHorizontalScroll(phone);
+    await phone.goto(`${app.url}/dashboard`);
+    await phone.getByRole('heading', { name: 'Allocation' }).waitFor();
+    await assertNoHorizontalScroll(phone);
+    await screenshot(phone, 'dashboard-phone-360');
+    await phoneContext.close();
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Browser-test plumbing for the signed-in screens: the real app serving the built client on
+ * a fixed free port (so APP_URL, and with it the Socket.IO origin check, matches the page),
+ * a signed-in browser context, and the files the tests upload.
+ */
+import { parseCsv } from '@app/common/holdings/csv';
+import ExcelJS from 'exceljs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readShared } from '../common/helpers.ts';
+import { bootApp, type TestApp } from '../helpers/app.ts';
+import { DESKTOP, requireBuiltClient, type Viewport } from '../helpers/browser.ts';
+import { freePort } from '../helpers/services.ts';
+import type { SignedInUser } from '../helpers/users.ts';
+
+/** Boots the app with the built client at http://127.0.0.1:<port>, which is also its APP_URL. */
+export async function bootBrowserApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const port = await freePort();
+  return bootApp({
+    clientDist: requireBuiltClient(),
+    env: { PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, ...env },
+  });
+}
+
+/** A browser context whose localStorage holds the user's tokens (as after signing in). */
+export async function signedInContext(
+  browser: Browser,
+  app: TestApp,
+  user: SignedInUser,
+  viewport: Viewport = DESKTOP,
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
+  const page = await context.newPage();
+  await page.goto(`${app.url}/terms`);
+  await page.evaluate(
+    ([token, refresh]) => {
+      localStorage.setItem('auth_token', token!);
+      localStorage.setItem('refresh_token', refresh!);
+    },
+    [user.token, user.refreshToken],
+  );
+  await page.close();
+  return context;
+}
+
+/** Collects uncaught page errors, to assert there were none. */
+export function watchPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
+
+/** The symbols of the holdings table, top to bottom. */
+export function tableSymbols(page: Page): Promise<string[]> {
+  return page
+    .locator('tr.holding-row')
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-symbol') ?? ''));
+}
+
+/** A Zerodha Console holdings workbook: a Mutual Funds sheet first, then the Equity sheet. */
+export async function consoleWorkbook(): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const funds = workbook.addWorksheet('Mutual Funds');
+  funds.addRow(['Symbol', 'ISIN', 'Quantity Available', 'Average Price']);
+  funds.addRow(['PARAG PARIKH FLEXI CAP', 'INF879O01027', 120.5, 61.2]);
+  const equity = workbook.addWorksheet('Equity');
+  const grid = parseCsv(readShared('fixtures/brokers/zerodha_console_holdings_Equity_sheet_layout.csv'));
+  for (const row of grid) {
+    equity.addRow(
+      row.map((cell) => (cell === '' ? null : /^-?\d+(\.\d+)?$/.test(cell) ? Number(cell) : cell)),
+    );
+  }
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
