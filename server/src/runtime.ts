@@ -15,6 +15,13 @@ import {
 } from '@app/streamer';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
+import {
+  createDeliveryWorker,
+  createRetentionJob,
+  type DeliveryOverrides,
+  type DeliveryWorker,
+  type RetentionJob,
+} from './alerts/index.ts';
 import { createApp } from './app.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
@@ -26,7 +33,8 @@ import { createMailer } from './mail/factory.ts';
 import { createMarketPipeline, type MarketPipeline } from './market/pipeline.ts';
 import { createWatchSetKeeper } from './market/watch-set.ts';
 import { createQuoteFanout, type QuoteFanout } from './realtime/quote-fanout.ts';
-import { createSocketServer, type RealtimeServer } from './realtime/socket-server.ts';
+import { createSocketServer, userRoom, type RealtimeServer } from './realtime/socket-server.ts';
+import { createRulesEngine, type RulesEngine } from './rules/index.ts';
 
 export interface RuntimeOptions {
   log?: Logger;
@@ -37,6 +45,8 @@ export interface RuntimeOptions {
   embeddedStreamer?: boolean;
   /** Share an open database (two instances on one PGlite in tests); not closed by this runtime. */
   database?: DatabaseHandle;
+  /** Delivery worker tunables (tests shorten back-off and polling). */
+  delivery?: DeliveryOverrides;
 }
 
 export interface ServerRuntime {
@@ -46,6 +56,12 @@ export interface ServerRuntime {
   bus: MarketBus;
   pipeline: MarketPipeline;
   fanout: QuoteFanout;
+  /** Active rules and price alerts in memory; evaluates each tick batch. */
+  engine: RulesEngine;
+  /** Sends the alert outbox (polling without Redis, BullMQ with it). */
+  deliveries: DeliveryWorker;
+  /** Deletes executions older than two years, daily. */
+  retention: RetentionJob;
   url: string;
   /** Stops accepting, finishes in-flight work, closes sockets and connections. */
   close(): Promise<void>;
@@ -93,13 +109,30 @@ export async function startServerRuntime(
   const onChange = () => watchSet.changed();
   deps.events.on('holdings:changed', onChange);
   deps.events.on('rules:changed', onChange);
-  const pipeline = createMarketPipeline({ bus, db: deps.db, log, immediate: [fanout.deliver], stages: [] });
+  const deliveries = createDeliveryWorker(deps, options.delivery);
+  const engine = createRulesEngine({
+    deps,
+    deliveries,
+    // Every instance evaluates every batch, so each pushes levels to its own sockets only.
+    onLevels: (userId, levels) => realtime.io.local.to(userRoom(userId)).emit('rules:levels', levels),
+  });
+  await engine.start();
+  const retention = createRetentionJob(deps.db, log);
+  const pipeline = createMarketPipeline({
+    bus,
+    db: deps.db,
+    log,
+    immediate: [fanout.deliver],
+    stages: [engine.evaluate],
+  });
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(config.PORT, config.HOST, () => resolve());
   });
   await watchSet.rebuild();
+  deliveries.start();
+  retention.start();
   streamer?.start();
 
   const { port } = http.address() as AddressInfo;
@@ -120,6 +153,9 @@ export async function startServerRuntime(
     if (http.listening) await httpClosed;
     clearTimeout(forceTimer);
     await pipeline.idle();
+    await engine.stop();
+    await deliveries.stop();
+    await retention.stop();
     await bus.close();
     redis?.disconnect();
     if (!options.database) await database.close();
@@ -131,6 +167,9 @@ export async function startServerRuntime(
     bus,
     pipeline,
     fanout,
+    engine,
+    deliveries,
+    retention,
     url: `http://127.0.0.1:${port}`,
     close: () => (closing ??= close()),
   };

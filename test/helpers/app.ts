@@ -1,6 +1,9 @@
 /** Boots the real server runtime on a random port against the run's database. */
+import { randomUUID } from 'node:crypto';
 import { parseConfig } from '@app/config';
 import { pino } from 'pino';
+import type { DeliveryOverrides } from '../../server/src/alerts/index.ts';
+import type { DatabaseHandle } from '../../server/src/db/client.ts';
 import { startServerRuntime, type ServerRuntime } from '../../server/src/runtime.ts';
 import { testServices } from './root-hooks.ts';
 
@@ -18,7 +21,19 @@ export interface BootOptions {
   /** Use Redis (the run's server) for the bus, rate limits and the socket adapter. */
   withRedis?: boolean;
   clientDist?: string;
+  /** Run the streamer in-process (default: only without Redis); false to publish batches by hand. */
+  embeddedStreamer?: boolean;
+  /** Share another app's open database (two instances on one database). */
+  database?: DatabaseHandle;
+  /** Delivery worker tunables (short back-off in tests). */
+  delivery?: DeliveryOverrides;
 }
+
+/**
+ * BullMQ prefix per database: apps sharing a database share the alert queue; apps on
+ * different databases (PGlite) never take each other's jobs from the run's one Redis.
+ */
+const queuePrefixes = new WeakMap<DatabaseHandle, string>();
 
 export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
   const services = testServices();
@@ -35,10 +50,16 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
     TRUST_PROXY: 'true',
     ...options.env,
   });
+  const queuePrefix =
+    (options.database && queuePrefixes.get(options.database)) ?? `test-${randomUUID().slice(0, 8)}`;
   const runtime = await startServerRuntime(config, {
     log: pino({ level: config.LOG_LEVEL }),
     googleCertsUrl: options.googleCertsUrl,
     clientDist: options.clientDist,
+    embeddedStreamer: options.embeddedStreamer,
+    database: options.database,
+    delivery: { queuePrefix, ...options.delivery },
   });
+  queuePrefixes.set(runtime.deps.database, queuePrefix);
   return { url: runtime.url, runtime, close: () => runtime.close() };
 }

@@ -250,6 +250,8 @@ export const ruleExecutions = pgTable(
     message: text('message'),
     overQuota: boolean('over_quota').notNull().default(false),
     readAt: tstz('read_at'),
+    /** Dismissed from the in-app feed (the bell); History still lists it. */
+    dismissedAt: tstz('dismissed_at'),
     executedAt: tstz('executed_at').notNull().defaultNow(),
   },
   (t) => [index('rule_executions_user_time_idx').on(t.userId, t.executedAt)],

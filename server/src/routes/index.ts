@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps.ts';
+import { alertsRouter } from './alerts/router.ts';
 import { authRouter } from './auth/router.ts';
 import { eventsRouter } from './events/router.ts';
 import { brokersRouter } from './brokers/router.ts';
@@ -8,6 +9,8 @@ import { healthRouter } from './health/router.ts';
 import { holdingsRouter } from './holdings/router.ts';
 import { marketRouter } from './market/router.ts';
 import { notificationEndpointsRouter } from './notification-endpoints/router.ts';
+import { positionRulesRouter } from './position-rules/router.ts';
+import { ruleExecutionsRouter } from './rule-executions/router.ts';
 import { symbolsRouter } from './symbols/router.ts';
 
 /** Every resource router, mounted under /api. Add a resource here and in the access sweep test. */
@@ -22,6 +25,9 @@ export function apiRouter(deps: AppDeps): Router {
     brokersRouter(deps),
     marketRouter(deps),
     notificationEndpointsRouter(deps),
+    positionRulesRouter(deps),
+    alertsRouter(deps),
+    ruleExecutionsRouter(deps),
     devRouter(deps),
   ];
   for (const router of routers) {

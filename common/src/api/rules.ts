@@ -1,0 +1,205 @@
+/**
+ * Position rules, price alerts and executions on the wire (spec §3, §7): request body schemas
+ * shared by the server and the client, and the shapes the API answers with.
+ */
+import { z } from 'zod';
+import { EXCHANGES } from '../instruments/types.ts';
+import { RULE_MESSAGES } from '../rules/messages.ts';
+import {
+  ACTION_TYPES,
+  ALERT_DIRECTIONS,
+  ORDER_TYPES,
+  REFERENCE_KINDS,
+  RULE_SCOPES,
+  SELL_QUANTITY_TYPES,
+  TRIGGER_TYPES,
+  VALUE_TYPES,
+  type ActionType,
+  type RuleScope,
+} from '../rules/types.ts';
+
+const toNumber = (value: unknown) =>
+  typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : value;
+
+const positive = (message: string) =>
+  z.preprocess(
+    toNumber,
+    z.number({ error: message }).finite({ error: message }).positive({ error: message }),
+  );
+
+const exchange = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
+  z.enum(EXCHANGES, { error: 'Exchange must be NSE or BSE' }),
+);
+
+const symbol = z
+  .string({ error: 'Symbol is required' })
+  .trim()
+  .min(1, { error: 'Symbol is required' })
+  .max(40, { error: 'Symbol can be at most 40 characters' })
+  .toUpperCase();
+
+/** `all` / `specific` (the template dialog's words) are accepted for the API's names. */
+const ruleScope = z.preprocess(
+  (value) => (value === 'all' ? 'all_holdings' : value === 'specific' ? 'specific_account' : value),
+  z.enum(RULE_SCOPES, { error: 'rule_scope must be all_holdings or specific_account' }),
+);
+
+/** Every field a rule may be given; create and update add their defaults and checks. */
+const ruleFields = z.object({
+  rule_name: z.string().trim().max(100, { error: 'Rule name can be at most 100 characters' }),
+  rule_scope: ruleScope,
+  target_account_id: z.uuid({ error: 'target_account_id must be an account id' }).nullable(),
+  action_type: z.enum(ACTION_TYPES, { error: 'action_type must be ALERT or SELL' }),
+  trigger_type: z.enum(TRIGGER_TYPES, {
+    error: 'trigger_type must be FIXED_STOP_LOSS, TRAILING_STOP_LOSS or TAKE_PROFIT',
+  }),
+  trigger_value: positive(RULE_MESSAGES.triggerValue),
+  value_type: z.enum(VALUE_TYPES, { error: 'value_type must be PERCENT or ABSOLUTE' }),
+  /** Which price the trigger is measured from; `buy_price` is the holding's average price. */
+  reference: z.enum(REFERENCE_KINDS, { error: 'reference must be current or buy_price' }),
+  sell_quantity_type: z.enum(SELL_QUANTITY_TYPES),
+  sell_quantity_value: positive('Please enter a quantity to sell greater than 0').nullable(),
+  order_type: z.enum(ORDER_TYPES),
+  limit_price: positive('Limit price must be greater than 0').nullable(),
+  priority: z.preprocess(toNumber, z.number().int().min(1).max(100)),
+  /** The client's preview; the server computes its own from its latest quote. */
+  computed_trigger_price: z.unknown(),
+  /** Template application sends `true`; new rules are always active. */
+  is_active: z.boolean(),
+});
+
+type RuleChecks = { action_type?: ActionType; rule_scope?: RuleScope; target_account_id?: string | null };
+
+function refuseSell(rule: RuleChecks, ctx: z.RefinementCtx) {
+  if (rule.action_type === 'SELL') {
+    ctx.addIssue({ code: 'custom', path: ['action_type'], message: RULE_MESSAGES.sellComingSoon });
+  }
+}
+
+/** POST /api/position-rules: one rule. SELL is refused for now. */
+export const createRuleBody = ruleFields
+  .extend({
+    symbol,
+    exchange: exchange.default('NSE'),
+    rule_name: ruleFields.shape.rule_name.optional(),
+    rule_scope: ruleScope.default('all_holdings'),
+    target_account_id: ruleFields.shape.target_account_id.optional(),
+    action_type: ruleFields.shape.action_type.default('ALERT'),
+    value_type: ruleFields.shape.value_type.default('PERCENT'),
+    reference: ruleFields.shape.reference.default('current'),
+    sell_quantity_type: ruleFields.shape.sell_quantity_type.default('ALL_REMAINING'),
+    sell_quantity_value: ruleFields.shape.sell_quantity_value.optional(),
+    order_type: ruleFields.shape.order_type.default('MARKET'),
+    limit_price: ruleFields.shape.limit_price.optional(),
+    priority: ruleFields.shape.priority.default(1),
+    computed_trigger_price: ruleFields.shape.computed_trigger_price.optional(),
+    is_active: ruleFields.shape.is_active.optional(),
+  })
+  .superRefine((rule, ctx) => {
+    refuseSell(rule, ctx);
+    if (rule.rule_scope === 'specific_account' && !rule.target_account_id) {
+      ctx.addIssue({ code: 'custom', path: ['target_account_id'], message: RULE_MESSAGES.accountRequired });
+    }
+  });
+export type CreateRuleInput = z.infer<typeof createRuleBody>;
+
+/** POST /api/position-rules/bulk: `{rules: [...]}` or a bare list; all saved or none. */
+export const bulkCreateRulesBody = z.preprocess(
+  (value) => (Array.isArray(value) ? { rules: value } : value),
+  z.object({
+    rules: z
+      .array(createRuleBody, { error: 'rules must be a list' })
+      .min(1, { error: 'No valid rules to save. Ensure trigger values are > 0.' })
+      .max(500, { error: 'At most 500 rules can be saved at once' }),
+  }),
+);
+export type BulkCreateRulesInput = z.infer<typeof bulkCreateRulesBody>;
+
+/** PUT /api/position-rules/:id: any of the rule's fields; symbol and exchange stay. */
+export const updateRuleBody = ruleFields
+  .partial()
+  .superRefine(refuseSell)
+  .refine((body) => Object.values(body).some((v) => v !== undefined), {
+    error: 'Nothing to change: send at least one field',
+  });
+export type UpdateRuleInput = z.infer<typeof updateRuleBody>;
+
+/** PATCH /api/position-rules/:id: enable (re-arms from the current price) or disable. */
+export const patchRuleBody = z.object({
+  is_active: z.boolean({ error: 'is_active must be true or false' }),
+});
+export type PatchRuleInput = z.infer<typeof patchRuleBody>;
+
+/** POST /api/position-rules/bulk-action. */
+export const bulkRuleActionBody = z.object({
+  ids: z
+    .array(z.string().max(64), { error: 'ids must be a list of rule ids' })
+    .min(1, { error: 'Choose at least one rule' })
+    .max(500, { error: 'At most 500 rules at once' }),
+  action: z.enum(['enable', 'disable', 'delete'], { error: 'action must be enable, disable or delete' }),
+});
+export type BulkRuleActionInput = z.infer<typeof bulkRuleActionBody>;
+
+/** GET /api/position-rules/current-prices?symbols=A,B[&exchange=NSE]. */
+export const currentPricesQuery = z.object({
+  symbols: z
+    .string({ error: 'symbols is required' })
+    .transform((text) => [
+      ...new Set(
+        text
+          .split(',')
+          .map((s) => s.trim().toUpperCase())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(z.array(z.string().max(40)).min(1, { error: 'symbols is required' }).max(500)),
+  exchange: exchange.optional(),
+});
+export type CurrentPricesQuery = z.infer<typeof currentPricesQuery>;
+
+/** POST /api/alerts: a one-off price alert on any listed instrument. */
+export const createPriceAlertBody = z.object({
+  symbol,
+  exchange: exchange.default('NSE'),
+  direction: z.enum(ALERT_DIRECTIONS, { error: 'direction must be above or below' }),
+  price: positive('Please enter a price greater than 0'),
+  note: z.string().trim().max(200, { error: 'Note can be at most 200 characters' }).optional(),
+});
+export type CreatePriceAlertInput = z.infer<typeof createPriceAlertBody>;
+
+/** PUT /api/alerts/:id: `{read}` for a feed item; `{price?, direction?, note?}` for a price alert. */
+export const updateAlertBody = z
+  .object({
+    read: z.boolean({ error: 'read must be true or false' }).optional(),
+    price: createPriceAlertBody.shape.price.optional(),
+    direction: createPriceAlertBody.shape.direction.optional(),
+    note: createPriceAlertBody.shape.note,
+  })
+  .refine((body) => Object.values(body).some((v) => v !== undefined), {
+    error: 'Nothing to change: send read, or a price or direction',
+  });
+export type UpdateAlertInput = z.infer<typeof updateAlertBody>;
+
+const isoDate = (field: string) =>
+  z
+    .string()
+    .refine((text) => Number.isFinite(Date.parse(text)), { error: `${field} must be a date (ISO 8601)` })
+    .transform((text) => new Date(text));
+
+/** GET /api/rule-executions. Defaults: the last 30 days, 50 rows. */
+export const executionsQuery = z.object({
+  start_date: isoDate('start_date').optional(),
+  end_date: isoDate('end_date').optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+});
+export type ExecutionsQuery = z.infer<typeof executionsQuery>;
+
+/** GET /api/alerts/history?days=30 (1 to 730). */
+export const alertHistoryQuery = z.object({
+  days: z.coerce.number().int().min(1).max(730).default(30),
+});
+
+/** The shapes the rules and alerts routes answer with. */
+export type * from '../rules/responses.ts';

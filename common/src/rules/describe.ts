@@ -1,0 +1,57 @@
+/** Rules and triggers in words: labels for lists and emails, the sentence of an execution. */
+import { formatInr } from '../format/money.ts';
+import type { AlertDirection, ExecutionTriggerType, TriggerType, ValueType } from './types.ts';
+
+const TRIGGER_LABELS: Record<TriggerType, string> = {
+  FIXED_STOP_LOSS: 'Fixed stop loss',
+  TRAILING_STOP_LOSS: 'Trailing stop loss',
+  TAKE_PROFIT: 'Take profit',
+};
+
+/** `7` → `7%`, `7.5` → `7.5%`; rupees for absolute values. */
+function amount(value: number, valueType: ValueType): string {
+  return valueType === 'PERCENT' ? `${Number(value.toFixed(4))}%` : formatInr(value);
+}
+
+/** 'Trailing stop loss 7%', 'Fixed stop loss ₹50.00', 'Take profit 10%'. */
+export function describeRule(rule: {
+  trigger_type: TriggerType;
+  trigger_value: number;
+  value_type: ValueType;
+}) {
+  return `${TRIGGER_LABELS[rule.trigger_type]} ${amount(rule.trigger_value, rule.value_type)}`;
+}
+
+/** 'Price above ₹1,600.00'. */
+export function describePriceAlert(alert: { direction: AlertDirection; price: number }): string {
+  return `Price ${alert.direction} ${formatInr(alert.price)}`;
+}
+
+/** An execution's trigger type as History shows it: underscores become spaces (spec §3). */
+export function triggerTypeLabel(type: string): string {
+  return type.replace(/_/g, ' ');
+}
+
+const LEVEL_NAMES: Record<ExecutionTriggerType, string> = {
+  FIXED_STOP_LOSS: 'your stop loss at',
+  TRAILING_STOP_LOSS: 'your trailing stop at',
+  TAKE_PROFIT: 'your profit target at',
+  PRICE_ABOVE: 'your alert price of',
+  PRICE_BELOW: 'your alert price of',
+};
+
+/**
+ * The execution's message: 'RELIANCE fell to ₹2,301.50, at or below your trailing stop at
+ * ₹2,310.00'; take profit and price-above alerts 'rose to …, at or above …'.
+ */
+export function crossingMessage(input: {
+  symbol: string;
+  triggerType: ExecutionTriggerType;
+  ltp: number;
+  triggerPrice: number;
+}): string {
+  const rose = input.triggerType === 'TAKE_PROFIT' || input.triggerType === 'PRICE_ABOVE';
+  const moved = rose ? 'rose to' : 'fell to';
+  const side = rose ? 'at or above' : 'at or below';
+  return `${input.symbol} ${moved} ${formatInr(input.ltp)}, ${side} ${LEVEL_NAMES[input.triggerType]} ${formatInr(input.triggerPrice)}`;
+}

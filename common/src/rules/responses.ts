@@ -1,0 +1,117 @@
+/** What the rules, alerts and executions routes answer with (inside `{success, data}`). */
+import type { Exchange } from '../instruments/types.ts';
+import type { AlertExecution } from '../realtime/events.ts';
+import type {
+  ActionType,
+  AlertDirection,
+  OrderType,
+  RuleScope,
+  SellQuantityType,
+  SubscriptionTier,
+  TriggerType,
+  ValueType,
+} from './types.ts';
+
+/** A rule as listed: `status` says Active, Triggered (fired) or Inactive (disabled by the user). */
+export type RuleStatus = 'ACTIVE' | 'TRIGGERED' | 'INACTIVE';
+
+export interface ApiPositionRule {
+  id: string;
+  symbol: string;
+  exchange: Exchange;
+  rule_name: string;
+  rule_scope: RuleScope;
+  target_account_id: string | null;
+  action_type: ActionType;
+  trigger_type: TriggerType;
+  trigger_value: number;
+  value_type: ValueType;
+  /** The price the trigger was measured from when the rule was (re-)armed. */
+  reference_price: number;
+  /** Trailing stops: the highest price since armed; null for other types. */
+  peak_price: number | null;
+  /** The live trigger level (rises with the peak for trailing stops). */
+  computed_trigger_price: number;
+  sell_quantity_type: SellQuantityType;
+  sell_quantity_value: number | null;
+  order_type: OrderType;
+  limit_price: number | null;
+  is_active: boolean;
+  status: RuleStatus;
+  priority: number;
+  execution_count: number;
+  created_at: string;
+  updated_at: string;
+  last_triggered_at: string | null;
+  /** The latest quote's price, or null before the first quote. */
+  current_price: number | null;
+}
+
+/** One History row, and one feed item behind the bell (with `read`). */
+export interface ApiRuleExecution extends AlertExecution {
+  error_message: string | null;
+  account_id: string | null;
+  quantity_executed: number | null;
+  broker_order_id: string | null;
+  /** The rule's name (or the price alert's description), null once the rule is deleted. */
+  rule_name: string | null;
+  read: boolean;
+}
+
+export interface ApiPriceAlert {
+  id: string;
+  symbol: string;
+  exchange: Exchange;
+  company_name: string;
+  direction: AlertDirection;
+  price: number;
+  note: string | null;
+  is_active: boolean;
+  status: 'ACTIVE' | 'TRIGGERED';
+  triggered_at: string | null;
+  created_at: string;
+  current_price: number | null;
+}
+
+/** GET /api/alerts. */
+export interface ApiAlertsOverview {
+  price_alerts: ApiPriceAlert[];
+  feed: ApiRuleExecution[];
+  unread: number;
+}
+
+/** GET /api/alerts/quota. `total` and `remaining` are null on the Advanced tier (unlimited). */
+export interface ApiAlertQuota {
+  used: number;
+  total: number | null;
+  remaining: number | null;
+  subscription_tier: SubscriptionTier;
+  /** When the count starts over: midnight IST on the 1st of next month. */
+  resets_at: string;
+}
+
+/** GET /api/position-rules/current-prices: one entry per symbol that has a quote. */
+export interface ApiCurrentPrice {
+  ltp: number;
+  prev_close: number | null;
+  change_percent: number | null;
+  as_of: string;
+  exchange: Exchange;
+}
+
+export interface ApiBulkCreateResult {
+  created: number;
+  rules: ApiPositionRule[];
+}
+
+export interface ApiBulkActionResult {
+  action: 'enable' | 'disable' | 'delete';
+  ids: string[];
+  /** The rules after enable/disable; empty after delete. */
+  rules: ApiPositionRule[];
+}
+
+export interface ApiExecutionsPage {
+  executions: ApiRuleExecution[];
+  total: number;
+}

@@ -1,0 +1,71 @@
+/** Trigger math (ARCHITECTURE §6, spec §5 Rule draft): pure, shared by the client and the engine. */
+import type { AlertDirection, TriggerType, ValueType } from './types.ts';
+
+/** Rounds to paise (2 decimals), half away from zero, without binary drift (1.005 → 1.01). */
+export function round2(value: number): number {
+  if (!Number.isFinite(value)) return value;
+  const sign = value < 0 ? -1 : 1;
+  const text = String(Math.abs(value));
+  // Shifting the decimal point in the text avoids 1.005 * 100 = 100.49999…
+  const cents = text.includes('e') ? Math.abs(value) * 100 : Number(`${text}e2`);
+  return (sign * Math.round(cents)) / 100;
+}
+
+export interface TriggerInput {
+  triggerType: TriggerType;
+  valueType: ValueType;
+  /** Percent (7 = 7%) or rupees, as `valueType` says. */
+  triggerValue: number;
+  /** The price the rule is measured from: the current price, or the buy price for templates. */
+  referencePrice: number;
+  /** Trailing stops only: the highest price since creation; defaults to the reference price. */
+  peakPrice?: number | null;
+}
+
+/**
+ * The price at which a rule fires, rounded to 2 decimals:
+ * fixed stop `ref × (1 − v/100)` or `ref − v`; trailing stop the same from the peak;
+ * take profit `ref × (1 + v/100)` or `ref + v`.
+ */
+export function computeTriggerPrice(input: TriggerInput): number {
+  const { triggerType, valueType, triggerValue: v, referencePrice: ref } = input;
+  const base = triggerType === 'TRAILING_STOP_LOSS' ? (input.peakPrice ?? ref) : ref;
+  const up = triggerType === 'TAKE_PROFIT';
+  if (valueType === 'ABSOLUTE') return round2(up ? base + v : base - v);
+  return round2(base * (up ? 1 + v / 100 : 1 - v / 100));
+}
+
+/** A trailing stop's peak after a new last traded price: it only rises. */
+export function updateTrailingPeak(peak: number | null | undefined, ltp: number): number {
+  return peak === null || peak === undefined || ltp > peak ? ltp : peak;
+}
+
+/** Something that can be crossed: a rule at its trigger price, or a price alert. */
+export type Crossable =
+  { triggerType: TriggerType; triggerPrice: number } | { direction: AlertDirection; price: number };
+
+/** Which way a crossable fires: stops when the price falls to it, the rest when it rises to it. */
+export function crossingDirection(rule: Crossable): AlertDirection {
+  if ('direction' in rule) return rule.direction;
+  return rule.triggerType === 'TAKE_PROFIT' ? 'above' : 'below';
+}
+
+/**
+ * Whether `ltp` crosses the rule: stops when ltp ≤ trigger, take profit when ltp ≥ trigger,
+ * price alerts above when ltp ≥ price and below when ltp ≤ price.
+ */
+export function isCrossed(rule: Crossable, ltp: number): boolean {
+  const level = 'direction' in rule ? rule.price : rule.triggerPrice;
+  return crossingDirection(rule) === 'above' ? ltp >= level : ltp <= level;
+}
+
+/** The band a trigger price must lie in: 10% to 200% of the current price (spec §5, §9). */
+export const TRIGGER_BOUNDS = { minRatio: 0.1, maxRatio: 2 } as const;
+
+/** The lowest and highest trigger price allowed for `currentPrice`. */
+export function triggerBounds(currentPrice: number): { min: number; max: number } {
+  return {
+    min: round2(currentPrice * TRIGGER_BOUNDS.minRatio),
+    max: round2(currentPrice * TRIGGER_BOUNDS.maxRatio),
+  };
+}

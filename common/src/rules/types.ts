@@ -1,0 +1,35 @@
+/** The vocabulary of position rules and price alerts (spec §3 Position rule, ARCHITECTURE §6). */
+import type { Exchange } from '../instruments/types.ts';
+
+export const TRIGGER_TYPES = ['FIXED_STOP_LOSS', 'TRAILING_STOP_LOSS', 'TAKE_PROFIT'] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+export const VALUE_TYPES = ['PERCENT', 'ABSOLUTE'] as const;
+export type ValueType = (typeof VALUE_TYPES)[number];
+
+export const ACTION_TYPES = ['ALERT', 'SELL'] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+export const RULE_SCOPES = ['all_holdings', 'specific_account'] as const;
+export type RuleScope = (typeof RULE_SCOPES)[number];
+
+export const SELL_QUANTITY_TYPES = ['ALL_REMAINING', 'PERCENTAGE', 'FIXED_AMOUNT'] as const;
+export type SellQuantityType = (typeof SELL_QUANTITY_TYPES)[number];
+
+export const ORDER_TYPES = ['MARKET', 'LIMIT'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+
+export const ALERT_DIRECTIONS = ['above', 'below'] as const;
+export type AlertDirection = (typeof ALERT_DIRECTIONS)[number];
+
+/** Which price a new rule's trigger is computed from: the latest quote (default) or the buy price. */
+export const REFERENCE_KINDS = ['current', 'buy_price'] as const;
+export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
+
+/** `trigger_type` of an execution: a rule's type, or a price alert's direction. */
+export type ExecutionTriggerType = TriggerType | 'PRICE_ABOVE' | 'PRICE_BELOW';
+
+export const SUBSCRIPTION_TIERS = ['basic', 'advanced'] as const;
+export type SubscriptionTier = (typeof SUBSCRIPTION_TIERS)[number];
+
+export type { Exchange };

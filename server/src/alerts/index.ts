@@ -1,0 +1,40 @@
+/**
+ * Alerts: price alerts, the in-app feed and History, the monthly email quota, the delivery
+ * worker that empties the outbox, and the 2-year retention job.
+ */
+import { createQueuedDeliveryWorker } from './queue.ts';
+import { DEFAULT_RETRY, type DeliveryDeps } from './send.ts';
+import type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
+import { createPollingDeliveryWorker } from './worker.ts';
+
+export type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
+export { createRetentionJob, deleteExpiredExecutions, type RetentionJob } from './retention.ts';
+export type { RetryPolicy } from './send.ts';
+
+/** Tunables of the delivery worker; tests shorten the waits. */
+export type DeliveryOverrides = Partial<Omit<DeliveryWorkerOptions, 'retry'>> & {
+  retry?: Partial<DeliveryWorkerOptions['retry']>;
+};
+
+export const DEFAULT_DELIVERY: DeliveryWorkerOptions = {
+  retry: DEFAULT_RETRY,
+  pollMs: 2000,
+  batchSize: 20,
+  concurrency: 4,
+  lockMs: 2 * 60_000,
+  sweepMs: 15_000,
+  graceMs: 30_000,
+  queuePrefix: 'bull',
+};
+
+/** The polling worker without Redis, the BullMQ one with it. */
+export function createDeliveryWorker(deps: DeliveryDeps, overrides: DeliveryOverrides = {}): DeliveryWorker {
+  const opts: DeliveryWorkerOptions = {
+    ...DEFAULT_DELIVERY,
+    ...overrides,
+    retry: { ...DEFAULT_DELIVERY.retry, ...overrides.retry },
+  };
+  return deps.redis
+    ? createQueuedDeliveryWorker(deps, deps.redis, opts)
+    : createPollingDeliveryWorker(deps, opts);
+}

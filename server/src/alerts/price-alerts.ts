@@ -1,0 +1,162 @@
+/**
+ * One-off price alerts ("tell me when INFY crosses 1,600") on any listed instrument, held or
+ * not. Arming one adds the instrument to the watch set (through `rules:changed`).
+ */
+import type { ApiPriceAlert, CreatePriceAlertInput, UpdateAlertInput } from '@app/common/api/rules';
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { SessionUser } from '../auth/require-user.ts';
+import type { Executor, Tx } from '../db/client.ts';
+import { priceAlerts, quotes } from '../db/schema.ts';
+import type { AppDeps } from '../deps.ts';
+import { Forbidden, Invalid, NotFound } from '../http/errors.ts';
+import { announceRulesChanged } from '../rules/changes.ts';
+import { lockUserTier } from '../rules/limits.ts';
+
+export type PriceAlertDeps = Pick<AppDeps, 'db' | 'events' | 'redis' | 'log' | 'instruments'>;
+export type PriceAlertRow = typeof priceAlerts.$inferSelect;
+
+/** Armed price alerts one user may have at a time. */
+export const MAX_ACTIVE_PRICE_ALERTS = 100;
+
+export const PRICE_ALERT_MESSAGES = {
+  notFound: 'Price alert not found',
+  unknownSymbol: (symbol: string, exchange: string) =>
+    `${symbol} is not listed on ${exchange}. Search for the symbol and pick it from the list.`,
+  tooMany: `You can have up to ${MAX_ACTIVE_PRICE_ALERTS} active price alerts. Delete some before adding more.`,
+  feedItem: 'This price alert cannot be marked read: send a new price or direction to change it.',
+} as const;
+
+/** A price alert as the API answers it. */
+export function presentPriceAlert(
+  row: PriceAlertRow,
+  companyName: string,
+  currentPrice: number | null,
+): ApiPriceAlert {
+  return {
+    id: row.id,
+    symbol: row.symbol,
+    exchange: row.exchange,
+    company_name: companyName,
+    direction: row.direction,
+    price: Number(row.price),
+    note: row.note,
+    is_active: row.isActive,
+    status: row.isActive ? 'ACTIVE' : 'TRIGGERED',
+    triggered_at: row.triggeredAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    current_price: currentPrice,
+  };
+}
+
+/** The user's price alerts, armed first, then the most recently triggered, with the latest price. */
+export async function listPriceAlerts(deps: Pick<AppDeps, 'instruments'> & { db: Executor }, userId: string) {
+  const rows = await deps.db
+    .select({ alert: priceAlerts, ltp: quotes.ltp })
+    .from(priceAlerts)
+    .leftJoin(quotes, and(eq(quotes.exchange, priceAlerts.exchange), eq(quotes.symbol, priceAlerts.symbol)))
+    .where(eq(priceAlerts.userId, userId))
+    .orderBy(desc(priceAlerts.isActive), desc(priceAlerts.updatedAt), desc(priceAlerts.id));
+  return rows.map(({ alert, ltp }) =>
+    presentPriceAlert(
+      alert,
+      deps.instruments.find(alert.symbol, alert.exchange)?.name ?? alert.symbol,
+      ltp === null ? null : Number(ltp),
+    ),
+  );
+}
+
+async function assertRoomForOneMore(tx: Tx, userId: string): Promise<void> {
+  await lockUserTier(tx, userId);
+  const [row] = await tx
+    .select({ n: count() })
+    .from(priceAlerts)
+    .where(and(eq(priceAlerts.userId, userId), eq(priceAlerts.isActive, true)));
+  if (Number(row?.n ?? 0) >= MAX_ACTIVE_PRICE_ALERTS) throw new Forbidden(PRICE_ALERT_MESSAGES.tooMany);
+}
+
+async function presentOne(deps: PriceAlertDeps, row: PriceAlertRow): Promise<ApiPriceAlert> {
+  const [quote] = await deps.db
+    .select({ ltp: quotes.ltp })
+    .from(quotes)
+    .where(and(eq(quotes.exchange, row.exchange), eq(quotes.symbol, row.symbol)));
+  const name = deps.instruments.find(row.symbol, row.exchange)?.name ?? row.symbol;
+  return presentPriceAlert(row, name, quote ? Number(quote.ltp) : null);
+}
+
+/** POST /api/alerts. The symbol must be in the master (renames followed: ZOMATO → ETERNAL). */
+export async function createPriceAlert(
+  deps: PriceAlertDeps,
+  cmd: { user: SessionUser; input: CreatePriceAlertInput },
+): Promise<ApiPriceAlert> {
+  const { user, input } = cmd;
+  const instrument = deps.instruments.find(input.symbol, input.exchange);
+  if (!instrument) throw new Invalid(PRICE_ALERT_MESSAGES.unknownSymbol(input.symbol, input.exchange));
+  const row = await deps.db.transaction(async (tx) => {
+    await assertRoomForOneMore(tx, user.id);
+    const [created] = await tx
+      .insert(priceAlerts)
+      .values({
+        userId: user.id,
+        symbol: instrument.symbol,
+        exchange: instrument.exchange,
+        direction: input.direction,
+        price: String(input.price),
+        note: input.note || null,
+      })
+      .returning();
+    return created!;
+  });
+  announceRulesChanged(deps, user.id);
+  return presentOne(deps, row);
+}
+
+/** The user's price alert `id`, or undefined. */
+export async function findPriceAlert(db: Executor, userId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(priceAlerts)
+    .where(and(eq(priceAlerts.id, id), eq(priceAlerts.userId, userId)));
+  return row;
+}
+
+/** Changes price, direction or note; a triggered alert is armed again. */
+export async function updatePriceAlert(
+  deps: PriceAlertDeps,
+  cmd: { user: SessionUser; id: string; input: UpdateAlertInput },
+): Promise<ApiPriceAlert> {
+  const { user, id, input } = cmd;
+  if (input.price === undefined && input.direction === undefined && input.note === undefined) {
+    throw new Invalid(PRICE_ALERT_MESSAGES.feedItem);
+  }
+  const row = await deps.db.transaction(async (tx) => {
+    const existing = await findPriceAlert(tx, user.id, id);
+    if (!existing) throw new NotFound(PRICE_ALERT_MESSAGES.notFound);
+    if (!existing.isActive) await assertRoomForOneMore(tx, user.id);
+    const [updated] = await tx
+      .update(priceAlerts)
+      .set({
+        ...(input.price !== undefined ? { price: String(input.price) } : {}),
+        ...(input.direction !== undefined ? { direction: input.direction } : {}),
+        ...(input.note !== undefined ? { note: input.note || null } : {}),
+        isActive: true,
+        triggeredAt: null,
+        updatedAt: new Date(),
+      })
+      .where(eq(priceAlerts.id, existing.id))
+      .returning();
+    return updated!;
+  });
+  announceRulesChanged(deps, user.id);
+  return presentOne(deps, row);
+}
+
+/** Deletes a price alert; its executions stay in History. */
+export async function deletePriceAlert(deps: PriceAlertDeps, cmd: { user: SessionUser; id: string }) {
+  const deleted = await deps.db
+    .delete(priceAlerts)
+    .where(and(eq(priceAlerts.id, cmd.id), eq(priceAlerts.userId, cmd.user.id)))
+    .returning({ id: priceAlerts.id });
+  if (deleted.length === 0) throw new NotFound(PRICE_ALERT_MESSAGES.notFound);
+  announceRulesChanged(deps, cmd.user.id);
+  return { id: cmd.id, kind: 'price_alert' as const, deleted: true as const };
+}

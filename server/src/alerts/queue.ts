@@ -1,0 +1,97 @@
+/**
+ * The delivery worker with Redis: a BullMQ queue. A trigger's commit enqueues its outbox rows
+ * (jobId = delivery id, so duplicates collapse); a worker claims the row in Postgres before
+ * sending (so a job delivered twice sends once); retries are delayed jobs; a sweeper
+ * re-enqueues due rows whose job may be lost (an instance killed between commit and enqueue).
+ */
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { claimDelivery, overdueDeliveryIds } from './deliveries.ts';
+import { deliver, type DeliveryDeps } from './send.ts';
+import type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
+
+export const DELIVERY_QUEUE = 'alert-deliveries';
+
+interface DeliveryJobData {
+  deliveryId: string;
+}
+
+/** The worker for scaled mode, on `redis`; `start()` starts the BullMQ worker and the sweeper. */
+export function createQueuedDeliveryWorker(
+  deps: DeliveryDeps,
+  redis: Redis,
+  opts: DeliveryWorkerOptions,
+): DeliveryWorker {
+  const { log } = deps;
+  const queueConnection = redis.duplicate();
+  const workerConnection = redis.duplicate({ maxRetriesPerRequest: null });
+  for (const c of [queueConnection, workerConnection]) {
+    c.on('error', (err) => log.warn({ err: err.message }, 'delivery queue redis error'));
+  }
+  const queue = new Queue<DeliveryJobData>(DELIVERY_QUEUE, {
+    connection: queueConnection,
+    prefix: opts.queuePrefix,
+    defaultJobOptions: { removeOnComplete: true, removeOnFail: true },
+  });
+  queue.on('error', (err) => log.warn({ err: err.message }, 'delivery queue error'));
+
+  const enqueue = async (ids: string[], delayMs = 0, suffix = '') => {
+    if (ids.length === 0) return;
+    await queue.addBulk(
+      ids.map((id) => ({
+        name: 'deliver',
+        data: { deliveryId: id },
+        opts: { jobId: `${id}${suffix}`, delay: delayMs },
+      })),
+    );
+  };
+
+  const process = async (job: Job<DeliveryJobData>) => {
+    const claimed = await claimDelivery(deps.db, job.data.deliveryId, opts.lockMs);
+    if (!claimed) return;
+    const outcome = await deliver(deps, claimed, opts.retry);
+    // A fresh id per attempt: this job's id is still taken while it runs.
+    if (outcome.kind === 'retry') await enqueue([claimed.id], outcome.delayMs, `-retry-${claimed.attempts}`);
+  };
+  const worker = new Worker<DeliveryJobData>(DELIVERY_QUEUE, process, {
+    connection: workerConnection,
+    prefix: opts.queuePrefix,
+    concurrency: opts.concurrency,
+    autorun: false,
+  });
+  worker.on('error', (err) => log.warn({ err: err.message }, 'delivery worker error'));
+  worker.on('failed', (job, err) =>
+    log.error({ err, job: job?.id }, 'delivery job failed; the sweeper will retry it'),
+  );
+
+  let sweeper: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
+  const sweep = () => {
+    sweeping ??= overdueDeliveryIds(deps.db, opts.graceMs, 500)
+      .then((ids) => enqueue(ids))
+      .catch((err: unknown) => log.warn({ err }, 'delivery sweep failed; will retry'))
+      .finally(() => (sweeping = undefined));
+  };
+
+  return {
+    mode: 'queue',
+    start() {
+      void worker.run().catch((err: unknown) => log.error({ err }, 'delivery worker stopped'));
+      sweeper = setInterval(sweep, opts.sweepMs);
+      sweeper.unref();
+    },
+    dispatch(ids) {
+      enqueue(ids).catch((err: unknown) =>
+        log.warn({ err, deliveries: ids.length }, 'could not enqueue deliveries; the sweeper will'),
+      );
+    },
+    async stop() {
+      clearInterval(sweeper);
+      await sweeping;
+      await worker.close();
+      await queue.close();
+      queueConnection.disconnect();
+      workerConnection.disconnect();
+    },
+  };
+}

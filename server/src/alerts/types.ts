@@ -1,0 +1,29 @@
+/** What the runtime and the engine see of the delivery worker, in either mode. */
+import type { RetryPolicy } from './send.ts';
+
+export interface DeliveryWorker {
+  /** `poll` without Redis; `queue` (BullMQ) with it. */
+  readonly mode: 'poll' | 'queue';
+  start(): void;
+  /** Outbox rows just committed by a trigger: send them soon. */
+  dispatch(deliveryIds: string[]): void;
+  /** Stops taking work and waits for the sends in flight. */
+  stop(): Promise<void>;
+}
+
+export interface DeliveryWorkerOptions {
+  retry: RetryPolicy;
+  /** Embedded: how often due rows are looked for. */
+  pollMs: number;
+  /** Rows claimed per poll. */
+  batchSize: number;
+  /** Sends at once. */
+  concurrency: number;
+  /** How long a claimed row stays claimed before another worker may take it. */
+  lockMs: number;
+  /** Queue mode: how often rows whose job may be lost are re-enqueued, and how old they must be. */
+  sweepMs: number;
+  graceMs: number;
+  /** BullMQ key prefix (tests sharing one Redis with different databases set their own). */
+  queuePrefix: string;
+}

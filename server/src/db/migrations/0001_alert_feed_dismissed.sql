@@ -1,0 +1,1 @@
+ALTER TABLE "rule_executions" ADD COLUMN "dismissed_at" timestamp with time zone;

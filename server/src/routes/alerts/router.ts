@@ -1,0 +1,56 @@
+import Router from '@koa/router';
+import {
+  alertHistoryQuery,
+  createPriceAlertBody,
+  updateAlertBody,
+  type CreatePriceAlertInput,
+  type UpdateAlertInput,
+} from '@app/common/api/rules';
+import type { z } from 'zod';
+import { currentUser, requireUser } from '../../auth/require-user.ts';
+import type { AppDeps } from '../../deps.ts';
+import { executionHistory } from '../../alerts/executions.ts';
+import { alertsOverview, deleteAlert, markAllRead, updateAlert } from '../../alerts/feed.ts';
+import { createPriceAlert } from '../../alerts/price-alerts.ts';
+import { alertQuota } from '../../alerts/quota.ts';
+import { ok } from '../../http/envelope.ts';
+import { uuidParams } from '../../http/params.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
+import { input, validate } from '../../http/validate.ts';
+
+/** /alerts (spec §7): the bell's feed, one-off price alerts, history and the monthly quota. */
+export function alertsRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/alerts' });
+  const writes = rateLimit(
+    deps.rateLimiter({ name: 'alerts-write', points: 120, durationSeconds: 60 }),
+    (ctx) => currentUser(ctx).id,
+  );
+  router.use(requireUser(deps));
+
+  router.get('/', async (ctx) => ok(ctx, await alertsOverview(deps, currentUser(ctx).id)));
+
+  router.get('/quota', async (ctx) => ok(ctx, await alertQuota(deps.db, currentUser(ctx))));
+
+  router.get('/history', validate('query', alertHistoryQuery), async (ctx) => {
+    const { days } = input<z.infer<typeof alertHistoryQuery>>(ctx, 'query');
+    ok(ctx, await executionHistory(deps.db, currentUser(ctx).id, days));
+  });
+
+  router.post('/', writes, validate('body', createPriceAlertBody), async (ctx) => {
+    const body = input<CreatePriceAlertInput>(ctx, 'body');
+    ok(ctx, await createPriceAlert(deps, { user: currentUser(ctx), input: body }), 201);
+  });
+
+  router.post('/read-all', writes, async (ctx) => ok(ctx, await markAllRead(deps.db, currentUser(ctx).id)));
+
+  router.put('/:id', uuidParams('id'), writes, validate('body', updateAlertBody), async (ctx) => {
+    const body = input<UpdateAlertInput>(ctx, 'body');
+    ok(ctx, await updateAlert(deps, { user: currentUser(ctx), id: ctx.params.id!, input: body }));
+  });
+
+  router.delete('/:id', uuidParams('id'), writes, async (ctx) => {
+    ok(ctx, await deleteAlert(deps, { user: currentUser(ctx), id: ctx.params.id! }));
+  });
+
+  return router;
+}

@@ -1,0 +1,25 @@
+import Router from '@koa/router';
+import { executionsQuery, type ExecutionsQuery } from '@app/common/api/rules';
+import { currentUser, requireUser } from '../../auth/require-user.ts';
+import type { AppDeps } from '../../deps.ts';
+import { listExecutions } from '../../alerts/executions.ts';
+import { ok } from '../../http/envelope.ts';
+import { input, validate } from '../../http/validate.ts';
+
+const DEFAULT_DAYS = 30;
+
+/** GET /rule-executions (spec §7): the History page, newest first, `{executions, total}`. */
+export function ruleExecutionsRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/rule-executions' });
+  router.use(requireUser(deps));
+  router.get('/', validate('query', executionsQuery), async (ctx) => {
+    const q = input<ExecutionsQuery>(ctx, 'query');
+    const end = q.end_date ?? new Date();
+    const start = q.start_date ?? new Date(end.getTime() - DEFAULT_DAYS * 86_400_000);
+    ok(
+      ctx,
+      await listExecutions(deps.db, currentUser(ctx).id, { start, end, limit: q.limit, offset: q.offset }),
+    );
+  });
+  return router;
+}

@@ -1,0 +1,145 @@
+/**
+ * Enabling, disabling and deleting rules, one or many (all or nothing). Enabling re-arms a rule
+ * from the latest quote with a fresh peak, as if created now; the tier limit applies again.
+ */
+import type { ApiBulkActionResult, ApiPositionRule, BulkRuleActionInput } from '@app/common/api/rules';
+import { instrumentKey } from '@app/common/market/tick-batch';
+import { RULE_MESSAGES } from '@app/common/rules/index';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { SessionUser } from '../auth/require-user.ts';
+import type { Tx } from '../db/client.ts';
+import { positionRules } from '../db/schema.ts';
+import { NotFound } from '../http/errors.ts';
+import { armRule, loadHoldingsBook, type ArmedLevels } from './arm.ts';
+import { announceRulesChanged } from './changes.ts';
+import { assertHoldingsLimit, lockUserTier } from './limits.ts';
+import { presentRule, type RuleRow } from './presenter.ts';
+import { latestQuotes } from './quotes.ts';
+import { levelColumns, rejectArming, type RulesDeps } from './service.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The user's rules `ids`, locked; 404 unless every id is one of them (malformed ids included). */
+async function lockOwnRules(
+  tx: Tx,
+  userId: string,
+  ids: string[],
+  mode: 'single' | 'bulk',
+): Promise<RuleRow[]> {
+  const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const notFound = new NotFound(mode === 'single' ? RULE_MESSAGES.ruleNotFound : RULE_MESSAGES.rulesNotFound);
+  if (!unique.every((id) => UUID.test(id))) throw notFound;
+  const rows = await tx
+    .select()
+    .from(positionRules)
+    .where(and(eq(positionRules.userId, userId), inArray(positionRules.id, unique)))
+    .for('update');
+  if (rows.length !== unique.length) throw notFound;
+  return rows;
+}
+
+async function disable(tx: Tx, rows: RuleRow[]): Promise<RuleRow[]> {
+  if (rows.length === 0) return [];
+  return tx
+    .update(positionRules)
+    .set({ isActive: false, updatedAt: new Date() })
+    .where(
+      inArray(
+        positionRules.id,
+        rows.map((r) => r.id),
+      ),
+    )
+    .returning();
+}
+
+/** Re-arms inactive rules from the latest quote; active ones are left as they are. */
+async function enable(tx: Tx, userId: string, rows: RuleRow[], mode: 'single' | 'bulk'): Promise<RuleRow[]> {
+  const tier = await lockUserTier(tx, userId);
+  const waking = rows.filter((r) => !r.isActive);
+  const book = await loadHoldingsBook(tx, userId);
+  const quotes = await latestQuotes(tx, waking);
+  const outcomes = waking.map((r) =>
+    armRule(
+      {
+        symbol: r.symbol,
+        exchange: r.exchange,
+        ruleScope: r.ruleScope,
+        targetAccountId: r.targetAccountId,
+        triggerType: r.triggerType,
+        valueType: r.valueType,
+        triggerValue: Number(r.triggerValue),
+        reference: 'current',
+      },
+      book,
+      quotes,
+    ),
+  );
+  rejectArming(outcomes, mode);
+  await assertHoldingsLimit(tx, userId, tier, waking);
+  const now = new Date();
+  const updated = new Map<string, RuleRow>();
+  for (const [i, rule] of waking.entries()) {
+    const [row] = await tx
+      .update(positionRules)
+      .set({ isActive: true, ...levelColumns(outcomes[i] as ArmedLevels), updatedAt: now })
+      .where(eq(positionRules.id, rule.id))
+      .returning();
+    updated.set(rule.id, row!);
+  }
+  return rows.map((r) => updated.get(r.id) ?? r);
+}
+
+async function withPrices(tx: Tx, rows: RuleRow[]): Promise<ApiPositionRule[]> {
+  const quotes = await latestQuotes(tx, rows);
+  return rows.map((r) => presentRule(r, quotes.get(instrumentKey(r.exchange, r.symbol))?.ltp ?? null));
+}
+
+/** PATCH /position-rules/:id: enable (re-arm) or disable one rule. */
+export async function setRuleActive(
+  deps: RulesDeps,
+  cmd: { user: SessionUser; id: string; isActive: boolean },
+): Promise<ApiPositionRule> {
+  const [rule] = await deps.db.transaction(async (tx) => {
+    const rows = await lockOwnRules(tx, cmd.user.id, [cmd.id], 'single');
+    const changed = cmd.isActive ? await enable(tx, cmd.user.id, rows, 'single') : await disable(tx, rows);
+    return withPrices(tx, changed);
+  });
+  announceRulesChanged(deps, cmd.user.id);
+  return rule!;
+}
+
+/** DELETE /position-rules/:id. Its executions stay in History (rule_id becomes null). */
+export async function deleteRule(deps: RulesDeps, cmd: { user: SessionUser; id: string }) {
+  await deps.db.transaction(async (tx) => {
+    await lockOwnRules(tx, cmd.user.id, [cmd.id], 'single');
+    await tx.delete(positionRules).where(eq(positionRules.id, cmd.id));
+  });
+  announceRulesChanged(deps, cmd.user.id);
+  return { id: cmd.id, deleted: true as const };
+}
+
+/** POST /position-rules/bulk-action: enable, disable or delete many rules, all or none. */
+export async function bulkRuleAction(
+  deps: RulesDeps,
+  cmd: { user: SessionUser; input: BulkRuleActionInput },
+): Promise<ApiBulkActionResult> {
+  const { user, input } = cmd;
+  const result = await deps.db.transaction(async (tx) => {
+    const rows = await lockOwnRules(tx, user.id, input.ids, 'bulk');
+    const ids = rows.map((r) => r.id);
+    if (input.action === 'delete') {
+      await tx.delete(positionRules).where(inArray(positionRules.id, ids));
+      return { action: input.action, ids, rules: [] };
+    }
+    const changed =
+      input.action === 'enable'
+        ? await enable(tx, user.id, rows, 'bulk')
+        : await disable(
+            tx,
+            rows.filter((r) => r.isActive),
+          ).then((done) => rows.map((r) => done.find((d) => d.id === r.id) ?? r));
+    return { action: input.action, ids, rules: await withPrices(tx, changed) };
+  });
+  announceRulesChanged(deps, user.id);
+  return result;
+}

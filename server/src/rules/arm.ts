@@ -1,0 +1,141 @@
+/**
+ * Arming a rule: its reference price, peak and trigger level from the server's own latest quote
+ * (or the holding's buy price), checked as spec §5 says. Pure once the data is loaded, so a bulk
+ * save checks every rule before writing any.
+ */
+import {
+  noPriceDataMessage,
+  notHeldInAccountMessage,
+  notHeldMessage,
+  SAVE_ALL_MESSAGES,
+  validateRuleDraft,
+  type ReferenceKind,
+  type RuleScope,
+  type TriggerType,
+  type ValueType,
+} from '@app/common/rules/index';
+import { instrumentKey } from '@app/common/market/tick-batch';
+import { eq } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { holdings } from '../db/schema.ts';
+import type { Exchange, LatestQuote } from './quotes.ts';
+
+interface HeldLot {
+  accountId: string;
+  quantity: number;
+  averagePrice: number;
+}
+
+/** The user's holdings by instrument key, for "do you hold it" and buy-price references. */
+export type HoldingsBook = Map<string, HeldLot[]>;
+
+/** Every holding of the user, by instrument, with its account and buy price. */
+export async function loadHoldingsBook(db: Executor, userId: string): Promise<HoldingsBook> {
+  const rows = await db
+    .select({
+      symbol: holdings.symbol,
+      exchange: holdings.exchange,
+      accountId: holdings.brokerAccountId,
+      quantity: holdings.quantity,
+      averagePrice: holdings.averagePrice,
+    })
+    .from(holdings)
+    .where(eq(holdings.userId, userId));
+  const book: HoldingsBook = new Map();
+  for (const r of rows) {
+    const key = instrumentKey(r.exchange, r.symbol);
+    const lot = {
+      accountId: r.accountId,
+      quantity: Number(r.quantity),
+      averagePrice: Number(r.averagePrice),
+    };
+    book.set(key, [...(book.get(key) ?? []), lot]);
+  }
+  return book;
+}
+
+export interface ArmRequest {
+  symbol: string;
+  exchange: Exchange;
+  ruleScope: RuleScope;
+  targetAccountId: string | null;
+  triggerType: TriggerType;
+  valueType: ValueType;
+  triggerValue: number;
+  reference: ReferenceKind;
+}
+
+export interface ArmedLevels {
+  referencePrice: number;
+  peakPrice: number | null;
+  computedTriggerPrice: number;
+  currentPrice: number;
+}
+
+/** `message` answers a single save; `bulkMessage` names the symbol, for a Save All list. */
+export type ArmOutcome = ({ ok: true } & ArmedLevels) | { ok: false; message: string; bulkMessage: string };
+
+function refused(message: string, bulkMessage = message): ArmOutcome {
+  return { ok: false, message, bulkMessage };
+}
+
+/** The buy price of the lots the rule covers: one account's, or the weighted average of all. */
+function buyPrice(lots: HeldLot[]): number {
+  const quantity = lots.reduce((sum, l) => sum + l.quantity, 0);
+  const invested = lots.reduce((sum, l) => sum + l.quantity * l.averagePrice, 0);
+  return quantity > 0 ? invested / quantity : (lots[0]?.averagePrice ?? 0);
+}
+
+type Scoped = Pick<ArmRequest, 'symbol' | 'exchange' | 'ruleScope' | 'targetAccountId'>;
+
+/** The lots a rule covers: the instrument in every account, or in its target account. */
+export function coveredLots(req: Scoped, book: HoldingsBook): HeldLot[] {
+  const held = book.get(instrumentKey(req.exchange, req.symbol)) ?? [];
+  return req.ruleScope === 'specific_account'
+    ? held.filter((l) => l.accountId === req.targetAccountId)
+    : held;
+}
+
+/** Why a rule with this scope covers nothing the user holds, or null when it covers something. */
+export function notHeldProblem(req: Scoped, book: HoldingsBook): string | null {
+  if (coveredLots(req, book).length > 0) return null;
+  return req.ruleScope === 'specific_account'
+    ? notHeldInAccountMessage(req.symbol, req.exchange)
+    : notHeldMessage(req.symbol, req.exchange);
+}
+
+/** Levels for a rule armed now, or why it cannot be (spec §5 texts, the server's no-price text). */
+export function armRule(req: ArmRequest, book: HoldingsBook, quotes: Map<string, LatestQuote>): ArmOutcome {
+  const key = instrumentKey(req.exchange, req.symbol);
+  const lots = coveredLots(req, book);
+  const notHeld = notHeldProblem(req, book);
+  if (notHeld) return refused(notHeld);
+  const quote = quotes.get(key);
+  if (!quote) return refused(noPriceDataMessage(req.symbol));
+  const referencePrice = req.reference === 'buy_price' ? buyPrice(lots) : quote.ltp;
+  const check = validateRuleDraft({
+    triggerType: req.triggerType,
+    valueType: req.valueType,
+    triggerValue: req.triggerValue,
+    currentPrice: quote.ltp,
+    referencePrice,
+  });
+  if (!check.ok) {
+    if (check.problem === 'bounds') {
+      return refused(
+        check.error,
+        SAVE_ALL_MESSAGES.outOfRange(req.symbol, check.bounds!.min, check.bounds!.max),
+      );
+    }
+    if (check.problem === 'invalid')
+      return refused(check.error, SAVE_ALL_MESSAGES.invalidTrigger(req.symbol));
+    return refused(check.error);
+  }
+  return {
+    ok: true,
+    referencePrice,
+    peakPrice: req.triggerType === 'TRAILING_STOP_LOSS' ? referencePrice : null,
+    computedTriggerPrice: check.triggerPrice,
+    currentPrice: quote.ltp,
+  };
+}

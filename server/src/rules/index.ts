@@ -1,0 +1,9 @@
+/** Position rules: the API's services, and the in-memory engine that fires them exactly once. */
+export { createRulesEngine, type RulesEngine, type RulesEngineOptions, type RuleLevels } from './engine.ts';
+export { RuleIndex, type WatchEntry, type Crossing } from './rule-index.ts';
+export { announceRulesChanged, RULES_CHANGED_CHANNEL } from './changes.ts';
+export { createRules, updateRule, type RulesDeps } from './service.ts';
+export { setRuleActive, deleteRule, bulkRuleAction } from './activation.ts';
+export { listRules, getRule } from './list.ts';
+export { currentPrices, latestQuotes } from './quotes.ts';
+export { IN_APP_ONLY } from './claim.ts';

@@ -1,0 +1,41 @@
+/** Tier limits on rules (spec §6): rules may cover at most 50 (Basic) or 200 (Advanced) holdings. */
+import { instrumentKey } from '@app/common/market/tick-batch';
+import { holdingsLimitMessage, TIER_LIMITS, type SubscriptionTier } from '@app/common/rules/index';
+import { eq, sql } from 'drizzle-orm';
+import { queryRows, type Tx } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+import { Forbidden, NotFound } from '../http/errors.ts';
+
+/** Locks the user's row for the rest of the transaction (serialises limit checks); returns the tier. */
+export async function lockUserTier(tx: Tx, userId: string): Promise<SubscriptionTier> {
+  const [row] = await tx
+    .select({ tier: users.subscriptionTier })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  if (!row) throw new NotFound('User not found');
+  return row.tier;
+}
+
+/**
+ * Refuses (403) when rules on `adding` instruments would make the user's active rules cover
+ * more distinct holdings than the tier allows. Call after lockUserTier in the same transaction.
+ */
+export async function assertHoldingsLimit(
+  tx: Tx,
+  userId: string,
+  tier: SubscriptionTier,
+  adding: ReadonlyArray<{ symbol: string; exchange: string }>,
+): Promise<void> {
+  const rows = await queryRows<{ symbol: string; exchange: string }>(
+    tx,
+    sql`select distinct symbol, exchange from position_rules where user_id = ${userId} and is_active`,
+  );
+  const covered = new Set(rows.map((r) => instrumentKey(r.exchange, r.symbol)));
+  const before = covered.size;
+  for (const i of adding) covered.add(instrumentKey(i.exchange, i.symbol));
+  // More rules on holdings already covered are fine, even for a user above a lowered limit.
+  if (covered.size > before && covered.size > TIER_LIMITS[tier].holdings) {
+    throw new Forbidden(holdingsLimitMessage(tier));
+  }
+}

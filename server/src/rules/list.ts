@@ -1,0 +1,49 @@
+/** Reading rules: the user's list with the latest price, and one rule by id. */
+import type { ApiPositionRule } from '@app/common/api/rules';
+import { RULE_MESSAGES } from '@app/common/rules/index';
+import { and, desc, eq } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { positionRules, quotes } from '../db/schema.ts';
+import { NotFound } from '../http/errors.ts';
+import { presentRule } from './presenter.ts';
+import type { Exchange } from './quotes.ts';
+
+export interface RuleFilter {
+  symbol?: string;
+  exchange?: Exchange;
+}
+
+function selectRules(db: Executor) {
+  return db
+    .select({ rule: positionRules, ltp: quotes.ltp })
+    .from(positionRules)
+    .leftJoin(
+      quotes,
+      and(eq(quotes.exchange, positionRules.exchange), eq(quotes.symbol, positionRules.symbol)),
+    );
+}
+
+/** Every rule of the user (active, triggered and disabled), newest first, with live levels. */
+export async function listRules(
+  db: Executor,
+  userId: string,
+  filter: RuleFilter = {},
+): Promise<ApiPositionRule[]> {
+  const rows = await selectRules(db)
+    .where(
+      and(
+        eq(positionRules.userId, userId),
+        filter.symbol ? eq(positionRules.symbol, filter.symbol) : undefined,
+        filter.exchange ? eq(positionRules.exchange, filter.exchange) : undefined,
+      ),
+    )
+    .orderBy(desc(positionRules.createdAt), desc(positionRules.id));
+  return rows.map((r) => presentRule(r.rule, r.ltp === null ? null : Number(r.ltp)));
+}
+
+/** The user's rule `id`, or 404 (also for other users' rules). */
+export async function getRule(db: Executor, userId: string, id: string): Promise<ApiPositionRule> {
+  const [row] = await selectRules(db).where(and(eq(positionRules.id, id), eq(positionRules.userId, userId)));
+  if (!row) throw new NotFound(RULE_MESSAGES.ruleNotFound);
+  return presentRule(row.rule, row.ltp === null ? null : Number(row.ltp));
+}

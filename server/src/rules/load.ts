@@ -1,0 +1,99 @@
+/** Loads active rules and price alerts as index entries: all of them at start, or one user's. */
+import { instrumentKey } from '@app/common/market/tick-batch';
+import type { TriggerType, ValueType } from '@app/common/rules/index';
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Executor } from '../db/client.ts';
+import type { WatchEntry } from './rule-index.ts';
+
+/**
+ * updated_at to the millisecond, as an exact number (epoch ms): the version that peak writes
+ * and claims are tied to. `table` qualifies the column.
+ */
+export function versionSql(table?: string): SQL {
+  const column = table ? `${table}.updated_at` : 'updated_at';
+  return sql.raw(`(extract(epoch from date_trunc('milliseconds', ${column})) * 1000)`);
+}
+
+interface RuleRow {
+  id: string;
+  user_id: string;
+  symbol: string;
+  exchange: 'NSE' | 'BSE';
+  trigger_type: TriggerType;
+  trigger_value: string;
+  value_type: ValueType;
+  reference_price: string;
+  peak_price: string | null;
+  computed_trigger_price: string;
+  version: string | number;
+}
+
+interface AlertRow {
+  id: string;
+  user_id: string;
+  symbol: string;
+  exchange: 'NSE' | 'BSE';
+  direction: 'above' | 'below';
+  price: string;
+  version: string | number;
+}
+
+function ruleEntry(r: RuleRow): WatchEntry {
+  const trailing = r.trigger_type === 'TRAILING_STOP_LOSS';
+  return {
+    kind: 'rule',
+    id: r.id,
+    userId: r.user_id,
+    key: instrumentKey(r.exchange, r.symbol),
+    symbol: r.symbol,
+    exchange: r.exchange,
+    triggerType: r.trigger_type,
+    direction: r.trigger_type === 'TAKE_PROFIT' ? 'above' : 'below',
+    price: Number(r.computed_trigger_price),
+    valueType: r.value_type,
+    value: Number(r.trigger_value),
+    reference: Number(r.reference_price),
+    peak: trailing ? Number(r.peak_price ?? r.reference_price) : null,
+    version: Number(r.version),
+    claiming: false,
+    slot: -1,
+  };
+}
+
+function alertEntry(r: AlertRow): WatchEntry {
+  return {
+    kind: 'alert',
+    id: r.id,
+    userId: r.user_id,
+    key: instrumentKey(r.exchange, r.symbol),
+    symbol: r.symbol,
+    exchange: r.exchange,
+    triggerType: r.direction === 'above' ? 'PRICE_ABOVE' : 'PRICE_BELOW',
+    direction: r.direction,
+    price: Number(r.price),
+    valueType: null,
+    value: Number(r.price),
+    reference: Number(r.price),
+    peak: null,
+    version: Number(r.version),
+    claiming: false,
+    slot: -1,
+  };
+}
+
+/** Every active rule and price alert, or only `userId`'s. */
+export async function loadWatchEntries(db: Executor, userId?: string): Promise<WatchEntry[]> {
+  const ofUser: SQL = userId ? sql`and user_id = ${userId}` : sql``;
+  const rules = await queryRows<RuleRow>(
+    db,
+    sql`select id, user_id, symbol, exchange, trigger_type, trigger_value, value_type, reference_price,
+               peak_price, computed_trigger_price, ${versionSql()}::float8 as version
+        from position_rules where is_active ${ofUser}`,
+  );
+  const alerts = await queryRows<AlertRow>(
+    db,
+    sql`select id, user_id, symbol, exchange, direction, price, ${versionSql()}::float8 as version
+        from price_alerts where is_active ${ofUser}`,
+  );
+  return [...rules.map(ruleEntry), ...alerts.map(alertEntry)];
+}

@@ -1,0 +1,220 @@
+/**
+ * Saving rules: create one, create many (all or nothing), edit. The server arms each rule from
+ * its own latest quote; the client's computed_trigger_price is only a preview. Services emit
+ * after commit (announceRulesChanged), never route handlers.
+ */
+import type { ApiPositionRule, CreateRuleInput, UpdateRuleInput } from '@app/common/api/rules';
+import { instrumentKey } from '@app/common/market/tick-batch';
+import { describeRule, RULE_MESSAGES } from '@app/common/rules/index';
+import { and, eq } from 'drizzle-orm';
+import type { SessionUser } from '../auth/require-user.ts';
+import type { Tx } from '../db/client.ts';
+import { positionRules } from '../db/schema.ts';
+import type { AppDeps } from '../deps.ts';
+import { ownedAccount } from '../holdings/accounts.ts';
+import { Invalid, NotFound } from '../http/errors.ts';
+import { armRule, loadHoldingsBook, notHeldProblem, type ArmedLevels, type ArmOutcome } from './arm.ts';
+import { announceRulesChanged } from './changes.ts';
+import { assertHoldingsLimit, lockUserTier } from './limits.ts';
+import { presentRule, type RuleRow } from './presenter.ts';
+import { latestQuotes } from './quotes.ts';
+
+export type RulesDeps = Pick<AppDeps, 'db' | 'events' | 'redis' | 'log'>;
+
+/** NUMERIC(18,4) text. */
+export const money = (value: number) => value.toFixed(4);
+
+/** The stored form of armed levels. */
+export function levelColumns(levels: ArmedLevels) {
+  return {
+    referencePrice: money(levels.referencePrice),
+    peakPrice: levels.peakPrice === null ? null : money(levels.peakPrice),
+    computedTriggerPrice: money(levels.computedTriggerPrice),
+  };
+}
+
+/** Bulk refusals list every rule's problem; nothing is saved. */
+export function rejectArming(outcomes: ArmOutcome[], mode: 'single' | 'bulk'): void {
+  const problems = outcomes.flatMap((o) => (o.ok ? [] : [o]));
+  if (problems.length === 0) return;
+  if (mode === 'single') throw new Invalid(problems[0]!.message);
+  const details = problems.map((p) => p.bulkMessage);
+  const summary =
+    problems.length === 1
+      ? details[0]!
+      : `${problems.length} of ${outcomes.length} rules could not be saved. Nothing was saved.`;
+  throw new Invalid(summary, details);
+}
+
+/** Every target account must be the user's own (404 otherwise). */
+async function assertOwnAccounts(tx: Tx, userId: string, ids: Iterable<string | null | undefined>) {
+  for (const id of new Set(ids)) if (id) await ownedAccount(tx, userId, id);
+}
+
+function newRuleValues(userId: string, rule: CreateRuleInput, levels: ArmedLevels) {
+  const specific = rule.rule_scope === 'specific_account';
+  return {
+    userId,
+    symbol: rule.symbol,
+    exchange: rule.exchange,
+    ruleName: rule.rule_name || describeRule(rule),
+    ruleScope: rule.rule_scope,
+    targetAccountId: specific ? (rule.target_account_id ?? null) : null,
+    actionType: rule.action_type,
+    triggerType: rule.trigger_type,
+    triggerValue: String(rule.trigger_value),
+    valueType: rule.value_type,
+    ...levelColumns(levels),
+    sellQuantityType: rule.sell_quantity_type,
+    sellQuantityValue: rule.sell_quantity_value == null ? null : String(rule.sell_quantity_value),
+    orderType: rule.order_type,
+    limitPrice: rule.limit_price == null ? null : String(rule.limit_price),
+    priority: rule.priority,
+    isActive: true,
+  };
+}
+
+export interface CreateRulesCommand {
+  user: SessionUser;
+  rules: CreateRuleInput[];
+  /** `single` answers with the spec's single-save texts, `bulk` lists Save All texts. */
+  mode: 'single' | 'bulk';
+}
+
+/** Creates rules in one transaction: all are saved, or none (400 listing each problem). */
+export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Promise<ApiPositionRule[]> {
+  const userId = cmd.user.id;
+  const saved = await deps.db.transaction(async (tx) => {
+    const tier = await lockUserTier(tx, userId);
+    await assertOwnAccounts(
+      tx,
+      userId,
+      cmd.rules.map((r) => (r.rule_scope === 'specific_account' ? r.target_account_id : null)),
+    );
+    const book = await loadHoldingsBook(tx, userId);
+    const quotes = await latestQuotes(tx, cmd.rules);
+    const outcomes = cmd.rules.map((rule) =>
+      armRule(
+        {
+          symbol: rule.symbol,
+          exchange: rule.exchange,
+          ruleScope: rule.rule_scope,
+          targetAccountId: rule.target_account_id ?? null,
+          triggerType: rule.trigger_type,
+          valueType: rule.value_type,
+          triggerValue: rule.trigger_value,
+          reference: rule.reference,
+        },
+        book,
+        quotes,
+      ),
+    );
+    rejectArming(outcomes, cmd.mode);
+    await assertHoldingsLimit(tx, userId, tier, cmd.rules);
+    const armed = outcomes as Array<ArmOutcome & { ok: true }>;
+    const rows = await tx
+      .insert(positionRules)
+      .values(cmd.rules.map((rule, i) => newRuleValues(userId, rule, armed[i]!)))
+      .returning();
+    return rows.map((row, i) => presentRule(row, armed[i]!.currentPrice));
+  });
+  announceRulesChanged(deps, userId);
+  return saved;
+}
+
+const REARM_FIELDS = ['trigger_type', 'trigger_value', 'value_type', 'reference'] as const;
+
+/**
+ * Edits a rule. A change to its trigger (type, value, value type or reference) re-arms it
+ * from the latest quote with a fresh peak; a name, scope or priority change keeps its levels.
+ */
+export async function updateRule(
+  deps: RulesDeps,
+  cmd: { user: SessionUser; id: string; input: UpdateRuleInput },
+): Promise<ApiPositionRule> {
+  const { user, id, input } = cmd;
+  const updated = await deps.db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select()
+      .from(positionRules)
+      .where(and(eq(positionRules.id, id), eq(positionRules.userId, user.id)))
+      .for('update');
+    if (!existing) throw new NotFound(RULE_MESSAGES.ruleNotFound);
+    const scope = input.rule_scope ?? existing.ruleScope;
+    const target =
+      scope === 'specific_account'
+        ? input.target_account_id !== undefined
+          ? input.target_account_id
+          : existing.targetAccountId
+        : null;
+    if (scope === 'specific_account' && !target) throw new Invalid(RULE_MESSAGES.accountRequired);
+    if (target !== existing.targetAccountId) await assertOwnAccounts(tx, user.id, [target]);
+    const merged = {
+      symbol: existing.symbol,
+      exchange: existing.exchange,
+      ruleScope: scope,
+      targetAccountId: target,
+      triggerType: input.trigger_type ?? existing.triggerType,
+      valueType: input.value_type ?? existing.valueType,
+      triggerValue: input.trigger_value ?? Number(existing.triggerValue),
+      reference: input.reference ?? 'current',
+    };
+    const book = await loadHoldingsBook(tx, user.id);
+    const quotes = await latestQuotes(tx, [existing]);
+    let levels: Partial<RuleRow> = {};
+    if (REARM_FIELDS.some((field) => input[field] !== undefined)) {
+      const outcome = armRule(merged, book, quotes);
+      rejectArming([outcome], 'single');
+      levels = levelColumns(outcome as ArmedLevels);
+    } else if (input.rule_scope !== undefined || input.target_account_id !== undefined) {
+      const notHeld = notHeldProblem(merged, book);
+      if (notHeld) throw new Invalid(notHeld);
+    }
+    const [row] = await tx
+      .update(positionRules)
+      .set({
+        ...levels,
+        ...editedColumns(input),
+        ...(input.rule_name !== undefined
+          ? { ruleName: input.rule_name || describeRule(asRule(merged)) }
+          : {}),
+        ruleScope: scope,
+        targetAccountId: target,
+        triggerType: merged.triggerType,
+        triggerValue: String(merged.triggerValue),
+        valueType: merged.valueType,
+        updatedAt: new Date(),
+      })
+      .where(eq(positionRules.id, existing.id))
+      .returning();
+    const quote = quotes.get(instrumentKey(existing.exchange, existing.symbol));
+    return presentRule(row!, quote?.ltp ?? null);
+  });
+  announceRulesChanged(deps, user.id);
+  return updated;
+}
+
+/** The optional columns an edit names; null clears a number. */
+function editedColumns(input: UpdateRuleInput): Partial<RuleRow> {
+  const text = (value: number | null) => (value === null ? null : String(value));
+  const columns: Partial<RuleRow> = {};
+  if (input.action_type !== undefined) columns.actionType = input.action_type;
+  if (input.sell_quantity_type !== undefined) columns.sellQuantityType = input.sell_quantity_type;
+  if (input.sell_quantity_value !== undefined) columns.sellQuantityValue = text(input.sell_quantity_value);
+  if (input.order_type !== undefined) columns.orderType = input.order_type;
+  if (input.limit_price !== undefined) columns.limitPrice = text(input.limit_price);
+  if (input.priority !== undefined) columns.priority = input.priority;
+  return columns;
+}
+
+function asRule(merged: {
+  triggerType: RuleRow['triggerType'];
+  triggerValue: number;
+  valueType: RuleRow['valueType'];
+}) {
+  return {
+    trigger_type: merged.triggerType,
+    trigger_value: merged.triggerValue,
+    value_type: merged.valueType,
+  };
+}

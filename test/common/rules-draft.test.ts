@@ -1,0 +1,224 @@
+import { expect } from 'chai';
+import {
+  createRuleBody,
+  bulkCreateRulesBody,
+  updateRuleBody,
+  updateAlertBody,
+} from '../../common/src/api/rules.ts';
+import { crossingMessage, describeRule, triggerTypeLabel } from '../../common/src/rules/describe.ts';
+import {
+  DEFAULT_RULE_DRAFT,
+  parseTriggerValue,
+  planSaveAll,
+  sanitizeTriggerInput,
+  validateRuleDraft,
+} from '../../common/src/rules/draft.ts';
+import {
+  istMonthStart,
+  nextIstMonthStart,
+  TIER_LIMITS,
+  holdingsLimitMessage,
+} from '../../common/src/rules/tiers.ts';
+
+describe('rules: drafts and Save All (spec §5, §8)', () => {
+  const draft = { triggerType: 'TRAILING_STOP_LOSS' as const, valueType: 'PERCENT' as const };
+
+  it('starts every account row with alert, trailing stop loss, 7 percent', () => {
+    expect(DEFAULT_RULE_DRAFT).to.deep.equal({
+      action_type: 'ALERT',
+      trigger_type: 'TRAILING_STOP_LOSS',
+      trigger_value: 7,
+      value_type: 'PERCENT',
+    });
+  });
+
+  it('checks value, price, trigger and bounds in order, with the spec texts', () => {
+    for (const triggerValue of [0, -1, '', 'abc', null, undefined]) {
+      expect(validateRuleDraft({ ...draft, triggerValue, currentPrice: 100 })).to.deep.include({
+        ok: false,
+        error: 'Please enter a valid trigger value greater than 0',
+      });
+    }
+    for (const currentPrice of [null, undefined, 0, -5]) {
+      expect(validateRuleDraft({ ...draft, triggerValue: 7, currentPrice })).to.deep.include({
+        ok: false,
+        error: 'Current price is not available for this stock.',
+      });
+    }
+    expect(
+      validateRuleDraft({
+        triggerType: 'FIXED_STOP_LOSS',
+        valueType: 'ABSOLUTE',
+        triggerValue: 100,
+        currentPrice: 100,
+      }),
+    ).to.deep.include({ ok: false, error: 'Invalid trigger price calculated. Please check your input.' });
+    expect(validateRuleDraft({ ...draft, triggerValue: 95, currentPrice: 2500 })).to.deep.include({
+      ok: false,
+      error:
+        'Rule is not allowed for this price. Trigger price must be between 250.00 and 5000.00 based on current price',
+    });
+    expect(
+      validateRuleDraft({
+        triggerType: 'TAKE_PROFIT',
+        valueType: 'PERCENT',
+        triggerValue: 101,
+        currentPrice: 2500,
+      }),
+    ).to.deep.include({ ok: false, problem: 'bounds' });
+    expect(validateRuleDraft({ ...draft, triggerValue: '7', currentPrice: 2457.35 })).to.deep.equal({
+      ok: true,
+      triggerValue: 7,
+      triggerPrice: 2285.34,
+      referencePrice: 2457.35,
+    });
+  });
+
+  it('accepts the exact bounds and measures from a buy price when given one', () => {
+    expect(validateRuleDraft({ ...draft, triggerValue: 90, currentPrice: 1000 })).to.deep.include({
+      ok: true,
+    });
+    expect(
+      validateRuleDraft({
+        triggerType: 'TAKE_PROFIT',
+        valueType: 'PERCENT',
+        triggerValue: 100,
+        currentPrice: 1000,
+      }),
+    ).to.deep.include({ ok: true, triggerPrice: 2000 });
+    expect(
+      validateRuleDraft({
+        triggerType: 'FIXED_STOP_LOSS',
+        valueType: 'PERCENT',
+        triggerValue: 5,
+        currentPrice: 1000,
+        referencePrice: 800,
+      }),
+    ).to.deep.include({ ok: true, triggerPrice: 760 });
+  });
+
+  it('keeps digits and one dot in the trigger input', () => {
+    expect(sanitizeTriggerInput('7a.5.1%')).to.equal('7.51');
+    expect(sanitizeTriggerInput('-12')).to.equal('12');
+    expect(parseTriggerValue('7.')).to.equal(7);
+    expect(parseTriggerValue('.5')).to.equal(0.5);
+    expect(Number.isNaN(parseTriggerValue('1e3'))).to.equal(true);
+  });
+
+  it('Save All skips empty drafts, refuses when none remain, and names each symbol', () => {
+    const empty = planSaveAll([{ symbol: 'TCS', ...draft, triggerValue: '', currentPrice: 100 }]);
+    expect(empty).to.deep.include({
+      ok: false,
+      error: 'No valid rules to save. Ensure trigger values are > 0.',
+    });
+
+    const plan = planSaveAll([
+      { symbol: 'RELIANCE', ...draft, triggerValue: 7, currentPrice: null },
+      { symbol: 'TCS', ...draft, triggerValue: 0, currentPrice: 3000 },
+      {
+        symbol: 'INFY',
+        triggerType: 'FIXED_STOP_LOSS',
+        valueType: 'ABSOLUTE',
+        triggerValue: 2000,
+        currentPrice: 1500,
+      },
+      { symbol: 'SBIN', ...draft, triggerValue: 95, currentPrice: 800 },
+    ]);
+    expect(plan).to.deep.equal({
+      ok: false,
+      error: 'Current price not available for RELIANCE. Please refresh and try again.',
+      errors: [
+        'Current price not available for RELIANCE. Please refresh and try again.',
+        'Invalid trigger price calculated for INFY',
+        'Rule is not allowed for SBIN. Trigger price must be between 80.00 and 1600.00 based on current price',
+      ],
+    });
+
+    const good = planSaveAll([
+      { symbol: 'TCS', ...draft, triggerValue: 7, currentPrice: 3000 },
+      { symbol: 'ITC', ...draft, triggerValue: '', currentPrice: 400 },
+    ]);
+    expect(good.ok).to.equal(true);
+    if (good.ok) {
+      expect(good.rules.map((r) => [r.draft.symbol, r.triggerPrice])).to.deep.equal([['TCS', 2790]]);
+      expect(good.skipped.map((d) => d.symbol)).to.deep.equal(['ITC']);
+    }
+  });
+
+  it('describes rules and crossings in words', () => {
+    expect(
+      describeRule({ trigger_type: 'TRAILING_STOP_LOSS', trigger_value: 7, value_type: 'PERCENT' }),
+    ).to.equal('Trailing stop loss 7%');
+    expect(
+      describeRule({ trigger_type: 'FIXED_STOP_LOSS', trigger_value: 50, value_type: 'ABSOLUTE' }),
+    ).to.equal('Fixed stop loss ₹50.00');
+    expect(
+      crossingMessage({
+        symbol: 'RELIANCE',
+        triggerType: 'TRAILING_STOP_LOSS',
+        ltp: 2301.5,
+        triggerPrice: 2310,
+      }),
+    ).to.equal('RELIANCE fell to ₹2,301.50, at or below your trailing stop at ₹2,310.00');
+    expect(
+      crossingMessage({ symbol: 'INFY', triggerType: 'TAKE_PROFIT', ltp: 1760, triggerPrice: 1750 }),
+    ).to.equal('INFY rose to ₹1,760.00, at or above your profit target at ₹1,750.00');
+    expect(triggerTypeLabel('TRAILING_STOP_LOSS')).to.equal('TRAILING STOP LOSS');
+  });
+
+  it('counts the quota in IST calendar months and states the tier limits', () => {
+    // 31 Jan 2026 20:00 UTC is 1 Feb 01:30 IST.
+    expect(istMonthStart(Date.UTC(2026, 0, 31, 20)).toISOString()).to.equal('2026-01-31T18:30:00.000Z');
+    expect(istMonthStart(Date.UTC(2026, 0, 31, 18, 29)).toISOString()).to.equal('2025-12-31T18:30:00.000Z');
+    expect(nextIstMonthStart(Date.UTC(2026, 11, 15)).toISOString()).to.equal('2026-12-31T18:30:00.000Z');
+    expect(TIER_LIMITS.basic).to.deep.equal({ holdings: 50, monthlyEmails: 5 });
+    expect(TIER_LIMITS.advanced.holdings).to.equal(200);
+    expect(TIER_LIMITS.advanced.monthlyEmails).to.equal(Infinity);
+    expect(holdingsLimitMessage('basic')).to.match(/up to 50 holdings.*Advanced tier/);
+  });
+
+  it('request schemas: defaults, SELL refused, account required, bulk as a list', () => {
+    const parsed = createRuleBody.parse({
+      symbol: ' reliance ',
+      trigger_type: 'FIXED_STOP_LOSS',
+      trigger_value: '5',
+    });
+    expect(parsed).to.deep.include({
+      symbol: 'RELIANCE',
+      exchange: 'NSE',
+      rule_scope: 'all_holdings',
+      action_type: 'ALERT',
+      value_type: 'PERCENT',
+      trigger_value: 5,
+      reference: 'current',
+      order_type: 'MARKET',
+      priority: 1,
+    });
+    const sell = createRuleBody.safeParse({
+      symbol: 'TCS',
+      trigger_type: 'TAKE_PROFIT',
+      trigger_value: 5,
+      action_type: 'SELL',
+    });
+    expect(sell.success).to.equal(false);
+    expect(sell.error?.issues[0]?.message).to.equal('Automatic sell orders are coming soon');
+    const noAccount = createRuleBody.safeParse({
+      symbol: 'TCS',
+      trigger_type: 'TAKE_PROFIT',
+      trigger_value: 5,
+      rule_scope: 'specific',
+    });
+    expect(noAccount.error?.issues[0]?.message).to.equal(
+      'Please choose an account for an account-specific rule',
+    );
+    const zero = createRuleBody.safeParse({ symbol: 'TCS', trigger_type: 'TAKE_PROFIT', trigger_value: 0 });
+    expect(zero.error?.issues[0]?.message).to.equal('Please enter a valid trigger value greater than 0');
+    const bulk = bulkCreateRulesBody.parse([
+      { symbol: 'TCS', trigger_type: 'TAKE_PROFIT', trigger_value: 5, rule_scope: 'all' },
+    ]);
+    expect(bulk.rules[0]!.rule_scope).to.equal('all_holdings');
+    expect(updateRuleBody.safeParse({}).success).to.equal(false);
+    expect(updateRuleBody.safeParse({ action_type: 'SELL' }).success).to.equal(false);
+    expect(updateAlertBody.safeParse({ read: true }).success).to.equal(true);
+  });
+});

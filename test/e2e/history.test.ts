@@ -1,0 +1,194 @@
+/**
+ * Rule Execution History in Chromium against the real app (spec §2 History, §3 Rule
+ * execution, §8): the period select drives the request, the empty state, rows from the
+ * database with their status colours, paging, the phone layout and the load failure.
+ */
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { ruleExecutions } from '../../server/src/db/schema.ts';
+import { bootApp, type TestApp } from '../helpers/app.ts';
+import {
+  assertNoHorizontalScroll,
+  launchBrowser,
+  PHONE,
+  requireBuiltClient,
+  screenshot,
+} from '../helpers/browser.ts';
+import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { openSignedIn, pageErrors } from './helpers.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Watches the page's `GET /api/rule-executions` calls. */
+function recordHistoryRequests(page: Page): URL[] {
+  const seen: URL[] = [];
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (url.pathname === '/api/rule-executions') seen.push(url);
+  });
+  return seen;
+}
+
+function spanDays(url: URL): number {
+  const start = Date.parse(url.searchParams.get('start_date')!);
+  const end = Date.parse(url.searchParams.get('end_date')!);
+  return Math.round((end - start) / DAY_MS);
+}
+
+async function insertExecutions(
+  app: TestApp,
+  user: SignedInUser,
+  rows: { symbol: string; status: string; minutesAgo: number; message?: string | null }[],
+) {
+  await app.runtime.deps.db.insert(ruleExecutions).values(
+    rows.map((row) => ({
+      userId: user.id,
+      symbol: row.symbol,
+      exchange: 'NSE' as const,
+      triggerType: 'TRAILING_STOP_LOSS',
+      status: row.status,
+      triggerPrice: '2697.0000',
+      executionPrice: '2690.5000',
+      message: row.message ?? null,
+      executedAt: new Date(Date.now() - row.minutesAgo * 60_000),
+    })),
+  );
+}
+
+describe('e2e: History', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let browser: Browser;
+
+  before(async () => {
+    app = await bootApp({ clientDist: requireBuiltClient() });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('shows the empty state, and asks for the last 7, 30 or 90 days', async () => {
+    const user = await signIn(app);
+    const page = await openSignedIn(browser, app, user, '/privacy');
+    const requests = recordHistoryRequests(page);
+    await page.goto(`${app.url}/history`);
+    await page.getByRole('heading', { level: 1, name: 'Rule Execution History' }).waitFor();
+    await page.getByRole('heading', { name: 'No executions found' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Set up Rules' }).getAttribute('href')).to.equal('/holdings');
+    const select = page.getByLabel('Time Period');
+    expect(await select.inputValue()).to.equal('30');
+    expect(await select.locator('option').allInnerTexts()).to.deep.equal([
+      'Last 7 days',
+      'Last 30 days',
+      'Last 90 days',
+    ]);
+    expect(requests).to.have.length(1);
+    expect(requests[0]!.searchParams.get('limit')).to.equal('100');
+    expect(requests[0]!.searchParams.get('offset')).to.equal('0');
+    expect(Math.abs(Date.parse(requests[0]!.searchParams.get('end_date')!) - Date.now())).to.be.below(60_000);
+    expect(spanDays(requests[0]!)).to.equal(30);
+
+    await select.selectOption('7');
+    await page.waitForFunction(() => document.body.innerText.includes('in the last 7 days'));
+    await select.selectOption('90');
+    await page.waitForFunction(() => document.body.innerText.includes('in the last 90 days'));
+    expect(requests.map(spanDays)).to.deep.equal([30, 7, 90]);
+    await page.setViewportSize(PHONE);
+    await assertNoHorizontalScroll(page);
+    await screenshot(page, 'history-empty-phone');
+  });
+
+  it('lists executions from the database, newest first, coloured by status', async () => {
+    const user = await signIn(app);
+    await insertExecutions(app, user, [
+      { symbol: 'RELIANCE', status: 'SUCCESS', minutesAgo: 5, message: 'Alert sent to 1 endpoint' },
+      { symbol: 'TCS', status: 'FAILED', minutesAgo: 60, message: 'Email could not be delivered' },
+      { symbol: 'INFY', status: 'PENDING', minutesAgo: 120 },
+      { symbol: 'OLDCO', status: 'SUCCESS', minutesAgo: 40 * 24 * 60 },
+    ]);
+    const page = await openSignedIn(browser, app, user, '/history');
+    const errors = pageErrors(page);
+    const table = page.getByRole('table');
+    await table.getByRole('row').nth(3).waitFor();
+    const headers = await table.getByRole('columnheader').allInnerTexts();
+    expect(headers).to.deep.equal(['Symbol', 'Rule Type', 'Triggered At', 'Status', 'Message']);
+    const body = table.locator('tbody tr');
+    expect(await body.count(), 'the 40-day-old row is outside the last 30 days').to.equal(3);
+    expect(await body.locator('th').allInnerTexts()).to.deep.equal([
+      'RELIANCE\nNSE',
+      'TCS\nNSE',
+      'INFY\nNSE',
+    ]);
+
+    const first = body.nth(0);
+    expect(await first.innerText())
+      .to.contain('TRAILING STOP LOSS')
+      .and.contain('₹2,697.00')
+      .and.contain('₹2,690.50');
+    const triggered = await first.locator('time').innerText();
+    expect(triggered).to.match(/^\d{2}\/\d{2}\/\d{4}\n\d{2}:\d{2}:\d{2}$/);
+    const tones = await body
+      .locator('.execution-status')
+      .evaluateAll((badges) =>
+        badges.map((b) => `${b.textContent} ${b.className.match(/badge-(gain|loss|warning)/)?.[1]}`),
+      );
+    expect(tones).to.deep.equal(['SUCCESS gain', 'FAILED loss', 'PENDING warning']);
+    expect(await body.nth(2).innerText()).to.contain('No additional details');
+    await page.getByText('Showing 3 of 3 executions').waitFor();
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).to.equal(0);
+
+    await page.getByLabel('Time Period').selectOption('90');
+    await page.getByText('Showing 4 of 4 executions').waitFor();
+    await screenshot(page, 'history-desktop');
+
+    for (const width of [PHONE.width, 360]) {
+      await page.setViewportSize({ width, height: PHONE.height });
+      await assertNoHorizontalScroll(page);
+    }
+    await page.setViewportSize(PHONE);
+    expect(await page.getByRole('table').isVisible()).to.equal(false);
+    const cards = page.getByRole('list', { name: 'Rule executions, newest first' }).getByRole('listitem');
+    expect(await cards.count()).to.equal(4);
+    expect(await cards.first().innerText())
+      .to.contain('RELIANCE')
+      .and.contain('SUCCESS');
+    await screenshot(page, 'history-phone');
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('pages with Load more when there are more than 100', async () => {
+    const user = await signIn(app);
+    await insertExecutions(
+      app,
+      user,
+      Array.from({ length: 105 }, (_, i) => ({ symbol: `SYM${i}`, status: 'SUCCESS', minutesAgo: i + 1 })),
+    );
+    const page = await openSignedIn(browser, app, user, '/history');
+    await page.getByText('Showing 100 of 105 executions').waitFor();
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByText('Showing 105 of 105 executions').waitFor();
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).to.equal(0);
+    expect(await page.locator('tbody th').last().innerText()).to.contain('SYM104');
+  });
+
+  it('says when the history could not be loaded, and loads it on Try again', async () => {
+    const user = await signIn(app);
+    const page = await openSignedIn(browser, app, user, '/privacy');
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    await page.route('**/api/rule-executions?**', async (route) => {
+      await answered;
+      await route.fulfill({ status: 500, contentType: 'application/json', body: '{"success":false}' });
+    });
+    await page.goto(`${app.url}/history`);
+    await page.getByRole('status').filter({ hasText: 'Loading execution history...' }).waitFor();
+    answer();
+    await page.getByRole('alert').filter({ hasText: 'Failed to load history' }).waitFor();
+    await page.unroute('**/api/rule-executions?**');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { name: 'No executions found' }).waitFor();
+    expect(await page.getByRole('alert').count()).to.equal(0);
+  });
+});

@@ -1,0 +1,105 @@
+import { expect } from 'chai';
+import { and, eq, sql } from 'drizzle-orm';
+import { alertDeliveries, notificationEndpoints, ruleExecutions } from '../../../server/src/db/schema.ts';
+import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { startFakeSendGrid, type FakeSendGrid } from '../../helpers/fake-sendgrid.ts';
+import type { SignedInUser } from '../../helpers/users.ts';
+import { eventually, userFactory } from '../rules/support.ts';
+
+describe('alert delivery worker (BullMQ on Redis): lost jobs, duplicate jobs, retries', () => {
+  let fake: FakeSendGrid;
+  let app: TestApp;
+  const users = userFactory(() => app);
+  const requestsTo = (user: SignedInUser) =>
+    fake.requests.filter((r) => r.body.personalizations[0]!.to[0]!.email === user.email);
+  before(async () => {
+    fake = await startFakeSendGrid();
+    app = await bootApp({
+      withRedis: true,
+      embeddedStreamer: false,
+      env: { SENDGRID_API_KEY: 'SG.fake-key', SENDGRID_API_URL: fake.url },
+      delivery: { sweepMs: 100, graceMs: 300, retry: { baseDelayMs: 100 } },
+    });
+  });
+  beforeEach(() => fake.reset());
+  after(async () => {
+    await users.forget();
+    await app.close();
+    await fake.close();
+  });
+
+  /** A committed execution with one outbox row, as a trigger leaves them, but never enqueued. */
+  async function seedDelivery(user: SignedInUser, dueAgoMs: number) {
+    const db = app.runtime.deps.db;
+    const [endpoint] = await db
+      .select()
+      .from(notificationEndpoints)
+      .where(and(eq(notificationEndpoints.userId, user.id), eq(notificationEndpoints.type, 'email')));
+    const [execution] = await db
+      .insert(ruleExecutions)
+      .values({
+        userId: user.id,
+        symbol: 'ITC',
+        exchange: 'NSE',
+        triggerType: 'FIXED_STOP_LOSS',
+        triggerPrice: '400',
+        executionPrice: '399',
+        message: 'ITC fell to ₹399.00, at or below your stop loss at ₹400.00',
+      })
+      .returning();
+    const [delivery] = await db
+      .insert(alertDeliveries)
+      .values({
+        executionId: execution!.id,
+        endpointId: endpoint!.id,
+        channel: 'email',
+        destination: endpoint!.value,
+        nextAttemptAt: sql`now() - ${dueAgoMs} * interval '1 millisecond'`,
+      })
+      .returning();
+    return { executionId: execution!.id, deliveryId: delivery!.id };
+  }
+
+  const executionStatus = async (id: string) => {
+    const [row] = await app.runtime.deps.db
+      .select({ status: ruleExecutions.status })
+      .from(ruleExecutions)
+      .where(eq(ruleExecutions.id, id));
+    return row?.status;
+  };
+
+  it('the sweeper sends a committed delivery whose job was lost (instance killed before enqueueing)', async () => {
+    expect(app.runtime.deliveries.mode).to.equal('queue');
+    const user = await users.make();
+    const { executionId } = await seedDelivery(user, 60_000);
+    await eventually(
+      async () => ((await executionStatus(executionId)) === 'SUCCESS' ? true : undefined),
+      'SUCCESS',
+    );
+    expect(requestsTo(user).map((r) => r.status)).to.deep.equal([202]);
+  });
+
+  it('a delivery enqueued many times is sent once', async () => {
+    const user = await users.make();
+    const { executionId, deliveryId } = await seedDelivery(user, 0);
+    for (let i = 0; i < 5; i++) app.runtime.deliveries.dispatch([deliveryId, deliveryId]);
+    await eventually(
+      async () => ((await executionStatus(executionId)) === 'SUCCESS' ? true : undefined),
+      'SUCCESS',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 700)); // sweeps come and go
+    expect(requestsTo(user)).to.have.length(1);
+  });
+
+  it('429 then 202 through a delayed retry job: one email, SUCCESS', async () => {
+    const user = await users.make();
+    fake.script(429);
+    const { executionId, deliveryId } = await seedDelivery(user, 0);
+    app.runtime.deliveries.dispatch([deliveryId]);
+    await eventually(
+      async () => ((await executionStatus(executionId)) === 'SUCCESS' ? true : undefined),
+      'SUCCESS',
+    );
+    expect(requestsTo(user).map((r) => r.status)).to.deep.equal([429, 202]);
+  });
+});

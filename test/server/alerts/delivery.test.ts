@@ -1,0 +1,121 @@
+import type { ApiRuleExecution } from '@app/common/api/rules';
+import { expect } from 'chai';
+import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { sendGridErrorBody, startFakeSendGrid, type FakeSendGrid } from '../../helpers/fake-sendgrid.ts';
+import type { SignedInUser } from '../../helpers/users.ts';
+import {
+  addHolding,
+  createRule,
+  eventually,
+  listExecutions,
+  publishPrices,
+  userFactory,
+} from '../rules/support.ts';
+
+const SENDGRID = (fake: FakeSendGrid) => ({
+  APP_URL: 'http://app.example.test',
+  SENDGRID_API_KEY: 'SG.fake-key',
+  SENDGRID_API_URL: fake.url,
+});
+
+/** Arms a 5% stop on `symbol` at 1000 and crosses it; returns the user's one execution. */
+async function trigger(app: TestApp, user: SignedInUser, symbol: string): Promise<void> {
+  await publishPrices(app, { [symbol]: 1000 });
+  await addHolding(app, user, symbol);
+  const rule = await createRule(app, user, { symbol, trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5 });
+  expect(rule.status, rule.body.error).to.equal(201);
+  await publishPrices(app, { [symbol]: 900 });
+}
+
+const settledExecution = (app: TestApp, user: SignedInUser) =>
+  eventually(async () => {
+    const [execution] = await listExecutions(app, user);
+    return execution && execution.status !== 'PENDING' ? execution : undefined;
+  }, 'the execution to settle');
+
+describe('alert delivery worker (embedded): SendGrid back-off, refusals, shutdown', () => {
+  let fake: FakeSendGrid;
+  let app: TestApp;
+  const users = userFactory(() => app);
+  const requestsTo = (user: SignedInUser) =>
+    fake.requests.filter((r) => r.body.personalizations[0]!.to[0]!.email === user.email);
+  before(async () => {
+    fake = await startFakeSendGrid();
+    app = await bootApp({
+      env: SENDGRID(fake),
+      embeddedStreamer: false,
+      delivery: { pollMs: 50, retry: { baseDelayMs: 100, maxAttempts: 3 } },
+    });
+  });
+  beforeEach(() => fake.reset());
+  after(async () => {
+    await users.forget();
+    await app.close();
+    await fake.close();
+  });
+
+  it('429 then 202: retried after a back-off, sent exactly once, SUCCESS', async () => {
+    const user = await users.make();
+    fake.script(429);
+    await trigger(app, user, 'RELIANCE');
+    const execution: ApiRuleExecution = await settledExecution(app, user);
+    expect(execution).to.deep.include({ status: 'SUCCESS', error_message: null });
+    expect(requestsTo(user).map((r) => r.status)).to.deep.equal([429, 202]);
+    const body = requestsTo(user)[1]!.body;
+    expect(body.subject).to.equal('Alert: RELIANCE (NSE) Fixed stop loss 5% triggered at ₹900.00');
+    const text = body.content.find((c) => c.type === 'text/plain')!.value;
+    expect(text).to.include('Trigger price: ₹950.00');
+    expect(text).to.include('http://app.example.test/holdings');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(requestsTo(user)).to.have.length(2);
+  });
+
+  it('400: FAILED at once, with the reason in /api/rule-executions', async () => {
+    const user = await users.make();
+    fake.script({
+      status: 400,
+      body: sendGridErrorBody('Does not contain a valid address.', 'personalizations.0.to'),
+    });
+    await trigger(app, user, 'TCS');
+    const execution = await settledExecution(app, user);
+    expect(execution).to.deep.include({
+      status: 'FAILED',
+      error_message: 'HTTP 400: personalizations.0.to: Does not contain a valid address.',
+    });
+    expect(requestsTo(user)).to.have.length(1);
+  });
+
+  it('gives up after the last attempt of a provider that keeps failing', async () => {
+    const user = await users.make();
+    fake.script(503, 503, 503);
+    await trigger(app, user, 'INFY');
+    const execution = await settledExecution(app, user);
+    expect(execution.status).to.equal('FAILED');
+    expect(execution.error_message).to.equal('Gave up after 3 attempts: HTTP 503: scripted 503');
+    expect(requestsTo(user)).to.have.length(3);
+  });
+
+  it('finishes a send in flight before the instance closes', async () => {
+    const owner = await bootApp({ embeddedStreamer: false, delivery: { pollMs: 60_000 } });
+    const slow = await bootApp({
+      env: SENDGRID(fake),
+      embeddedStreamer: false,
+      database: owner.runtime.deps.database,
+      delivery: { pollMs: 50 },
+    });
+    const local = userFactory(() => owner);
+    try {
+      const user = await local.make();
+      fake.script({ status: 202, delayMs: 400 });
+      await trigger(slow, user, 'SBIN');
+      await eventually(async () => (requestsTo(user).length === 1 ? true : undefined), 'the send to start');
+      await slow.close();
+      const [execution] = await listExecutions(owner, user);
+      expect(execution).to.deep.include({ status: 'SUCCESS' });
+    } finally {
+      await slow.close();
+      await local.forget();
+      await owner.close();
+    }
+  });
+});

@@ -1,0 +1,134 @@
+import type { ApiBulkCreateResult } from '@app/common/api/rules';
+import { expect } from 'chai';
+import { inArray, sql } from 'drizzle-orm';
+import { STARTER_INSTRUMENTS } from '../../../common/src/instruments/starter.ts';
+import { alertDeliveries, devOutbox, ruleExecutions } from '../../../server/src/db/schema.ts';
+import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { apiClient } from '../../helpers/http.ts';
+import type { SignedInUser } from '../../helpers/users.ts';
+import { eventually, tickBatch, userFactory } from './support.ts';
+
+const SYMBOLS = [
+  ...new Set(STARTER_INSTRUMENTS.filter((i) => i.exchange === 'NSE').map((i) => i.symbol)),
+].slice(0, 20);
+
+/** Publishes on the shared Redis bus; resolves once every app's pipeline has handled the batch. */
+async function publishToAll(apps: TestApp[], prices: Record<string, number>): Promise<void> {
+  const batch = tickBatch(prices);
+  const seen = apps.map(
+    (app) =>
+      new Promise<void>((resolve) => {
+        const off = app.runtime.bus.onBatch((b) => {
+          if (b.id !== batch.id) return;
+          off();
+          resolve(app.runtime.pipeline.idle());
+        });
+      }),
+  );
+  await apps[0]!.runtime.bus.publishBatch(batch);
+  await Promise.all(seen);
+}
+
+/**
+ * A just-booted instance may not have finished subscribing to the ticks channel (pub/sub drops
+ * what nobody hears), so the first prices are published until every instance has heard them.
+ */
+async function warmUp(apps: TestApp[], prices: Record<string, number>): Promise<void> {
+  const heard = new Set<TestApp>();
+  const offs = apps.map((app) => app.runtime.bus.onBatch(() => void heard.add(app)));
+  try {
+    await eventually(async () => {
+      if (heard.size === apps.length) return true;
+      await apps[0]!.runtime.bus.publishBatch(tickBatch(prices));
+      return undefined;
+    }, 'every instance to hear the ticks channel');
+  } finally {
+    for (const off of offs) off();
+  }
+  await publishToAll(apps, prices);
+}
+
+describe('two server instances, one database, one Redis: every trigger claimed once', () => {
+  let a: TestApp;
+  let b: TestApp;
+  const users = userFactory(() => a);
+  before(async () => {
+    a = await bootApp({ withRedis: true, embeddedStreamer: false });
+    b = await bootApp({ withRedis: true, embeddedStreamer: false, database: a.runtime.deps.database });
+  });
+  after(async () => {
+    await users.forget();
+    await b.close();
+    await a.close();
+  });
+
+  async function armHundredRules(user: SignedInUser, via: TestApp) {
+    const api = apiClient(via.url);
+    const csvData = `Symbol,Quantity,Buy Price\n${SYMBOLS.map((s) => `${s},1,900`).join('\n')}\n`;
+    expect((await api.post('/api/holdings/upload-csv', { csvData }, user.token)).status).to.equal(201);
+    const rules = SYMBOLS.flatMap((symbol) =>
+      [1, 2, 3, 4, 5].map((pct) => ({ symbol, trigger_type: 'FIXED_STOP_LOSS', trigger_value: pct })),
+    );
+    const res = await api.post<ApiBulkCreateResult>('/api/position-rules/bulk', { rules }, user.token);
+    expect(res.status, res.body.error).to.equal(201);
+  }
+
+  it('one batch crossing 500 rules makes exactly 500 executions, 500 outbox rows and 500 emails', async function () {
+    this.timeout(120_000);
+    const before = [a.runtime.engine.stats().rules, b.runtime.engine.stats().rules];
+    await warmUp([a, b], Object.fromEntries(SYMBOLS.map((s) => [s, 1000])));
+    const people: SignedInUser[] = [];
+    for (let i = 0; i < 5; i++) {
+      const user = await users.make('advanced');
+      people.push(user);
+      await armHundredRules(user, i % 2 === 0 ? a : b);
+    }
+    // Each instance learns of the other's rules through the Redis channel.
+    for (const [i, app] of [a, b].entries()) {
+      await eventually(
+        async () => (app.runtime.engine.stats().rules >= before[i]! + 500 ? true : undefined),
+        `instance ${i} to hold 500 new rules`,
+      );
+    }
+
+    await publishToAll([a, b], Object.fromEntries(SYMBOLS.map((s) => [s, 900])));
+    const db = a.runtime.deps.db;
+    const ids = people.map((p) => p.id);
+    const executions = await db
+      .select({ id: ruleExecutions.id, ruleId: ruleExecutions.ruleId })
+      .from(ruleExecutions)
+      .where(inArray(ruleExecutions.userId, ids));
+    expect(executions).to.have.length(500);
+    expect(new Set(executions.map((e) => e.ruleId)).size).to.equal(500);
+    const deliveries = await db
+      .select({ id: alertDeliveries.id })
+      .from(alertDeliveries)
+      .where(
+        inArray(
+          alertDeliveries.executionId,
+          executions.map((e) => e.id),
+        ),
+      );
+    expect(deliveries).to.have.length(500);
+
+    const emails = people.map((p) => p.email);
+    const sent = await eventually(
+      async () => {
+        const [row] = await db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(devOutbox)
+          .where(inArray(devOutbox.to, emails));
+        const pending = await db.execute(
+          sql`select count(*)::int as n from alert_deliveries d join rule_executions e on e.id = d.execution_id
+              where e.user_id in ${ids} and d.status <> 'SENT'`,
+        );
+        const left = Number((pending as unknown as { rows: Array<{ n: number }> }).rows[0]!.n);
+        return left === 0 ? Number(row!.n) : undefined;
+      },
+      'every delivery to be sent',
+      90_000,
+    );
+    expect(sent).to.equal(500);
+    for (const app of [a, b]) expect(app.runtime.engine.stats().rules).to.equal(before[0]!);
+  });
+});

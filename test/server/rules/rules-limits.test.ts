@@ -1,0 +1,82 @@
+import type { ApiBulkCreateResult } from '@app/common/api/rules';
+import { expect } from 'chai';
+import { STARTER_INSTRUMENTS } from '../../../common/src/instruments/starter.ts';
+import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { apiClient } from '../../helpers/http.ts';
+import type { SignedInUser } from '../../helpers/users.ts';
+import { createRule, publishPrices, userFactory } from './support.ts';
+
+const SYMBOLS = [
+  ...new Set(STARTER_INSTRUMENTS.filter((i) => i.exchange === 'NSE').map((i) => i.symbol)),
+].slice(0, 52);
+const BASIC_LIMIT =
+  'Rules can cover up to 50 holdings on the Basic tier. Upgrade to the Advanced tier to protect up to 200 holdings.';
+
+describe('position rules: tier limits on holdings covered (spec §6)', () => {
+  let app: TestApp;
+  let api: ReturnType<typeof apiClient>;
+  const users = userFactory(() => app);
+  before(async () => {
+    app = await bootApp({ embeddedStreamer: false });
+    api = apiClient(app.url);
+    await publishPrices(app, Object.fromEntries(SYMBOLS.map((s) => [s, 1000])));
+  });
+  after(async () => {
+    await users.forget();
+    await app.close();
+  });
+
+  async function holdAll(user: SignedInUser) {
+    const csvData = `Symbol,Quantity,Buy Price\n${SYMBOLS.map((s) => `${s},1,900`).join('\n')}\n`;
+    const res = await api.post('/api/holdings/upload-csv', { csvData }, user.token);
+    expect(res.status, res.body.error).to.equal(201);
+  }
+
+  const rule = (symbol: string) => ({ symbol, trigger_type: 'TRAILING_STOP_LOSS', trigger_value: 7 });
+
+  it('lets a Basic user cover 50 holdings, refuses the 51st (403), allows more rules on covered ones', async () => {
+    const user = await users.make('basic');
+    await holdAll(user);
+    const fifty = await api.post<ApiBulkCreateResult>(
+      '/api/position-rules/bulk',
+      SYMBOLS.slice(0, 50).map(rule),
+      user.token,
+    );
+    expect(fifty.status, fifty.body.error).to.equal(201);
+    const refused = await createRule(app, user, rule(SYMBOLS[50]!));
+    expect(refused.status).to.equal(403);
+    expect(refused.body.error).to.equal(BASIC_LIMIT);
+    const bulkRefused = await api.post(
+      '/api/position-rules/bulk',
+      [rule(SYMBOLS[50]!), rule(SYMBOLS[51]!)],
+      user.token,
+    );
+    expect(bulkRefused.status).to.equal(403);
+    const again = await createRule(app, user, {
+      ...rule(SYMBOLS[0]!),
+      trigger_type: 'TAKE_PROFIT',
+      trigger_value: 20,
+    });
+    expect(again.status).to.equal(201);
+
+    // Disabling frees a slot; enabling it again once the slot is taken is refused.
+    const first = fifty.body.data!.rules[1]!;
+    await api.patch(`/api/position-rules/${first.id}`, { is_active: false }, user.token);
+    expect((await createRule(app, user, rule(SYMBOLS[50]!))).status).to.equal(201);
+    const reenable = await api.patch(`/api/position-rules/${first.id}`, { is_active: true }, user.token);
+    expect(reenable.status).to.equal(403);
+    expect(reenable.body.error).to.equal(BASIC_LIMIT);
+  });
+
+  it('lets an Advanced user cover more than 50', async () => {
+    const user = await users.make('advanced');
+    await holdAll(user);
+    const res = await api.post<ApiBulkCreateResult>(
+      '/api/position-rules/bulk',
+      SYMBOLS.map(rule),
+      user.token,
+    );
+    expect(res.status, res.body.error).to.equal(201);
+    expect(res.body.data!.created).to.equal(52);
+  });
+});

@@ -1,0 +1,128 @@
+/** Shared steps of the rules and alerts tests: prices by hand, holdings, rules, clean-up. */
+import type { ApiPositionRule, ApiRuleExecution } from '@app/common/api/rules';
+import type { Quote, TickBatch } from '@app/common/market/tick-batch';
+import { and, eq, inArray } from 'drizzle-orm';
+import { quotes, users } from '../../../server/src/db/schema.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { apiClient, type ApiResponse } from '../../helpers/http.ts';
+import type { SignedInUser } from '../../helpers/users.ts';
+
+let sequence = 0;
+
+/** A tick batch of `prices` (symbol → ltp, NSE unless `BSE:SYMBOL`), as the streamer publishes it. */
+export function tickBatch(prices: Record<string, number>): TickBatch {
+  const at = Date.now() + sequence++;
+  const quotes: Quote[] = Object.entries(prices).map(([key, ltp]) => {
+    const [exchange, symbol] = key.includes(':') ? (key.split(':') as ['NSE' | 'BSE', string]) : ['NSE', key];
+    return {
+      symbol,
+      exchange: exchange as 'NSE' | 'BSE',
+      ltp,
+      prevClose: null,
+      change: null,
+      changePercent: null,
+      asOf: at,
+    };
+  });
+  return { v: 1, id: `test-${at}`, at, source: 'test', quotes };
+}
+
+/** Publishes a batch on the app's (in-process) bus and waits until the pipeline handled it. */
+export async function publishPrices(app: TestApp, prices: Record<string, number>): Promise<void> {
+  await app.runtime.bus.publishBatch(tickBatch(prices));
+  await new Promise((resolve) => setImmediate(resolve));
+  await app.runtime.pipeline.idle();
+}
+
+/** Removes an instrument's latest quote (the run's PostgreSQL database is shared by every test). */
+export async function forgetQuote(
+  app: TestApp,
+  symbol: string,
+  exchange: 'NSE' | 'BSE' = 'NSE',
+): Promise<void> {
+  await app.runtime.deps.db
+    .delete(quotes)
+    .where(and(eq(quotes.symbol, symbol), eq(quotes.exchange, exchange)));
+}
+
+export async function addHolding(
+  app: TestApp,
+  user: SignedInUser,
+  symbol: string,
+  quantity = 10,
+  averagePrice = 1000,
+  exchange: 'NSE' | 'BSE' = 'NSE',
+): Promise<void> {
+  const res = await apiClient(app.url).post(
+    '/api/holdings/manual',
+    { symbol, exchange, quantity, average_price: averagePrice },
+    user.token,
+  );
+  if (res.status !== 201) throw new Error(`add holding ${symbol}: ${res.status} ${res.body.error}`);
+}
+
+export function createRule(
+  app: TestApp,
+  user: SignedInUser,
+  body: Record<string, unknown>,
+): Promise<ApiResponse<ApiPositionRule>> {
+  return apiClient(app.url).post<ApiPositionRule>('/api/position-rules', body, user.token);
+}
+
+export async function listRules(app: TestApp, user: SignedInUser): Promise<ApiPositionRule[]> {
+  const res = await apiClient(app.url).get<ApiPositionRule[]>('/api/position-rules', user.token);
+  if (res.status !== 200) throw new Error(`list rules: ${res.status} ${res.body.error}`);
+  return res.body.data!;
+}
+
+export async function listExecutions(app: TestApp, user: SignedInUser): Promise<ApiRuleExecution[]> {
+  const res = await apiClient(app.url).get<{ executions: ApiRuleExecution[]; total: number }>(
+    '/api/rule-executions?limit=200',
+    user.token,
+  );
+  if (res.status !== 200) throw new Error(`executions: ${res.status} ${res.body.error}`);
+  return res.body.data!.executions;
+}
+
+/** Polls `check` until it returns a value other than undefined. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Deletes the test's users (their rules, alerts, executions and outbox rows go with them), so
+ * nothing they armed fires in a later test sharing the run's PostgreSQL database.
+ */
+export async function forgetUsers(app: TestApp, people: SignedInUser[]): Promise<void> {
+  if (people.length === 0) return;
+  await app.runtime.deps.db.delete(users).where(
+    inArray(
+      users.id,
+      people.map((p) => p.id),
+    ),
+  );
+}
+
+/** Signs in fresh users and remembers them for `forget()` in an `after` hook. */
+export function userFactory(app: () => TestApp) {
+  const people: SignedInUser[] = [];
+  return {
+    async make(tier?: 'basic' | 'advanced'): Promise<SignedInUser> {
+      const { signIn } = await import('../../helpers/users.ts');
+      const user = await signIn(app(), tier ? { tier } : {});
+      people.push(user);
+      return user;
+    },
+    forget: () => forgetUsers(app(), people.splice(0)),
+  };
+}
