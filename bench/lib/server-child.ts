@@ -1,0 +1,97 @@
+/**
+ * A server under test, alone in its process: the real app (startServerRuntime, as bootApp
+ * does, without the embedded streamer), a bare `ws` server or a bare Koa route. Started by
+ * servers.ts; answers its calls (seed, status, memory, ...) over IPC.
+ */
+import { randomUUID } from 'node:crypto';
+import { writeHeapSnapshot } from 'node:v8';
+import { parseConfig } from '@app/config';
+import { pino } from 'pino';
+import { startServerRuntime, type ServerRuntime } from '../../server/src/runtime.ts';
+import { startBareKoa, startBareWs, type BareServer, type BareWsSpec } from './bare-servers.ts';
+import { serveParent, settledMemory } from './child.ts';
+import {
+  countHoldings,
+  insertRowByRow,
+  seedQuotes,
+  seedUsers,
+  type HoldingRow,
+  type SeedUsersPlan,
+} from './seed.ts';
+
+export interface AppSpec {
+  jwtSecret: string;
+  redisUrl?: string;
+  /** PostgreSQL; PGlite when absent. */
+  databaseUrl?: string;
+  /** PGlite's DATA_DIR; in memory when absent. */
+  dataDir?: string;
+  logLevel?: string;
+}
+
+export type ServerSpec =
+  ({ kind: 'app' } & AppSpec) | ({ kind: 'bare-ws' } & BareWsSpec) | { kind: 'bare-koa'; body: unknown };
+
+export interface ServerStatus {
+  /** Open sockets (engine.io clients, or ws connections). */
+  sockets: number;
+  /** Users the quote fan-out knows the instruments of (app only). */
+  watchedUsers: number;
+}
+
+let app: ServerRuntime | undefined;
+let bare: BareServer | undefined;
+
+async function startApp(spec: AppSpec) {
+  const config = parseConfig({
+    NODE_ENV: 'production',
+    DEMO_MODE: 'true',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: spec.dataDir ?? 'memory://',
+    LOG_LEVEL: spec.logLevel ?? 'warn',
+    JWT_SECRET: spec.jwtSecret,
+    DATABASE_URL: spec.databaseUrl,
+    REDIS_URL: spec.redisUrl,
+  });
+  app = await startServerRuntime(config, {
+    log: pino({ level: config.LOG_LEVEL }),
+    embeddedStreamer: false,
+    delivery: { queuePrefix: `bench-${randomUUID().slice(0, 8)}` },
+  });
+  return { url: app.url, database: app.deps.database.kind };
+}
+
+const running = () => {
+  if (!app) throw new Error('not an app server');
+  return app;
+};
+
+serveParent(
+  {
+    async start(spec: ServerSpec) {
+      if (spec.kind === 'app') return startApp(spec);
+      bare = spec.kind === 'bare-ws' ? await startBareWs(spec) : await startBareKoa(spec.body);
+      return { url: bare.url, database: null };
+    },
+    status(): ServerStatus {
+      if (bare) return { sockets: bare.clients(), watchedUsers: 0 };
+      const runtime = running();
+      return { sockets: runtime.io.engine.clientsCount, watchedUsers: runtime.fanout.localUsers() };
+    },
+    memory: () => settledMemory(),
+    /** Writes a V8 heap snapshot (to see what a socket costs); returns its path. */
+    heapSnapshot: (file: string) => writeHeapSnapshot(file),
+    /** Resolves when every tick batch received so far is evaluated and stored. */
+    idle: () => running().pipeline.idle(),
+    seedUsers: (plan: SeedUsersPlan) => seedUsers(running().deps.db, plan),
+    seedQuotes: (symbols: string[]) => seedQuotes(running().deps.db, symbols),
+    insertRowByRow: (a: { userId: string; rows: HoldingRow[] }) =>
+      insertRowByRow(running().deps.db, a.userId, a.rows),
+    countHoldings: (userId: string) => countHoldings(running().deps.db, userId),
+  },
+  async () => {
+    await app?.close();
+    await bare?.close();
+  },
+);
