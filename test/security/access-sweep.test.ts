@@ -4,6 +4,7 @@
  * sees A's data. A new route that this sweep cannot place fails the suite.
  */
 import { expect } from 'chai';
+import { sql } from 'drizzle-orm';
 import { ruleExecutions } from '../../server/src/db/schema.ts';
 import { bootApp, type TestApp } from '../helpers/app.ts';
 import { apiClient, request } from '../helpers/http.ts';
@@ -101,7 +102,31 @@ describe('security: access-control sweep over every API route', function () {
         message: 'TCS fell to ₹2,899.00',
       })
       .returning({ id: ruleExecutions.id });
+    await app.runtime.deps.db.execute(
+      sql`insert into quotes (exchange, symbol, ltp, prev_close, as_of) values ('NSE', 'TCS', 3100, 3090, now())
+          on conflict (exchange, symbol) do update set ltp = excluded.ltp`,
+    );
+    const rule = await api.post<{ id: string }>(
+      '/api/position-rules',
+      {
+        symbol: 'TCS',
+        exchange: 'NSE',
+        rule_scope: 'all_holdings',
+        trigger_type: 'FIXED_STOP_LOSS',
+        trigger_value: 5,
+      },
+      alice.token,
+    );
+    const priceAlert = await api.post<{ id: string }>(
+      '/api/alerts',
+      { symbol: 'INFY', exchange: 'NSE', direction: 'above', price: 5000 },
+      alice.token,
+    );
+    if (!rule.body.data || !priceAlert.body.data)
+      throw new Error(`setup failed: ${rule.body.error} ${priceAlert.body.error}`);
     ids = {
+      rule: rule.body.data.id,
+      priceAlert: priceAlert.body.data.id,
       holding: holding.body.data!.id,
       account: accounts.body.data![0]!.broker_account_id,
       endpoint: endpoint.body.data!.id,
@@ -119,7 +144,16 @@ describe('security: access-control sweep over every API route', function () {
 
   it('lists the routes of every resource', () => {
     const prefixes = new Set(routes.map((r) => r.path.split('/')[2]));
-    for (const resource of ['auth', 'holdings', 'brokers', 'symbols', 'notification-endpoints']) {
+    for (const resource of [
+      'auth',
+      'holdings',
+      'brokers',
+      'symbols',
+      'notification-endpoints',
+      'position-rules',
+      'alerts',
+      'rule-executions',
+    ]) {
       expect(prefixes, resource).to.include(resource);
     }
   });
@@ -142,7 +176,15 @@ describe('security: access-control sweep over every API route', function () {
 
   it("gives user B a 404 and none of A's data for A's ids, on every route", async () => {
     const failures: string[] = [];
-    const secrets = [ids.holding, ids.account, ids.endpoint, ids.execution, alice.email];
+    const secrets = [
+      ids.holding,
+      ids.account,
+      ids.endpoint,
+      ids.execution,
+      ids.rule!,
+      ids.priceAlert!,
+      alice.email,
+    ];
     for (const route of routes) {
       const key = `${route.method} ${route.path}`;
       if (PUBLIC.has(key) || key === 'POST /api/auth/logout-all') continue;
@@ -155,10 +197,13 @@ describe('security: access-control sweep over every API route', function () {
           continue;
         }
         if (id === null) continue;
-        path = fill(route, id);
-        const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : VALID_BODY;
-        const res = await request(app.url, route.method, path, body, { token: bob.token });
-        if (res.status !== 404) failures.push(`${key} with A's id → ${res.status}`);
+        const tries = route.path.startsWith('/api/alerts/') ? [id, ids.priceAlert!] : [id];
+        for (const each of tries) {
+          path = fill(route, each);
+          const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : VALID_BODY;
+          const res = await request(app.url, route.method, path, body, { token: bob.token });
+          if (res.status !== 404) failures.push(`${key} with A's id → ${res.status}`);
+        }
       } else {
         path = fill(route, ids.holding);
         if (route.method !== 'GET') continue; // B's own writes are not A's data
