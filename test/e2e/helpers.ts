@@ -1,7 +1,8 @@
 /** Shared steps of the browser tests: a signed-in page, and a record of what went wrong in it. */
 import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
-import { DESKTOP, newPage, type Viewport } from '../helpers/browser.ts';
+import { DESKTOP, type Viewport } from '../helpers/browser.ts';
+import { signedInContext } from './support.ts';
 import type { SignedInUser } from '../helpers/users.ts';
 
 /** Uncaught errors of a page; assert it is empty at the end of a test. */
@@ -13,7 +14,7 @@ export function pageErrors(page: Page): string[] {
 
 /**
  * A page signed in as `user` (tokens in localStorage, as after a real sign-in), opened at
- * `path`. The tokens are written on a public page first, then the app starts fresh at `path`.
+ * `path` in its own browser context.
  */
 export async function openSignedIn(
   browser: Browser,
@@ -22,15 +23,7 @@ export async function openSignedIn(
   path: string,
   viewport: Viewport = DESKTOP,
 ): Promise<Page> {
-  const page = await newPage(browser, viewport);
-  await page.goto(`${app.url}/privacy`);
-  await page.evaluate(
-    ({ token, refreshToken }) => {
-      localStorage.setItem('auth_token', token);
-      localStorage.setItem('refresh_token', refreshToken);
-    },
-    { token: user.token, refreshToken: user.refreshToken },
-  );
+  const page = await (await signedInContext(browser, app, user, viewport)).newPage();
   await page.goto(`${app.url}${path}`);
   return page;
 }

@@ -43,11 +43,7 @@ export async function signedInContext(
 }
 
 /** Collects uncaught page errors, to assert there were none. */
-export function watchPageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
+export { pageErrors as watchPageErrors } from './helpers.ts';
 
 /** The symbols of the holdings table, top to bottom. */
 export function tableSymbols(page: Page): Promise<string[]> {
