@@ -13,6 +13,8 @@ export interface ScriptedAnswer {
   headers?: Record<string, string>;
   /** Wait this long before answering (to provoke client timeouts). */
   delayMs?: number;
+  /** Only mail to this address takes this answer. */
+  to?: string;
 }
 
 export interface RecordedMailRequest {
@@ -39,6 +41,10 @@ export interface FakeSendGrid {
   requests: RecordedMailRequest[];
   /** Appends answers to the script; each request takes the next one. */
   script(...answers: Array<number | ScriptedAnswer>): void;
+  /** Appends answers taken only by mail to `to` (robust against other tests' mail). */
+  scriptFor(to: string, ...answers: Array<number | ScriptedAnswer>): void;
+  /** The requests that mailed `to`. */
+  requestsTo(to: string): RecordedMailRequest[];
   /** Forgets the recorded requests and the rest of the script. */
   reset(): void;
   close(): Promise<void>;
@@ -62,7 +68,10 @@ export async function startFakeSendGrid(): Promise<FakeSendGrid> {
         return;
       }
       const raw = Buffer.concat(chunks).toString('utf8');
-      const answer = queue.shift() ?? { status: 202 };
+      const recipient = (JSON.parse(raw) as SendGridMailBody).personalizations?.[0]?.to?.[0]?.email;
+      // An answer meant for one recipient is not taken by mail to anyone else (other tests' leftovers).
+      const index = queue.findIndex((a) => a.to === undefined || a.to === recipient);
+      const answer = (index >= 0 ? queue.splice(index, 1)[0] : undefined) ?? { status: 202 };
       requests.push({
         method: req.method,
         path: req.url,
@@ -94,6 +103,10 @@ export async function startFakeSendGrid(): Promise<FakeSendGrid> {
     script: (...answers) => {
       queue.push(...answers.map((a) => (typeof a === 'number' ? { status: a } : a)));
     },
+    scriptFor: (to, ...answers) => {
+      queue.push(...answers.map((a) => ({ ...(typeof a === 'number' ? { status: a } : a), to })));
+    },
+    requestsTo: (to) => requests.filter((r) => r.body.personalizations?.[0]?.to?.[0]?.email === to),
     reset: () => {
       requests.length = 0;
       queue = [];

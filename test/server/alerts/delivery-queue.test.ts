@@ -93,7 +93,7 @@ describe('alert delivery worker (BullMQ on Redis): lost jobs, duplicate jobs, re
 
   it('429 then 202 through a delayed retry job: one email, SUCCESS', async () => {
     const user = await users.make();
-    fake.script(429);
+    fake.scriptFor(user.email, 429);
     const { executionId, deliveryId } = await seedDelivery(user, 0);
     app.runtime.deliveries.dispatch([deliveryId]);
     await eventually(

@@ -56,7 +56,7 @@ describe('alert delivery worker (embedded): SendGrid back-off, refusals, shutdow
 
   it('429 then 202: retried after a back-off, sent exactly once, SUCCESS', async () => {
     const user = await users.make();
-    fake.script(429);
+    fake.scriptFor(user.email, 429);
     await trigger(app, user, 'RELIANCE');
     const execution: ApiRuleExecution = await settledExecution(app, user);
     expect(execution).to.deep.include({ status: 'SUCCESS', error_message: null });
@@ -72,7 +72,7 @@ describe('alert delivery worker (embedded): SendGrid back-off, refusals, shutdow
 
   it('400: FAILED at once, with the reason in /api/rule-executions', async () => {
     const user = await users.make();
-    fake.script({
+    fake.scriptFor(user.email, {
       status: 400,
       body: sendGridErrorBody('Does not contain a valid address.', 'personalizations.0.to'),
     });
@@ -87,7 +87,7 @@ describe('alert delivery worker (embedded): SendGrid back-off, refusals, shutdow
 
   it('gives up after the last attempt of a provider that keeps failing', async () => {
     const user = await users.make();
-    fake.script(503, 503, 503);
+    fake.scriptFor(user.email, 503, 503, 503);
     await trigger(app, user, 'INFY');
     const execution = await settledExecution(app, user);
     expect(execution.status).to.equal('FAILED');
@@ -106,7 +106,7 @@ describe('alert delivery worker (embedded): SendGrid back-off, refusals, shutdow
     const local = userFactory(() => owner);
     try {
       const user = await local.make();
-      fake.script({ status: 202, delayMs: 400 });
+      fake.scriptFor(user.email, { status: 202, delayMs: 400 });
       await trigger(slow, user, 'SBIN');
       await eventually(async () => (requestsTo(user).length === 1 ? true : undefined), 'the send to start');
       await slow.close();
