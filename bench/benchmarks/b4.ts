@@ -7,7 +7,6 @@ import autocannon from 'autocannon';
 import { plausibleSymbols } from '../lib/market.ts';
 import { startAppServer, startBareKoaServer, tokenFor, type ServerHandle } from '../lib/servers.ts';
 import { freshDatabase } from '../lib/services.ts';
-import { sleep } from '../lib/stats.ts';
 import { result, round, type BenchContext, type Benchmark } from '../lib/types.ts';
 
 export const B4_SIZES = {
@@ -36,10 +35,9 @@ export interface B4Evidence {
 async function load(server: ServerHandle, size: Size, headers: Record<string, string>): Promise<LoadRun> {
   const opts = { url: `${server.url}/api/holdings`, connections: size.connections, headers };
   if (size.warmupS) await autocannon({ ...opts, duration: size.warmupS });
+  // autocannon drops its connections at the end; stopping the server waits for the requests
+  // still running (runtime.close).
   const r = await autocannon({ ...opts, duration: size.durationS });
-  // autocannon drops its connections at the end; let the requests still running finish before
-  // the server is stopped (or they fail on a closed database pool and log a 503).
-  await sleep(Math.min(5000, r.latency.max + 100));
   return {
     requests: r['2xx'],
     perSecond: round(r['2xx'] / r.duration, 0),

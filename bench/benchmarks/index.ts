@@ -1,13 +1,15 @@
 /**
  * Every benchmark, in run order. To add one: write bench/benchmarks/<id>.ts exporting a
  * `Benchmark` (bench/lib/types.ts) with a quick size, add it here, and add its quick test
- * under test/bench/. B3 (rule evaluation) and B6 (client) slot in by id.
+ * under test/bench/.
  */
 import type { Benchmark } from '../lib/types.ts';
 import { b1 } from './b1.ts';
 import { b2 } from './b2.ts';
+import { b3 } from './b3.ts';
 import { b4 } from './b4.ts';
 import { b5 } from './b5.ts';
+import { b6 } from './b6.ts';
 import { b7 } from './b7.ts';
 
-export const BENCHMARKS: readonly Benchmark[] = [b1, b2, b4, b5, b7];
+export const BENCHMARKS: readonly Benchmark[] = [b1, b2, b3, b4, b5, b6, b7];

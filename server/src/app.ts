@@ -4,7 +4,9 @@ import type { AppDeps } from './deps.ts';
 import { errorEnvelope } from './http/envelope.ts';
 import { corsAllowlist, requestLog, securityHeaders } from './http/security.ts';
 import { staticClient } from './http/static-client.ts';
+import type { ServerMetrics } from './metrics/index.ts';
 import { apiRouter } from './routes/index.ts';
+import { metricsRouter } from './routes/metrics/router.ts';
 
 /** Request bodies above this are refused with 413 (a 1,000-row broker file is ~100 KB). */
 export const BODY_LIMIT = '2mb';
@@ -12,6 +14,8 @@ export const BODY_LIMIT = '2mb';
 export interface AppOptions {
   /** The built client to serve with an SPA fallback (client/dist). */
   clientDist?: string;
+  /** Served at GET /metrics when METRICS_TOKEN is configured. */
+  metrics?: ServerMetrics;
 }
 
 /** A quick database ping, bounded to 2 s. */
@@ -46,6 +50,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
       jsonStrict: true,
     }),
   );
+  if (options.metrics) app.use(metricsRouter(deps, options.metrics).routes());
   const api = apiRouter(deps);
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: false }));

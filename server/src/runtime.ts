@@ -26,12 +26,14 @@ import { createApp } from './app.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { createDomainEvents } from './events/domain-events.ts';
+import { trackInFlight } from './http/in-flight.ts';
 import { rateLimiterFactory } from './http/rate-limit.ts';
 import { loadInstrumentMaster } from './instruments/master.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { createMailer } from './mail/factory.ts';
 import { createMarketPipeline, type MarketPipeline } from './market/pipeline.ts';
 import { createWatchSetKeeper } from './market/watch-set.ts';
+import { countPendingDeliveries, createServerMetrics, type ServerMetrics } from './metrics/index.ts';
 import { createQuoteFanout, type QuoteFanout } from './realtime/quote-fanout.ts';
 import { createSocketServer, userRoom, type RealtimeServer } from './realtime/socket-server.ts';
 import { createRulesEngine, type RulesEngine } from './rules/index.ts';
@@ -62,6 +64,8 @@ export interface ServerRuntime {
   deliveries: DeliveryWorker;
   /** Deletes executions older than two years, daily. */
   retention: RetentionJob;
+  /** This runtime's prom-client registry, served at GET /metrics. */
+  metrics: ServerMetrics;
   url: string;
   /** Stops accepting, finishes in-flight work, closes sockets and connections. */
   close(): Promise<void>;
@@ -101,15 +105,17 @@ export async function startServerRuntime(
       })
     : undefined;
 
-  const app = createApp(deps, { clientDist: options.clientDist });
-  const http = createServer(app.callback());
+  const metrics = createServerMetrics();
+  const app = createApp(deps, { clientDist: options.clientDist, metrics });
+  const requests = trackInFlight(app.callback());
+  const http = createServer(requests.handle);
   const realtime = createSocketServer(http, deps);
   const fanout = createQuoteFanout(realtime.io, deps.db, deps.events, log, Boolean(redis));
   const watchSet = createWatchSetKeeper(deps.db, bus, log);
   const onChange = () => watchSet.changed();
   deps.events.on('holdings:changed', onChange);
   deps.events.on('rules:changed', onChange);
-  const deliveries = createDeliveryWorker(deps, options.delivery);
+  const deliveries = createDeliveryWorker(deps, { ...options.delivery, onOutcome: metrics.deliveryOutcome });
   const engine = createRulesEngine({
     deps,
     deliveries,
@@ -124,12 +130,19 @@ export async function startServerRuntime(
     log,
     immediate: [fanout.deliver],
     stages: [engine.evaluate],
+    timings: metrics,
   });
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(config.PORT, config.HOST, () => resolve());
   });
+  metrics.observe({
+    sockets: () => realtime.io.of('/').sockets.size,
+    pendingDeliveries: () => countPendingDeliveries(deps.db),
+  });
+  // A restarted Redis has lost the watch set: rebuild it now, not at the next periodic refresh.
+  redis?.on('ready', onChange);
   await watchSet.rebuild();
   deliveries.start();
   retention.start();
@@ -147,11 +160,13 @@ export async function startServerRuntime(
     const httpClosed = new Promise<void>((resolve) => http.once('close', () => resolve()));
     const forceTimer = setTimeout(() => http.closeAllConnections(), 5000);
     forceTimer.unref();
-    // Closing Socket.IO closes the HTTP server: no new requests; in-flight ones finish.
+    // Closing Socket.IO closes the HTTP server: no new requests. It reports closed when the
+    // connections are gone, which a client hanging up does before its handler has finished.
     await realtime.close();
     http.closeIdleConnections();
     if (http.listening) await httpClosed;
     clearTimeout(forceTimer);
+    if (!(await requests.idle())) log.warn('closing with requests still running after 10 s');
     await pipeline.idle();
     await engine.stop();
     await deliveries.stop();
@@ -170,6 +185,7 @@ export async function startServerRuntime(
     engine,
     deliveries,
     retention,
+    metrics,
     url: `http://127.0.0.1:${port}`,
     close: () => (closing ??= close()),
   };

@@ -73,7 +73,7 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
     });
   };
   const stop = async () => {
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, 'exit');
     child.kill('SIGKILL');
     await exited;

@@ -49,7 +49,7 @@ export function createQueuedDeliveryWorker(
   const process = async (job: Job<DeliveryJobData>) => {
     const claimed = await claimDelivery(deps.db, job.data.deliveryId, opts.lockMs);
     if (!claimed) return;
-    const outcome = await deliver(deps, claimed, opts.retry);
+    const outcome = await deliver(deps, claimed, opts.retry, opts.onOutcome);
     // A fresh id per attempt: this job's id is still taken while it runs.
     if (outcome.kind === 'retry') await enqueue([claimed.id], outcome.delayMs, `-retry-${claimed.attempts}`);
   };

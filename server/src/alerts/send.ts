@@ -135,8 +135,10 @@ export async function deliver(
   deps: DeliveryDeps,
   job: ClaimedDelivery,
   policy: RetryPolicy,
+  onOutcome?: (outcome: DeliveryOutcome) => void,
 ): Promise<DeliveryOutcome> {
   const outcome = await send(deps, job, policy);
+  onOutcome?.(outcome);
   if (outcome.kind === 'sent') await markSent(deps.db, job.id);
   if (outcome.kind === 'failed') await markFailed(deps.db, job.id, outcome.reason);
   if (outcome.kind !== 'gone') {

@@ -1,5 +1,5 @@
 /** What the runtime and the engine see of the delivery worker, in either mode. */
-import type { RetryPolicy } from './send.ts';
+import type { DeliveryOutcome, RetryPolicy } from './send.ts';
 
 export interface DeliveryWorker {
   /** `poll` without Redis; `queue` (BullMQ) with it. */
@@ -26,4 +26,6 @@ export interface DeliveryWorkerOptions {
   graceMs: number;
   /** BullMQ key prefix (tests sharing one Redis with different databases set their own). */
   queuePrefix: string;
+  /** Told of every attempt's outcome (metrics count the failures). */
+  onOutcome?: (outcome: DeliveryOutcome) => void;
 }

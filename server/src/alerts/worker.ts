@@ -22,7 +22,8 @@ export function createPollingDeliveryWorker(deps: DeliveryDeps, opts: DeliveryWo
       const batch = await claimDueDeliveries(deps.db, opts.batchSize, opts.lockMs);
       const full = batch.length === opts.batchSize;
       const lanes = Array.from({ length: Math.min(opts.concurrency, batch.length) }, async () => {
-        for (let job = batch.shift(); job; job = batch.shift()) await deliver(deps, job, policy);
+        for (let job = batch.shift(); job; job = batch.shift())
+          await deliver(deps, job, policy, opts.onOutcome);
       });
       await Promise.all(lanes);
       if (full) again = true;

@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { Unauthorized } from '../http/errors.ts';
 
@@ -12,9 +13,23 @@ export interface AccessClaims {
   exp: number;
 }
 
+/**
+ * The HMAC key for a secret, built once. Given a string, jsonwebtoken first tries to parse it
+ * as a PEM public key on every call, which costs ~60× the HS256 check itself.
+ */
+const keys = new Map<string, KeyObject>();
+function hmacKey(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 /** Signs a 15-minute HS256 access token for the user. */
 export function signAccessToken(user: { id: string; tokenVersion: number }, secret: string): string {
-  return jwt.sign({ tv: user.tokenVersion }, secret, {
+  return jwt.sign({ tv: user.tokenVersion }, hmacKey(secret), {
     algorithm: 'HS256',
     expiresIn: ACCESS_TOKEN_TTL_SECONDS,
     issuer: TOKEN_ISSUER,
@@ -26,7 +41,7 @@ export function signAccessToken(user: { id: string; tokenVersion: number }, secr
 /** Verifies signature (HS256 only), expiry, issuer and audience; throws Unauthorized. */
 export function verifyAccessToken(token: string, secret: string): AccessClaims {
   try {
-    const claims = jwt.verify(token, secret, {
+    const claims = jwt.verify(token, hmacKey(secret), {
       algorithms: ['HS256'],
       issuer: TOKEN_ISSUER,
       audience: TOKEN_AUDIENCE,

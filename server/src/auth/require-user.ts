@@ -1,20 +1,38 @@
-import { eq } from 'drizzle-orm';
 import type { Context, Next } from 'koa';
 import type { AppDeps } from '../deps.ts';
-import { users } from '../db/schema.ts';
 import { Unauthorized } from '../http/errors.ts';
-import { verifyAccessToken } from './access-token.ts';
+import { verifyAccessToken, type AccessClaims } from './access-token.ts';
+import { sessionUsers, type SessionUser } from './session-users.ts';
 
-export type SessionUser = typeof users.$inferSelect;
+export type { SessionUser } from './session-users.ts';
+
+/** A bearer access token resolved: its current user and the token's claims (expiry). */
+export interface Session {
+  user: SessionUser;
+  claims: AccessClaims;
+}
+
+/**
+ * Verifies the token once and finds its user (session-users.ts), checking the token version;
+ * throws Unauthorized. `keep: false` for a one-off check (a socket handshake): the row is not
+ * cached for later ones.
+ */
+export async function authenticateSession(
+  deps: AppDeps,
+  token: string | undefined,
+  { keep = true }: { keep?: boolean } = {},
+): Promise<Session> {
+  if (!token) throw new Unauthorized();
+  const claims = verifyAccessToken(token, deps.jwtSecret);
+  const user = await sessionUsers(deps).get(claims.sub, claims.tv, keep);
+  if (!user || user.tokenVersion !== claims.tv)
+    throw new Unauthorized('Your session has ended. Please sign in again.');
+  return { user, claims };
+}
 
 /** Resolves a bearer access token to its current user; throws Unauthorized. */
 export async function authenticate(deps: AppDeps, token: string | undefined): Promise<SessionUser> {
-  if (!token) throw new Unauthorized();
-  const claims = verifyAccessToken(token, deps.jwtSecret);
-  const [user] = await deps.db.select().from(users).where(eq(users.id, claims.sub));
-  if (!user || user.tokenVersion !== claims.tv)
-    throw new Unauthorized('Your session has ended. Please sign in again.');
-  return user;
+  return (await authenticateSession(deps, token)).user;
 }
 
 /** Route guard: puts the signed-in user on ctx.state.user. */

@@ -31,6 +31,14 @@ export function securityHeaders(googleSignIn: boolean) {
   });
 }
 
+/** For Engine.IO's own HTTP answers (Socket.IO long-polling), which do not pass through Koa. */
+export const SOCKET_TRANSPORT_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+};
+
 /** CORS for the app's own origin only. */
 export function corsAllowlist(appUrl: string) {
   const allowed = new URL(appUrl).origin;

@@ -11,6 +11,12 @@ import { ingestTickBatch } from './ingest.ts';
 
 export type BatchStage = (batch: TickBatch) => void | Promise<void>;
 
+/** Told of each batch on arrival, and of how long its stages took (metrics). */
+export interface PipelineTimings {
+  batchReceived(batch: TickBatch, receivedAt: number): void;
+  batchEvaluated(seconds: number): void;
+}
+
 export interface MarketPipeline {
   /** Resolves when every batch received so far has been handled (tests, shutdown). */
   idle(): Promise<void>;
@@ -25,9 +31,11 @@ export function createMarketPipeline(opts: {
   immediate: BatchStage[];
   /** Run in order after the immediate stages (rules engine). */
   stages: BatchStage[];
+  timings?: PipelineTimings;
 }): MarketPipeline {
   let chain: Promise<void> = Promise.resolve();
   const handle = async (batch: TickBatch) => {
+    const started = performance.now();
     for (const stage of opts.stages) {
       try {
         await stage(batch);
@@ -35,6 +43,7 @@ export function createMarketPipeline(opts: {
         opts.log.error({ err, batch: batch.id }, 'tick batch stage failed');
       }
     }
+    opts.timings?.batchEvaluated((performance.now() - started) / 1000);
     try {
       await ingestTickBatch(opts.db, batch);
     } catch (err) {
@@ -42,6 +51,7 @@ export function createMarketPipeline(opts: {
     }
   };
   const unsubscribe = opts.bus.onBatch((batch) => {
+    opts.timings?.batchReceived(batch, Date.now());
     for (const stage of opts.immediate) {
       try {
         void stage(batch);

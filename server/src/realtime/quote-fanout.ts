@@ -1,7 +1,8 @@
 /**
  * Sends each tick batch to the sockets this instance holds: one `quotes` message per user,
  * with only that user's instruments. Every instance receives every batch, so each serves
- * only its local sockets (no duplicates through the adapter).
+ * only its local sockets (no duplicates through the adapter). It also keeps this instance's
+ * holdings cache (holdings/cache.ts) current: batch prices, and other instances' changes.
  */
 import { instrumentKey, type TickBatch } from '@app/common/market/tick-batch';
 import type { LiveQuote } from '@app/common/realtime/events';
@@ -9,10 +10,23 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { queryRows, type Executor } from '../db/client.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
+import { attachHoldingsCache } from '../holdings/cache.ts';
 import { userRoom, type RealtimeServer } from './socket-server.ts';
 
-/** The instruments a user holds or has an active rule or price alert on. */
-export async function loadUserInstruments(db: Executor, userId: string): Promise<Set<string>> {
+/**
+ * One string per instrument key for the whole process: thousands of users watch the same few
+ * thousand instruments, and each user's list then holds references, not copies.
+ */
+const internedKeys = new Map<string, string>();
+function intern(key: string): string {
+  const known = internedKeys.get(key);
+  if (known !== undefined) return known;
+  internedKeys.set(key, key);
+  return key;
+}
+
+/** The instruments a user holds or has an active rule or price alert on (distinct keys). */
+export async function loadUserInstruments(db: Executor, userId: string): Promise<string[]> {
   const rows = await queryRows<{ symbol: string; exchange: string }>(
     db,
     sql`
@@ -20,7 +34,7 @@ export async function loadUserInstruments(db: Executor, userId: string): Promise
     union select symbol, exchange from position_rules where user_id = ${userId} and is_active
     union select symbol, exchange from price_alerts where user_id = ${userId} and is_active`,
   );
-  return new Set(rows.map((r) => instrumentKey(r.exchange, r.symbol)));
+  return rows.map((r) => intern(instrumentKey(r.exchange, r.symbol)));
 }
 
 export interface QuoteFanout {
@@ -38,7 +52,8 @@ export function createQuoteFanout(
   /** Other instances exist (Redis adapter): tell them about changes committed here. */
   clustered: boolean,
 ): QuoteFanout {
-  const watchers = new Map<string, Set<string>>();
+  const watchers = new Map<string, string[]>();
+  const holdings = attachHoldingsCache(db, events);
   const sockets = new Map<string, number>();
 
   const refresh = async (userId: string) => {
@@ -68,38 +83,48 @@ export function createQuoteFanout(
     void refresh(userId);
     if (clustered) io.serverSideEmit('watch:changed', userId);
   };
-  io.on('watch:changed', (userId) => void refresh(userId));
+  io.on('watch:changed', (userId) => {
+    holdings.cache.invalidate(userId);
+    void refresh(userId);
+  });
   events.on('holdings:changed', changed);
   events.on('rules:changed', changed);
 
+  function sendQuotes(batch: TickBatch): void {
+    if (watchers.size === 0 || batch.quotes.length === 0) return;
+    const byKey = new Map<string, LiveQuote>();
+    for (const q of batch.quotes) {
+      byKey.set(instrumentKey(q.exchange, q.symbol), {
+        symbol: q.symbol,
+        exchange: q.exchange,
+        ltp: q.ltp,
+        prevClose: q.prevClose,
+        change: q.change,
+        changePercent: q.changePercent,
+        asOf: q.asOf,
+      });
+    }
+    for (const [userId, keys] of watchers) {
+      const quotes: LiveQuote[] = [];
+      for (const key of keys) {
+        const quote = byKey.get(key);
+        if (quote) quotes.push(quote);
+      }
+      if (quotes.length) io.local.to(userRoom(userId)).emit('quotes', { at: batch.at, quotes });
+    }
+  }
+
   return {
     deliver(batch) {
-      if (watchers.size === 0 || batch.quotes.length === 0) return;
-      const byKey = new Map<string, LiveQuote>();
-      for (const q of batch.quotes) {
-        byKey.set(instrumentKey(q.exchange, q.symbol), {
-          symbol: q.symbol,
-          exchange: q.exchange,
-          ltp: q.ltp,
-          prevClose: q.prevClose,
-          change: q.change,
-          changePercent: q.changePercent,
-          asOf: q.asOf,
-        });
-      }
-      for (const [userId, keys] of watchers) {
-        const quotes: LiveQuote[] = [];
-        for (const key of keys) {
-          const quote = byKey.get(key);
-          if (quote) quotes.push(quote);
-        }
-        if (quotes.length) io.local.to(userRoom(userId)).emit('quotes', { at: batch.at, quotes });
-      }
+      sendQuotes(batch);
+      // After the sockets: the holdings list's prices are not on the live path.
+      holdings.cache.noteBatch(batch);
     },
     localUsers: () => watchers.size,
     stop() {
       events.off('holdings:changed', changed);
       events.off('rules:changed', changed);
+      holdings.detach();
     },
   };
 }

@@ -2,19 +2,28 @@
  * Socket.IO on the Koa server: the access token is checked in the handshake, the Origin
  * against APP_URL; each socket joins `user:<id>` and is disconnected when its token expires
  * or the user's sessions are revoked. With Redis, the adapter spans every instance.
+ *
+ * A server holds tens of thousands of sockets, so a socket carries no timers or closures of
+ * its own: its state is four fields of `socket.data`, one sweep closes expired sockets, and the
+ * handshake's HTTP request is not kept.
  */
 import type { Server as HttpServer } from 'node:http';
 import type { AlertExecution, ClientToServerEvents, ServerToClientEvents } from '@app/common/realtime/events';
 import { SOCKET_ERRORS } from '@app/common/realtime/events';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
-import { Server } from 'socket.io';
-import { authenticate } from '../auth/require-user.ts';
-import { verifyAccessToken } from '../auth/access-token.ts';
+import { Server, type Socket } from 'socket.io';
+import { authenticateSession } from '../auth/require-user.ts';
 import type { AppDeps } from '../deps.ts';
+import { SOCKET_TRANSPORT_HEADERS } from '../http/security.ts';
 
 export interface SocketData {
   userId: string;
+  /** The access token's expiry (epoch seconds): the socket is closed then. */
+  exp: number;
+  /** Flood guard: messages received in the second that began at floodWindow (epoch ms). */
+  floodWindow: number;
+  floodCount: number;
 }
 
 /** Between server instances (through the Redis adapter). */
@@ -33,6 +42,41 @@ export const userRoom = (userId: string) => `user:${userId}`;
 
 /** Largest message a client may send; clients only listen, so this is small. */
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
+/** More messages than this in one second from a client (which only listens) disconnect it. */
+const FLOOD_LIMIT = 50;
+/** How often sockets whose access token has expired are closed. */
+export const EXPIRY_SWEEP_MS = 1000;
+
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+/** Counts what a client sends (`this` is the socket: one function for every socket). */
+function countClientMessage(this: AppSocket): void {
+  const data = this.data;
+  const now = Date.now();
+  if (now - data.floodWindow >= 1000) {
+    data.floodWindow = now;
+    data.floodCount = 0;
+  }
+  data.floodCount += 1;
+  if (data.floodCount > FLOOD_LIMIT) this.disconnect(true);
+}
+
+/**
+ * The Redis adapter publishes without handling a failure: during a Redis outage each push
+ * would become an unhandled rejection, which ends the process. Local sockets still get the
+ * push; other instances' tabs miss it and refetch when they reconnect.
+ */
+function catchPublishFailures(client: Redis, deps: Pick<AppDeps, 'log'>): void {
+  const publish = client.publish.bind(client) as (
+    channel: string,
+    message: string | Buffer,
+  ) => Promise<number>;
+  (client as unknown as { publish: typeof publish }).publish = (channel, message) =>
+    publish(channel, message).catch((err: unknown) => {
+      deps.log.warn({ err: (err as Error).message }, 'socket adapter could not publish; Redis unreachable');
+      return 0;
+    });
+}
 
 export function createSocketServer(
   http: HttpServer,
@@ -61,19 +105,28 @@ export function createSocketServer(
     subClient = deps.redis.duplicate();
     for (const c of [pubClient, subClient])
       c.on('error', (err) => deps.log.warn({ err: err.message }, 'socket adapter redis error'));
+    catchPublishFailures(pubClient, deps);
     io.adapter(createAdapter(pubClient, subClient));
   }
+
+  io.engine.on('headers', (headers: Record<string, string>) =>
+    Object.assign(headers, SOCKET_TRANSPORT_HEADERS),
+  );
+  // The first request of each connection is otherwise kept for the socket's life.
+  io.engine.on('connection', (raw: { request: unknown }) => {
+    raw.request = null;
+  });
 
   io.use(async (socket, next) => {
     const token = socket.handshake.auth?.token;
     try {
-      const user = await authenticate(deps, typeof token === 'string' ? token : undefined);
-      const { exp } = verifyAccessToken(token as string, deps.jwtSecret);
-      socket.data.userId = user.id;
+      const { user, claims } = await authenticateSession(
+        deps,
+        typeof token === 'string' ? token : undefined,
+        { keep: false },
+      );
       // An access token lives 15 minutes; the client reconnects with a refreshed one.
-      const timer = setTimeout(() => socket.disconnect(true), Math.max(0, exp * 1000 - Date.now()));
-      timer.unref();
-      socket.once('disconnect', () => clearTimeout(timer));
+      socket.data = { userId: user.id, exp: claims.exp, floodWindow: 0, floodCount: 0 };
       next();
     } catch {
       next(new Error(SOCKET_ERRORS.unauthorized));
@@ -83,19 +136,19 @@ export function createSocketServer(
   io.on('connection', (socket) => {
     void socket.join(userRoom(socket.data.userId));
     // Clients only listen; anything they send is dropped, and a flood disconnects them.
-    let received = 0;
-    const window = setInterval(() => (received = 0), 1000);
-    window.unref();
-    socket.onAny(() => {
-      received += 1;
-      if (received > 50) socket.disconnect(true);
-    });
-    socket.once('disconnect', () => clearInterval(window));
+    socket.onAny(countClientMessage);
   });
+
+  const sweep = setInterval(() => {
+    const now = Date.now() / 1000;
+    for (const socket of io.of('/').sockets.values()) if (socket.data.exp <= now) socket.disconnect(true);
+  }, EXPIRY_SWEEP_MS);
+  sweep.unref();
 
   const pushes = {
     'holdings:changed': (userId: string) => io.to(userRoom(userId)).emit('holdings:changed'),
     'rules:changed': (userId: string) => io.to(userRoom(userId)).emit('rules:changed'),
+    // Through the adapter: the user's sockets on every instance.
     'sessions:revoked': (userId: string) => io.in(userRoom(userId)).disconnectSockets(true),
   };
   for (const [event, handler] of Object.entries(pushes))
@@ -107,6 +160,7 @@ export function createSocketServer(
   return {
     io,
     close: async () => {
+      clearInterval(sweep);
       for (const [event, handler] of Object.entries(pushes))
         deps.events.off(event as keyof typeof pushes, handler);
       deps.events.off('alert:fired', onAlert);

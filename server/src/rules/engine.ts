@@ -14,7 +14,7 @@ import { announceRulesChanged, instanceOrigin, parseRulesChanged, RULES_CHANGED_
 import { claimCrossing, type ClaimedTrigger } from './claim.ts';
 import { loadWatchEntries } from './load.ts';
 import { writePeaks } from './peaks.ts';
-import { RuleIndex, type Crossing, type WatchEntry } from './rule-index.ts';
+import { RuleIndex, type Crossing, type MovedPeaks } from './rule-index.ts';
 
 export type RuleLevels = Parameters<ServerToClientEvents['rules:levels']>[0];
 
@@ -97,9 +97,7 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
       return claimed;
     } catch (err) {
       // Try again on the next batch (a reload may have put a copy of this version in its place).
-      entry.claiming = false;
-      const current = index.get(entry.id);
-      if (current?.version === entry.version) current.claiming = false;
+      index.release(entry.id, entry.version);
       log.error({ err, id: entry.id }, 'claiming a crossed rule failed');
       return null;
     }
@@ -134,11 +132,9 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
     );
   }
 
-  async function flushPeaks(moved: WatchEntry[]): Promise<void> {
+  async function flushPeaks(moved: MovedPeaks): Promise<void> {
     // A reload during the claims may have replaced an entry; the same version carries its peak.
-    const live = [...new Set(moved.map((e) => index.get(e.id)))].filter(
-      (e): e is WatchEntry => e !== undefined && !e.claiming && e.peak !== null,
-    );
+    const live = index.entriesOf(moved).filter((e) => !e.claiming && e.peak !== null);
     if (live.length === 0) return;
     try {
       await writePeaks(db, live);
@@ -164,7 +160,7 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
     await settled();
     const { crossings, moved } = index.scan(batch.quotes);
     if (crossings.length) announce(await claimAll(crossings));
-    if (moved.length) await flushPeaks(moved);
+    if (moved.length > 0) await flushPeaks(moved);
   }
 
   return {

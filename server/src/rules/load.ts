@@ -14,7 +14,8 @@ export function versionSql(table?: string): SQL {
   return sql.raw(`(extract(epoch from date_trunc('milliseconds', ${column})) * 1000)`);
 }
 
-interface RuleRow {
+/** An active position_rules row as loadWatchEntries selects it. */
+export interface RuleRow {
   id: string;
   user_id: string;
   symbol: string;
@@ -38,7 +39,8 @@ interface AlertRow {
   version: string | number;
 }
 
-function ruleEntry(r: RuleRow): WatchEntry {
+/** The index entry of a rule row. */
+export function ruleEntry(r: RuleRow): WatchEntry {
   const trailing = r.trigger_type === 'TRAILING_STOP_LOSS';
   return {
     kind: 'rule',
@@ -52,11 +54,9 @@ function ruleEntry(r: RuleRow): WatchEntry {
     price: Number(r.computed_trigger_price),
     valueType: r.value_type,
     value: Number(r.trigger_value),
-    reference: Number(r.reference_price),
     peak: trailing ? Number(r.peak_price ?? r.reference_price) : null,
     version: Number(r.version),
     claiming: false,
-    slot: -1,
   };
 }
 
@@ -73,11 +73,9 @@ function alertEntry(r: AlertRow): WatchEntry {
     price: Number(r.price),
     valueType: null,
     value: Number(r.price),
-    reference: Number(r.price),
     peak: null,
     version: Number(r.version),
     claiming: false,
-    slot: -1,
   };
 }
 

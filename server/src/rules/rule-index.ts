@@ -1,18 +1,31 @@
 /**
  * The in-memory index the engine evaluates: every active rule and price alert, by instrument
- * key. A batch costs time in proportion to the entries of the instruments it carries (one Map
- * lookup per quote, then a scan of that instrument's entries). No I/O here.
+ * (typed-array storage in rule-store.ts). A batch looks each quote's instrument up and passes
+ * over its stops only when the price is at or under their highest level or over their lowest
+ * trailing peak, and over its targets only when the price is at or over their lowest level:
+ * on a normal tick most instruments cost a lookup and three comparisons. No I/O here.
  */
-import { instrumentKey, type Quote } from '@app/common/market/tick-batch';
+import type { Quote } from '@app/common/market/tick-batch';
 import {
   computeTriggerPrice,
-  isCrossed,
   type AlertDirection,
   type ExecutionTriggerType,
   type ValueType,
 } from '@app/common/rules/index';
+import {
+  CLAIMING,
+  firesBelow,
+  packFlags,
+  parseUuid,
+  RuleStore,
+  TRIGGER_CODES,
+  TRIGGER_OF_CODE,
+  triggerCodeOf,
+  valueTypeOf,
+  type Instrument,
+} from './rule-store.ts';
 
-/** One watched level. `direction` + `price` make it a `Crossable` (price = the trigger level now). */
+/** One watched level, as loaded and as the index hands it out (a copy: the index keeps numbers). */
 export interface WatchEntry {
   kind: 'rule' | 'alert';
   id: string;
@@ -23,18 +36,17 @@ export interface WatchEntry {
   exchange: 'NSE' | 'BSE';
   triggerType: ExecutionTriggerType;
   direction: AlertDirection;
+  /** The trigger level now. */
   price: number;
-  /** Trailing stops: value, value type and reference to recompute the level from the peak. */
+  /** Trailing stops: value and value type recompute the level from the peak. */
   valueType: ValueType | null;
   value: number;
-  reference: number;
+  /** Trailing stops only: the highest price seen since the rule was armed. */
   peak: number | null;
   /** The row's updated_at in ms: levels are only written back to, and claimed on, this version. */
   version: number;
-  /** A claim is in flight: skip it until the claim settles. */
+  /** A claim is in flight: skipped until the claim settles. */
   claiming: boolean;
-  /** Position in its instrument's list (swap-remove). */
-  slot: number;
 }
 
 export interface Crossing {
@@ -43,132 +55,278 @@ export interface Crossing {
   ltp: number;
 }
 
+/**
+ * Trailing stops whose peak (and level) rose in a batch, by id: a batch in a rising market
+ * raises tens of thousands, and the write-back wants their current state anyway
+ * (`RuleIndex.entriesOf`), so the scan does not make an object of each.
+ */
+export class MovedPeaks {
+  private words = new Uint32Array(64);
+  length = 0;
+
+  push(ids: Uint32Array, slot: number): void {
+    if (4 * (this.length + 1) > this.words.length) {
+      const grown = new Uint32Array(this.words.length * 2);
+      grown.set(this.words);
+      this.words = grown;
+    }
+    const to = 4 * this.length++;
+    const from = 4 * slot;
+    this.words[to] = ids[from]!;
+    this.words[to + 1] = ids[from + 1]!;
+    this.words[to + 2] = ids[from + 2]!;
+    this.words[to + 3] = ids[from + 3]!;
+  }
+
+  /** The i-th id's words (a view, valid until the next push). */
+  idWords(i: number): Uint32Array {
+    return this.words.subarray(4 * i, 4 * i + 4);
+  }
+}
+
 export interface ScanResult {
   crossings: Crossing[];
   /** Trailing stops whose peak (and level) rose in this batch. */
-  moved: WatchEntry[];
+  moved: MovedPeaks;
 }
 
 export class RuleIndex {
-  private readonly byKey = new Map<string, WatchEntry[]>();
-  private readonly byId = new Map<string, WatchEntry>();
-  private readonly byUser = new Map<string, Set<string>>();
+  private store = new RuleStore();
+  private readonly words = new Uint32Array(4);
+  private alerts = 0;
+  private instrumentsWatched = 0;
 
   get size(): number {
-    return this.byId.size;
+    return this.store.live;
   }
 
+  /** Instruments with at least one entry. */
   get instruments(): number {
-    return this.byKey.size;
+    return this.instrumentsWatched;
   }
 
   get(id: string): WatchEntry | undefined {
-    return this.byId.get(id);
+    const slot = this.store.find(parseUuid(id, this.words));
+    return slot < 0 ? undefined : this.entryAt(slot);
+  }
+
+  /** The current entries of the rules in `moved` that are still indexed, each once. */
+  entriesOf(moved: MovedPeaks): WatchEntry[] {
+    const seen = new Set<number>();
+    const out: WatchEntry[] = [];
+    for (let i = 0; i < moved.length; i++) {
+      const slot = this.store.find(moved.idWords(i));
+      if (slot < 0 || seen.has(slot)) continue;
+      seen.add(slot);
+      out.push(this.entryAt(slot));
+    }
+    return out;
   }
 
   count(kind: WatchEntry['kind']): number {
-    let n = 0;
-    for (const e of this.byId.values()) if (e.kind === kind) n++;
-    return n;
+    return kind === 'alert' ? this.alerts : this.store.live - this.alerts;
   }
 
   /** Replaces one user's entries with a fresh load from the database. */
   replaceUser(userId: string, entries: WatchEntry[]): void {
-    const previous = new Map<string, WatchEntry>();
-    for (const id of [...(this.byUser.get(userId) ?? [])]) {
-      const e = this.byId.get(id);
-      if (e) previous.set(id, e);
-      this.remove(id);
+    const previous = new Map<string, Previous>();
+    for (const slot of this.store.slotsOfUser(userId)) {
+      previous.set(this.store.idOf(slot), this.previousAt(this.store, slot));
+      this.removeSlot(slot);
     }
-    for (const e of entries) this.add(this.merge(e, previous.get(e.id)));
+    for (const e of entries) this.add(e, previous.get(e.id));
   }
 
-  /** Replaces everything (periodic resync), keeping peaks seen since the load began. */
+  /** Replaces everything (periodic resync), keeping peaks and claims of unchanged rows. */
   replaceAll(entries: WatchEntry[]): void {
-    const previous = new Map(this.byId);
-    this.byKey.clear();
-    this.byId.clear();
-    this.byUser.clear();
-    for (const e of entries) this.add(this.merge(e, previous.get(e.id)));
+    const old = this.store;
+    this.store = new RuleStore(Math.ceil(entries.length * 1.05) + 64);
+    this.alerts = 0;
+    this.instrumentsWatched = 0;
+    for (const e of entries) {
+      const slot = old.find(parseUuid(e.id, this.words));
+      this.add(e, slot < 0 ? undefined : this.previousAt(old, slot));
+    }
   }
 
   /** Drops `id` if it is still the version that was evaluated (a newer version stays). */
   removeIfVersion(id: string, version: number): void {
-    if (this.byId.get(id)?.version === version) this.remove(id);
+    const slot = this.store.find(parseUuid(id, this.words));
+    if (slot >= 0 && this.store.versions[slot] === version) this.removeSlot(slot);
+  }
+
+  /** A claim of this version failed: evaluate the entry again from the next batch on. */
+  release(id: string, version: number): void {
+    const slot = this.store.find(parseUuid(id, this.words));
+    if (slot >= 0 && this.store.versions[slot] === version) this.store.flags[slot]! &= ~CLAIMING;
   }
 
   /** Applies a batch: raises trailing peaks, collects crossings (marked as claiming). */
   scan(quotes: readonly Quote[]): ScanResult {
-    const crossings: Crossing[] = [];
-    const moved: WatchEntry[] = [];
+    const out: ScanResult = { crossings: [], moved: new MovedPeaks() };
+    const { instruments } = this.store;
     for (const q of quotes) {
       if (q.stale) continue;
-      const list = this.byKey.get(instrumentKey(q.exchange, q.symbol));
-      if (!list) continue;
+      const ordinal = this.store.instrumentIndex(q.exchange, q.symbol);
+      if (ordinal === undefined) continue;
+      const inst = instruments[ordinal]!;
       const ltp = q.ltp;
-      for (const e of list) {
-        if (e.claiming) continue;
-        if (e.peak !== null && ltp > e.peak) {
-          e.peak = ltp;
-          e.price = trailingLevel(e);
-          moved.push(e);
-        }
-        if (isCrossed(e, ltp)) {
-          e.claiming = true;
-          crossings.push({ entry: e, ltp });
-        }
+      if (inst.below.n > 0 && (ltp <= inst.below.maxLevel || ltp > inst.below.minPeak))
+        this.passStops(inst, ltp, out);
+      if (inst.above.n > 0 && ltp >= inst.above.minLevel) this.passTargets(inst, ltp, out);
+    }
+    return out;
+  }
+
+  /** Stops fire at or under their level; trailing peaks follow the price up first. */
+  private passStops(inst: Instrument, ltp: number, out: ScanResult): void {
+    const g = inst.below;
+    const { slots, levels } = g;
+    const peaks = g.peaks!;
+    const { flags, values } = this.store;
+    let maxLevel = -Infinity;
+    let minPeak = Infinity;
+    for (let i = 0; i < g.n; i++) {
+      const slot = slots[i]!;
+      if (peaks[i]! < ltp && (flags[slot]! & CLAIMING) === 0) {
+        peaks[i] = ltp;
+        levels[i] = trailingLevel({ valueType: valueTypeOf(flags[slot]!), value: values[slot]!, peak: ltp });
+        out.moved.push(this.store.ids, slot);
       }
+      if (levels[i]! >= ltp && (flags[slot]! & CLAIMING) === 0) this.cross(slot, ltp, out);
+      if (levels[i]! > maxLevel) maxLevel = levels[i]!;
+      if (peaks[i]! < minPeak) minPeak = peaks[i]!;
     }
-    return { crossings, moved };
+    g.maxLevel = maxLevel;
+    g.minPeak = minPeak;
   }
 
-  /** Same row, same version: keep the higher peak seen in memory and a claim in flight. */
-  private merge(fresh: WatchEntry, old: WatchEntry | undefined): WatchEntry {
-    if (!old || old.version !== fresh.version) return fresh;
-    fresh.claiming = old.claiming;
-    if (fresh.peak !== null && old.peak !== null && old.peak > fresh.peak) {
-      fresh.peak = old.peak;
-      fresh.price = trailingLevel(fresh);
+  /** Take-profits and above-alerts fire at or over their level. */
+  private passTargets(inst: Instrument, ltp: number, out: ScanResult): void {
+    const g = inst.above;
+    const { flags } = this.store;
+    let minLevel = Infinity;
+    for (let i = 0; i < g.n; i++) {
+      const level = g.levels[i]!;
+      const slot = g.slots[i]!;
+      if (level <= ltp && (flags[slot]! & CLAIMING) === 0) this.cross(slot, ltp, out);
+      if (level < minLevel) minLevel = level;
     }
-    return fresh;
+    g.minLevel = minLevel;
   }
 
-  private add(e: WatchEntry): void {
-    if (this.byId.has(e.id)) this.remove(e.id);
-    let list = this.byKey.get(e.key);
-    if (!list) this.byKey.set(e.key, (list = []));
-    e.slot = list.length;
-    list.push(e);
-    this.byId.set(e.id, e);
-    let ids = this.byUser.get(e.userId);
-    if (!ids) this.byUser.set(e.userId, (ids = new Set()));
-    ids.add(e.id);
+  private cross(slot: number, ltp: number, out: ScanResult): void {
+    this.store.flags[slot]! |= CLAIMING;
+    out.crossings.push({ entry: this.entryAt(slot), ltp });
   }
 
-  private remove(id: string): void {
-    const e = this.byId.get(id);
-    if (!e) return;
-    this.byId.delete(id);
-    const list = this.byKey.get(e.key)!;
-    const last = list.pop()!;
-    if (last !== e) {
-      list[e.slot] = last;
-      last.slot = e.slot;
+  /** Adds a fresh load of a row; same row, same version: keeps the higher peak and a claim in flight. */
+  private add(e: WatchEntry, old: Previous | undefined): void {
+    const s = this.store;
+    const words = parseUuid(e.id, this.words);
+    const existing = s.find(words);
+    if (existing >= 0) this.removeSlot(existing);
+    const same = old?.version === e.version ? old : undefined;
+    let peak = e.peak;
+    let level = e.price;
+    if (same && peak !== null && same.peak !== null && same.peak > peak) {
+      peak = same.peak;
+      level = trailingLevel({ valueType: e.valueType, value: e.value, peak });
     }
-    if (list.length === 0) this.byKey.delete(e.key);
-    const ids = this.byUser.get(e.userId);
-    ids?.delete(id);
-    if (ids?.size === 0) this.byUser.delete(e.userId);
+    const code = TRIGGER_CODES[e.triggerType];
+    const slot = s.allocate(words, e.userId);
+    s.flags[slot] = packFlags(code, e.valueType) | (same?.claiming ? CLAIMING : 0);
+    s.values[slot] = e.value;
+    s.versions[slot] = e.version;
+    const ordinal = s.instrument(e.exchange, e.symbol, e.key);
+    const inst = s.instruments[ordinal]!;
+    const group = firesBelow(code) ? inst.below : inst.above;
+    if (inst.below.n + inst.above.n === 0) this.instrumentsWatched += 1;
+    s.instrumentOf[slot] = ordinal;
+    // NaN is under no price: only trailing stops have a peak to raise.
+    s.position[slot] = group.push(
+      slot,
+      level,
+      code === TRIGGER_CODES.TRAILING_STOP_LOSS ? (peak ?? NaN) : NaN,
+    );
+    if (e.kind === 'alert') this.alerts += 1;
+  }
+
+  private removeSlot(slot: number): void {
+    const s = this.store;
+    const code = triggerCodeOf(s.flags[slot]!);
+    const inst = s.instruments[s.instrumentOf[slot]!]!;
+    const group = firesBelow(code) ? inst.below : inst.above;
+    const moved = group.removeAt(s.position[slot]!);
+    if (moved >= 0) s.position[moved] = s.position[slot]!;
+    if (inst.below.n + inst.above.n === 0) this.instrumentsWatched -= 1;
+    if (code === TRIGGER_CODES.PRICE_ABOVE || code === TRIGGER_CODES.PRICE_BELOW) this.alerts -= 1;
+    s.release(slot);
+  }
+
+  private previousAt(store: RuleStore, slot: number): Previous {
+    const inst = store.instruments[store.instrumentOf[slot]!]!;
+    const code = triggerCodeOf(store.flags[slot]!);
+    const peak = code === TRIGGER_CODES.TRAILING_STOP_LOSS ? inst.below.peaks![store.position[slot]!]! : NaN;
+    return {
+      version: store.versions[slot]!,
+      peak: Number.isNaN(peak) ? null : peak,
+      claiming: (store.flags[slot]! & CLAIMING) !== 0,
+    };
+  }
+
+  /** A copy of the slot's entry. */
+  private entryAt(slot: number): WatchEntry {
+    const s = this.store;
+    const f = s.flags[slot]!;
+    const code = triggerCodeOf(f);
+    const inst = s.instruments[s.instrumentOf[slot]!]!;
+    const below = firesBelow(code);
+    const group = below ? inst.below : inst.above;
+    const position = s.position[slot]!;
+    const alert = code === TRIGGER_CODES.PRICE_ABOVE || code === TRIGGER_CODES.PRICE_BELOW;
+    const peak = code === TRIGGER_CODES.TRAILING_STOP_LOSS ? inst.below.peaks![position]! : NaN;
+    return {
+      kind: alert ? 'alert' : 'rule',
+      id: s.idOf(slot),
+      userId: s.userIds[s.users[slot]!]!,
+      key: inst.key,
+      symbol: inst.symbol,
+      exchange: inst.exchange,
+      triggerType: TRIGGER_OF_CODE[code] as ExecutionTriggerType,
+      direction: below ? 'below' : 'above',
+      price: group.levels[position]!,
+      valueType: valueTypeOf(f),
+      value: s.values[slot]!,
+      peak: Number.isNaN(peak) ? null : peak,
+      version: s.versions[slot]!,
+      claiming: (f & CLAIMING) !== 0,
+    };
   }
 }
 
-/** A trailing stop's level from its current peak. */
-export function trailingLevel(e: Pick<WatchEntry, 'valueType' | 'value' | 'reference' | 'peak'>): number {
+interface Previous {
+  version: number;
+  peak: number | null;
+  claiming: boolean;
+}
+
+/**
+ * A trailing stop's level from its peak: computeTriggerPrice's formula, rounded in numbers (the
+ * shared rounding goes through text, which a batch raising 10,000 peaks notices) except within a
+ * hair of a half paisa or beyond a crore, where only the text is exact.
+ */
+export function trailingLevel(e: { valueType: ValueType | null; value: number; peak: number }): number {
+  const valueType = e.valueType ?? 'PERCENT';
+  const raw = valueType === 'ABSOLUTE' ? e.peak - e.value : e.peak * (1 - e.value / 100);
+  const cents = raw * 100;
+  const fraction = Math.abs(cents - Math.trunc(cents));
+  if (Math.abs(cents) < 1e9 && Math.abs(fraction - 0.5) > 1e-6) return Math.round(cents) / 100;
   return computeTriggerPrice({
     triggerType: 'TRAILING_STOP_LOSS',
-    valueType: e.valueType ?? 'PERCENT',
+    valueType,
     triggerValue: e.value,
-    referencePrice: e.reference,
+    referencePrice: e.peak,
     peakPrice: e.peak,
   });
 }

@@ -20,7 +20,7 @@ import type { BatchHandler, MarketBus, WatchedInstrument } from './types.ts';
 
 const keyOf = (i: WatchedInstrument) => instrumentKey(i.exchange, i.symbol);
 
-/** Runs a MULTI; rejects with the first command error. */
+/** Runs a MULTI or a pipeline; rejects with the first command error. */
 async function execOrThrow(multi: ChainableCommander): Promise<void> {
   const replies = await multi.exec();
   if (replies === null) throw new Error('redis transaction was aborted');
@@ -61,15 +61,16 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
   return {
     async publishBatch(batch) {
       const valid = tickBatchSchema.parse(batch);
-      const multi = commands.multi();
+      // Publish first, then store, in one pipeline (not a MULTI): Redis hands the message to
+      // subscribers while it is still reading the 2,000-field HSET, instead of after it.
+      const pipeline = commands.pipeline().publish(MARKET_KEYS.ticksChannel, JSON.stringify(valid));
       if (valid.quotes.length > 0) {
         const fields: Record<string, string> = {};
         for (const quote of valid.quotes)
           fields[instrumentKey(quote.exchange, quote.symbol)] = JSON.stringify(quote);
-        multi.hset(MARKET_KEYS.latestQuotes, fields);
+        pipeline.hset(MARKET_KEYS.latestQuotes, fields);
       }
-      multi.publish(MARKET_KEYS.ticksChannel, JSON.stringify(valid));
-      await execOrThrow(multi);
+      await execOrThrow(pipeline);
     },
 
     onBatch(handler) {

@@ -1,0 +1,105 @@
+/**
+ * A fake SendGrid (`POST /v3/mail/send`) that counts what it *accepted*: a message counts once
+ * its 202 went out on a live connection. It can hold requests (a provider that hangs), and a
+ * held request whose client dies before the answer is not accepted, as a provider that never
+ * finished receiving it would not send it.
+ */
+import { once } from 'node:events';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface MailAttempt {
+  to: string;
+  subject: string;
+  /** accepted (202 sent), refused (another status), held (waiting), aborted (client gone first). */
+  outcome: 'accepted' | 'refused' | 'held' | 'aborted';
+  status?: number;
+}
+
+export interface MailProvider {
+  url: string;
+  attempts: MailAttempt[];
+  accepted(): MailAttempt[];
+  held(): number;
+  /** Holds every request from now on, until `answer()`. */
+  hold(): void;
+  /** Answers from now on (and the held ones still connected) with 202, or the scripted statuses. */
+  answer(): void;
+  /** The next requests get these statuses (a delay in ms with `{status, delayMs}`), then 202. */
+  script(...answers: Array<number | { status: number; delayMs?: number }>): void;
+  close(): Promise<void>;
+}
+
+export async function startMailProvider(): Promise<MailProvider> {
+  const attempts: MailAttempt[] = [];
+  const waiting: Array<{ attempt: MailAttempt; res: ServerResponse }> = [];
+  let holding = false;
+  const script: Array<{ status: number; delayMs?: number }> = [];
+
+  const reply = (attempt: MailAttempt, res: ServerResponse, status: number) => {
+    if (res.destroyed || res.socket?.destroyed) {
+      attempt.outcome = 'aborted';
+      return;
+    }
+    attempt.status = status;
+    attempt.outcome = status === 202 ? 'accepted' : 'refused';
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(
+      status === 202 ? '' : JSON.stringify({ errors: [{ message: `scripted ${status}`, field: null }] }),
+    );
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v3/mail/send') {
+        res.writeHead(404).end();
+        return;
+      }
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        personalizations: Array<{ to: Array<{ email: string }> }>;
+        subject: string;
+      };
+      const attempt: MailAttempt = {
+        to: body.personalizations[0]!.to[0]!.email,
+        subject: body.subject,
+        outcome: 'held',
+      };
+      attempts.push(attempt);
+      res.on('close', () => {
+        if (attempt.outcome === 'held') attempt.outcome = 'aborted';
+      });
+      if (holding) {
+        waiting.push({ attempt, res });
+        return;
+      }
+      const next = script.shift() ?? { status: 202 };
+      if (next.delayMs) setTimeout(() => reply(attempt, res, next.status), next.delayMs).unref();
+      else reply(attempt, res, next.status);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    attempts,
+    accepted: () => attempts.filter((a) => a.outcome === 'accepted'),
+    held: () => attempts.filter((a) => a.outcome === 'held').length,
+    hold: () => {
+      holding = true;
+    },
+    answer: () => {
+      holding = false;
+      for (const { attempt, res } of waiting.splice(0)) reply(attempt, res, 202);
+    },
+    script: (...answers) => {
+      script.push(...answers.map((a) => (typeof a === 'number' ? { status: a } : a)));
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Forged and otherwise wrong access tokens, crafted as test/server/auth/access-token.test.ts
+ * crafts them for REST: each differs from a valid token in one way only.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { TEST_JWT_SECRET } from '../../helpers/app.ts';
+
+export const ISSUER = 'portfolio-guard';
+export const AUDIENCE = 'portfolio-guard-api';
+
+const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+export function decodePayload(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
+}
+
+/** Signs with the server's own secret and algorithm: only `claims`/`options` make it wrong. */
+export function signAsServer(
+  userId: string,
+  claims: { tv?: number; exp?: number; iat?: number } = {},
+  options: jwt.SignOptions = {},
+): string {
+  return jwt.sign({ tv: 0, ...claims }, TEST_JWT_SECRET, {
+    algorithm: 'HS256',
+    ...(claims.exp === undefined ? { expiresIn: 900 } : {}),
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    subject: userId,
+    ...options,
+  });
+}
+
+/** Every way a token can be wrong, as label → token, for a user whose valid token is `valid`. */
+export function wrongTokens(user: {
+  id: string;
+  token: string;
+  refreshToken: string;
+}): Record<string, string> {
+  const payload = decodePayload(user.token);
+  const [header, , signature] = user.token.split('.');
+  const now = Math.floor(Date.now() / 1000);
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const rs256 = jwt.sign({ tv: 0 }, privateKey, {
+    algorithm: 'RS256',
+    expiresIn: 900,
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    subject: user.id,
+  });
+  return {
+    'alg none': `${b64({ alg: 'none', typ: 'JWT' })}.${b64(payload)}.`,
+    'alg none, signature kept': `${b64({ alg: 'none', typ: 'JWT' })}.${b64(payload)}.${signature}`,
+    'RS256 (HS/RS confusion)': rs256,
+    'HS512 with the server secret': signAsServer(user.id, {}, { algorithm: 'HS512' }),
+    'another secret': jwt.sign({ tv: 0 }, 'another-secret-that-is-at-least-32-characters', {
+      algorithm: 'HS256',
+      expiresIn: 900,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      subject: user.id,
+    }),
+    'wrong audience': signAsServer(user.id, {}, { audience: 'another-api' }),
+    'wrong issuer': signAsServer(user.id, {}, { issuer: 'someone-else' }),
+    expired: signAsServer(user.id, { iat: now - 1000, exp: now - 1 }),
+    'not yet valid': signAsServer(user.id, {}, { notBefore: 3600 }),
+    'tampered subject': `${header}.${b64({ ...payload, sub: '00000000-0000-4000-8000-000000000000' })}.${signature}`,
+    'tampered expiry': `${header}.${b64({ ...payload, exp: 4_102_444_800 })}.${signature}`,
+    'no token version': jwt.sign({}, TEST_JWT_SECRET, {
+      algorithm: 'HS256',
+      expiresIn: 900,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      subject: user.id,
+    }),
+    'older token version': signAsServer(user.id, { tv: -1 }),
+    'unknown user': signAsServer('00000000-0000-4000-8000-000000000000'),
+    'refresh token as access token': user.refreshToken,
+    'truncated signature': user.token.slice(0, -2),
+    'not a JWT': 'not.a.jwt',
+    empty: '',
+  };
+}
