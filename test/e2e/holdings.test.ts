@@ -105,7 +105,7 @@ describe('e2e: Holdings page', function () {
     const details = page.locator('.holding-details').first();
     await details.getByText('Zerodha · AB1234').waitFor();
     await details.getByText('File import').waitFor();
-    await details.getByRole('link', { name: 'Add a rule for SBIN' }).waitFor();
+    await details.getByRole('button', { name: 'Add a rule for SBIN (NSE)' }).waitFor();
     await details.locator('.price-chart, .chart-placeholder').first().waitFor();
   });
 

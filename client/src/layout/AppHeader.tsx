@@ -1,4 +1,6 @@
 import { NavLink } from 'react-router';
+import { AlertBell } from '../alerts/AlertBell.tsx';
+import { AlertToasts } from '../alerts/AlertToasts.tsx';
 import { GearIcon } from '../components/icons.tsx';
 import { LiveIndicator } from '../live/LiveIndicator.tsx';
 import { useSession } from '../session/context.ts';
@@ -12,7 +14,7 @@ const NAV = [
   { to: '/history', label: 'History' },
 ];
 
-/** Header of the signed-in pages (spec §2 Authenticated layout). */
+/** Header of the signed-in pages (spec §2 Authenticated layout), with the alerts bell and toasts. */
 export function AppHeader() {
   const { user, signOut, signingOut } = useSession();
   const { open, toggle } = useMobileMenu();
@@ -51,9 +53,13 @@ export function AppHeader() {
         </nav>
         <div className="header-actions">
           <LiveIndicator />
-          <NavLink to="/settings" className="icon-button" aria-label="Settings" title="Settings">
-            <GearIcon />
-          </NavLink>
+          <AlertBell />
+          {/* Phones reach Settings through the menu: the bar keeps room for the bell. */}
+          <span className="desktop-only">
+            <NavLink to="/settings" className="icon-button" aria-label="Settings" title="Settings">
+              <GearIcon />
+            </NavLink>
+          </span>
           <span className="desktop-only">{userChip}</span>
           <span className="desktop-only">{logout}</span>
           <MenuToggle open={open} onToggle={toggle} controls="app-mobile-menu" />
@@ -76,6 +82,7 @@ export function AppHeader() {
           {logout}
         </div>
       </div>
+      <AlertToasts />
     </header>
   );
 }

@@ -7,6 +7,7 @@ import {
   retainLive,
   subscribeConnectionStatus,
   type LiveEvent,
+  type LivePayloads,
 } from './liveConnection.ts';
 import type { ConnectionStatus } from './marketState.ts';
 import { quoteStore, type PricePoint } from './quoteStore.ts';
@@ -56,4 +57,13 @@ export function useLiveEvents(events: readonly LiveEvent[], listener: () => void
     const offs = names.split(',').map((name) => onLiveEvent(name as LiveEvent, () => onEvent()));
     return () => offs.forEach((off) => off());
   }, [names]);
+}
+
+/** Runs `listener` (always its latest version) with the payload of each `event`. */
+export function useLiveEvent<E extends LiveEvent>(
+  event: E,
+  listener: (...args: LivePayloads[E]) => void,
+): void {
+  const onEvent = useEffectEvent(listener);
+  useEffect(() => onLiveEvent(event, (...args: LivePayloads[E]) => onEvent(...args)), [event]);
 }

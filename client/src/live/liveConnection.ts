@@ -7,11 +7,13 @@
  * - When the server closes the socket ('io server disconnect': the 15-minute token expired or
  *   the sessions were revoked) or refuses the handshake, the session is refreshed once and the
  *   socket reconnects with backoff; if the session cannot be renewed the state becomes offline.
- * - `quotes` go into the quote store; `connect`, `holdings:changed`, `rules:changed` and `alert`
- *   are passed on to `onLiveEvent` listeners (pages re-fetch their REST snapshot on them).
+ * - `quotes` go into the quote store; `connect`, `holdings:changed`, `rules:changed`, `alert` (with
+ *   its execution) and `rules:levels` (with the levels) are passed on to `onLiveEvent` listeners
+ *   (pages re-fetch their REST snapshot on them).
  */
 import {
   SOCKET_ERRORS,
+  type AlertExecution,
   type ClientToServerEvents,
   type ServerToClientEvents,
 } from '@app/common/realtime/events';
@@ -23,8 +25,19 @@ import { quoteStore } from './quoteStore.ts';
 
 type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** Things pages react to. `connect` fires after every successful (re)connect. */
-export type LiveEvent = 'connect' | 'holdings:changed' | 'rules:changed' | 'alert';
+/** Trailing stops whose level rose (the `rules:levels` push). */
+export type RuleLevelsPush = Parameters<ServerToClientEvents['rules:levels']>[0];
+
+/** Things pages react to, with what each carries. `connect` fires after every (re)connect. */
+export interface LivePayloads {
+  connect: [];
+  'holdings:changed': [];
+  'rules:changed': [];
+  alert: [execution: AlertExecution];
+  'rules:levels': [levels: RuleLevelsPush];
+}
+export type LiveEvent = keyof LivePayloads;
+type LiveListener<E extends LiveEvent> = (...args: LivePayloads[E]) => void;
 
 const RELEASE_DELAY_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
@@ -38,7 +51,7 @@ let status: ConnectionStatus = 'idle';
 let handshakeToken: string | null = null;
 
 const statusListeners = new Set<() => void>();
-const eventListeners = new Map<LiveEvent, Set<() => void>>();
+const eventListeners = new Map<LiveEvent, Set<LiveListener<never>>>();
 
 /** Keeps the connection open until the returned function is called. */
 export function retainLive(): () => void {
@@ -64,15 +77,16 @@ export function subscribeConnectionStatus(listener: () => void): () => void {
   return () => statusListeners.delete(listener);
 }
 
-/** Calls `listener` on a live event. Returns the unsubscribe. */
-export function onLiveEvent(event: LiveEvent, listener: () => void): () => void {
+/** Calls `listener` on a live event, with its payload. Returns the unsubscribe. */
+export function onLiveEvent<E extends LiveEvent>(event: E, listener: LiveListener<E>): () => void {
   let set = eventListeners.get(event);
   if (!set) {
     set = new Set();
     eventListeners.set(event, set);
   }
-  set.add(listener);
-  return () => set.delete(listener);
+  const held = listener as LiveListener<never>;
+  set.add(held);
+  return () => set.delete(held);
 }
 
 function setStatus(next: ConnectionStatus): void {
@@ -81,8 +95,8 @@ function setStatus(next: ConnectionStatus): void {
   for (const listener of statusListeners) listener();
 }
 
-function emit(event: LiveEvent): void {
-  for (const listener of eventListeners.get(event) ?? []) listener();
+function emit<E extends LiveEvent>(event: E, ...args: LivePayloads[E]): void {
+  for (const listener of eventListeners.get(event) ?? []) (listener as LiveListener<E>)(...args);
 }
 
 function open(): void {
@@ -117,7 +131,8 @@ function open(): void {
   live.on('quotes', (message) => quoteStore.applyBatch(message));
   live.on('holdings:changed', () => emit('holdings:changed'));
   live.on('rules:changed', () => emit('rules:changed'));
-  live.on('alert', () => emit('alert'));
+  live.on('alert', (payload) => emit('alert', payload.execution));
+  live.on('rules:levels', (levels) => emit('rules:levels', levels));
 }
 
 /** Connects again after a backoff, renewing the session first when the token was refused. */

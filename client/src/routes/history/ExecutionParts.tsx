@@ -1,9 +1,24 @@
 import { formatInr } from '@app/common/format/index';
-import { NO_DETAILS, statusTone, triggeredAtLines, type HistoryExecution } from './executionDisplay.ts';
+import {
+  IN_APP_ONLY,
+  NO_DETAILS,
+  statusLabel,
+  statusTone,
+  triggeredAtLines,
+  type HistoryExecution,
+} from './executionDisplay.ts';
 
-/** The status badge: SUCCESS green, FAILED red, anything else yellow. */
+/** The status badge: SUCCESS green, FAILED red, 'In-app only' grey, anything else yellow. */
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge badge-${statusTone(status)} execution-status`}>{status || 'PENDING'}</span>;
+  return (
+    <span className={`badge badge-${statusTone(status)} execution-status`} title={statusTitle(status)}>
+      {statusLabel(status)}
+    </span>
+  );
+}
+
+function statusTitle(status: string): string | undefined {
+  return status === IN_APP_ONLY ? 'Shown here in the app; no email was sent' : undefined;
 }
 
 /** The IST date over the time, as one `<time>`. */

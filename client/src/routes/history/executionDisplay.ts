@@ -26,13 +26,26 @@ export function ruleTypeLabel(triggerType: string): string {
   return triggerType.replace(/_/g, ' ');
 }
 
-export type StatusTone = 'gain' | 'loss' | 'warning';
+export type StatusTone = 'gain' | 'loss' | 'warning' | 'neutral';
 
-/** SUCCESS is green, FAILED red, anything else is pending and yellow. */
+/** Recorded and shown in the app, but not emailed (over the monthly quota, or no verified email). */
+export const IN_APP_ONLY = 'IN_APP_ONLY';
+
+/**
+ * SUCCESS is green, FAILED red, IN_APP_ONLY grey (delivered in the app; nothing is pending),
+ * anything else is pending and yellow.
+ */
 export function statusTone(status: string): StatusTone {
   if (status === 'SUCCESS') return 'gain';
   if (status === 'FAILED') return 'loss';
+  if (status === IN_APP_ONLY) return 'neutral';
   return 'warning';
+}
+
+/** The status as shown: 'In-app only' for IN_APP_ONLY, PENDING when empty, otherwise as sent. */
+export function statusLabel(status: string): string {
+  if (status === IN_APP_ONLY) return 'In-app only';
+  return status || 'PENDING';
 }
 
 /** The IST date and time on two lines: `['22/11/2026', '14:05:09']`. */

@@ -1,36 +1,86 @@
 import type { AccountHolding, AggregatedHolding } from '@app/common/portfolio/types';
-import { Link } from 'react-router';
+import { useMemo } from 'react';
+import { useDraft, useHighlighted } from './rules/draftStore.ts';
+import { DraftEditor } from './rules/DraftEditor.tsx';
+import { draftKey, newDraft } from './rules/ruleDrafts.ts';
+import { RuleItem } from './rules/RuleItem.tsx';
+import { useRulesContext } from './rules/RulesContext.ts';
+import { rulesForAccount } from './rules/ruleView.ts';
 
 export interface AccountRulesProps {
   holding: AggregatedHolding;
   account: AccountHolding;
+  /** The account's display name. */
+  accountName: string;
 }
 
 /**
- * The rules slot of one account's holding in an expanded row (spec §2: that account's rules
- * and an Add Rule action; '+ Add' when there are no active rules). A placeholder until the
- * rules UI replaces this component: it shows the count and points to Price Guard.
+ * The rules of one account's holding in an expanded row (spec §2, §4): each saved rule with its
+ * level and status, this row's unsaved draft, and Add Rule ('+ Add' while no rule is active).
  */
-export function AccountRules({ holding, account }: AccountRulesProps) {
-  const count = account.active_rules_count;
+export function AccountRules({ holding, account, accountName }: AccountRulesProps) {
+  const { rules, drafts, reload } = useRulesContext();
+  const accountId = account.broker_account_id === null ? null : String(account.broker_account_id);
+  const target = accountId ? { symbol: holding.symbol, exchange: holding.exchange, accountId } : null;
+  const key = target ? draftKey(target) : '';
+  const draft = useDraft(drafts, key);
+  const highlighted = useHighlighted(drafts, key);
+  const shown = useMemo(
+    () => rulesForAccount(rules, holding.symbol, holding.exchange, accountId),
+    [rules, holding.symbol, holding.exchange, accountId],
+  );
+  const noActiveRule = account.active_rules_count === 0;
+  const subject =
+    holding.accounts.length > 1
+      ? `${holding.symbol} in ${accountName}`
+      : `${holding.symbol} (${holding.exchange})`;
+
   return (
-    <div className="account-rules" aria-label={`Rules for ${holding.symbol} in this account`} role="group">
-      {count > 0 ? (
-        <span className="badge badge-primary">
-          {count} active {count === 1 ? 'rule' : 'rules'}
-        </span>
-      ) : (
-        <>
-          <span className="text-muted">No active rules</span>
-          <Link
-            to="/holdings?magic-setup=true"
-            className="btn btn-secondary btn-sm"
-            aria-label={`Add a rule for ${holding.symbol}`}
+    <div
+      className="account-rules"
+      role="group"
+      aria-label={`Rules for ${subject}`}
+      data-rule-target={key || undefined}
+      data-highlight={highlighted || undefined}
+    >
+      <div className="account-rules-head">
+        <h4 className="account-rules-title">Exit rules</h4>
+        {target && !draft ? (
+          <button
+            type="button"
+            className={`btn btn-sm ${noActiveRule ? 'btn-primary' : 'btn-secondary'}`}
+            onClick={() => drafts.add([newDraft(target)])}
+            aria-label={noActiveRule ? `Add a rule for ${subject}` : `Add Rule for ${subject}`}
           >
-            + Add
-          </Link>
-        </>
-      )}
+            {noActiveRule ? '+ Add' : 'Add Rule'}
+          </button>
+        ) : null}
+      </div>
+      {shown.length === 0 && !draft ? (
+        <p className="account-rules-empty text-muted">No rules yet: this holding is not guarded.</p>
+      ) : null}
+      {shown.length > 0 ? (
+        <ul className="rule-list">
+          {shown.map((rule) => (
+            <RuleItem
+              key={rule.id}
+              rule={rule}
+              ltp={account.current_price}
+              multiAccount={holding.accounts.length > 1}
+              onChanged={reload}
+            />
+          ))}
+        </ul>
+      ) : null}
+      {draft ? (
+        <DraftEditor
+          draft={draft}
+          store={drafts}
+          ltp={account.current_price}
+          subject={subject}
+          onSaved={reload}
+        />
+      ) : null}
     </div>
   );
 }

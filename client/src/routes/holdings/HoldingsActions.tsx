@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import { ShieldIcon, UploadIcon } from '../../components/icons.tsx';
 
 interface HoldingsActionsProps {
@@ -7,6 +6,8 @@ interface HoldingsActionsProps {
   onAddNew: () => void;
   onUpload: () => void;
   onDeleteAll: () => void;
+  /** Opens the Price Guard intro (the same as arriving with ?magic-setup=true). */
+  onPriceGuard: () => void;
 }
 
 /** The page's buttons (spec §2): Price Guard, Add New, Upload CSV, Delete All Holdings. */
@@ -16,23 +17,19 @@ export function HoldingsActions({
   onAddNew,
   onUpload,
   onDeleteAll,
+  onPriceGuard,
 }: HoldingsActionsProps) {
   return (
     <div className="holdings-actions" role="group" aria-label="Holdings actions">
-      {hasHoldings ? (
-        <Link to="/holdings?magic-setup=true" className="btn btn-primary btn-sm">
-          <ShieldIcon size={18} /> Price Guard
-        </Link>
-      ) : (
-        <button
-          type="button"
-          className="btn btn-primary btn-sm"
-          disabled
-          title="Add holdings first, then set up rules"
-        >
-          <ShieldIcon size={18} /> Price Guard
-        </button>
-      )}
+      <button
+        type="button"
+        className="btn btn-primary btn-sm"
+        disabled={!hasHoldings}
+        title={hasHoldings ? undefined : 'Add holdings first, then set up rules'}
+        onClick={onPriceGuard}
+      >
+        <ShieldIcon size={18} /> Price Guard
+      </button>
       <button type="button" className="btn btn-secondary btn-sm" onClick={onAddNew} aria-expanded={adding}>
         + Add New
       </button>

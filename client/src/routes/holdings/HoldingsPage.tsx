@@ -6,6 +6,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ErrorBox } from '../../components/ErrorBox.tsx';
 import { useDocumentTitle } from '../../layout/useDocumentTitle.ts';
+import '../../styles/rules.css';
+import '../../styles/rules-guard.css';
 import { applyQuotes, holdingKey } from '../../live/liveHoldings.ts';
 import { quoteStore } from '../../live/quoteStore.ts';
 import { HoldingsActions } from './HoldingsActions.tsx';
@@ -16,12 +18,20 @@ import { HoldingsSkeleton } from './HoldingsSkeleton.tsx';
 import { accountName, accountOptions, DEFAULT_SORT, filterHoldings, nextSort } from './holdingsView.ts';
 import { ManualEntryForm } from './manual/ManualEntryForm.tsx';
 import { PortfolioSummary } from './PortfolioSummary.tsx';
+import { DraftsBar } from './rules/DraftsBar.tsx';
+import { RuleDialogs } from './rules/RuleDialogs.tsx';
+import { RulesBar } from './rules/RulesBar.tsx';
+import { RulesContext } from './rules/RulesContext.ts';
+import { useRulesPage } from './rules/useRulesPage.ts';
 import { HoldingsList } from './table/HoldingsList.tsx';
 import type { UploadSummary } from './upload/uploadApi.ts';
 import { useHoldingDeletion } from './useHoldingDeletion.ts';
 import { usePortfolio } from './usePortfolio.ts';
 
-/** Holdings (spec §2): summary, the live holdings table, upload, manual entry, edit and delete. */
+/**
+ * Holdings (spec §2): summary, the live holdings table with each account's rules, Price Guard,
+ * the rule dialogs, upload, manual entry, edit and delete.
+ */
 export default function HoldingsPage() {
   useDocumentTitle('Holdings');
   const portfolio = usePortfolio();
@@ -68,6 +78,24 @@ export default function HoldingsPage() {
     return sortHoldings(live, sort.field, sort.direction).map((row) => byKey.get(holdingKey(row))!);
   }, [shownRows, sort]);
 
+  // Price Guard fills rows in table order, then any rows the search hides.
+  const guardRows = useMemo(() => {
+    const shown = new Set(orderedRows.map(holdingKey));
+    return [...orderedRows, ...allRows.filter((row) => !shown.has(holdingKey(row)))];
+  }, [orderedRows, allRows]);
+  const expand = useCallback(
+    (keys: readonly string[]) => setExpanded((prev) => new Set([...prev, ...keys])),
+    [],
+  );
+  const rules = useRulesPage({
+    rows: guardRows,
+    holdings,
+    rules: portfolio.rules,
+    reload,
+    expand,
+    notify: setNotice,
+  });
+
   const deletion = useHoldingDeletion(reload, (id) => names.get(id) ?? 'Unknown account', setNotice);
   const { ask } = deletion;
   const onDelete = useCallback((row: AggregatedHolding) => ask({ kind: 'one', row }), [ask]);
@@ -96,103 +124,128 @@ export default function HoldingsPage() {
   const loaded = portfolio.holdings !== null;
   const hasHoldings = holdings.length > 0;
   return (
-    <div className="container page holdings-page">
-      <header className="page-header holdings-header">
-        <div>
-          <h1>Portfolio Holdings</h1>
-          <p>Your holdings across every demat account, at live NSE and BSE prices.</p>
-        </div>
-        <HoldingsActions
-          hasHoldings={hasHoldings}
-          adding={adding}
-          onAddNew={() => setAdding((open) => !open)}
-          onUpload={() => setUploadOpen(true)}
-          onDeleteAll={() => (hasHoldings ? deletion.ask({ kind: 'all' }) : deletion.reportNothingToDelete())}
-        />
-      </header>
-      <ErrorBox message={portfolio.error} onDismiss={portfolio.dismissError}>
-        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void reload()}>
-          Try again
-        </button>
-      </ErrorBox>
-      <ErrorBox message={deletion.problem?.message} onDismiss={deletion.dismissProblem}>
-        {deletion.problem?.details.length ? (
-          <ul className="error-details">
-            {deletion.problem.details.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        ) : null}
-      </ErrorBox>
-      {notice ? (
-        <div className="notice-success" role="status">
-          <span>{notice}</span>
-          <button
-            type="button"
-            className="dismiss-button"
-            aria-label="Dismiss message"
-            onClick={() => setNotice(null)}
-          >
-            ×
-          </button>
-        </div>
-      ) : null}
-      {adding ? (
-        <section className="card add-holdings" aria-labelledby="add-holdings-title">
-          <h2 id="add-holdings-title" className="card-title">
-            Add holdings
-          </h2>
-          <ManualEntryForm
-            variant="single"
-            labelledBy="add-holdings-title"
-            onSaved={onManualSaved}
-            onCancel={() => setAdding(false)}
+    <RulesContext value={rules.context}>
+      <div className="container page holdings-page">
+        <header className="page-header holdings-header">
+          <div>
+            <h1>Portfolio Holdings</h1>
+            <p>Your holdings across every demat account, at live NSE and BSE prices.</p>
+          </div>
+          <HoldingsActions
+            hasHoldings={hasHoldings}
+            adding={adding}
+            onAddNew={() => setAdding((open) => !open)}
+            onUpload={() => setUploadOpen(true)}
+            onDeleteAll={() =>
+              hasHoldings ? deletion.ask({ kind: 'all' }) : deletion.reportNothingToDelete()
+            }
+            onPriceGuard={() => rules.openDialog({ kind: 'guard' })}
           />
-        </section>
-      ) : null}
-      {!loaded && !portfolio.error ? <HoldingsSkeleton /> : null}
-      {loaded && !hasHoldings && !adding ? (
-        <HoldingsEmpty onUpload={() => setUploadOpen(true)} onAdd={() => setAdding(true)} />
-      ) : null}
-      {hasHoldings ? (
-        <>
-          <PortfolioSummary rows={allRows} />
-          <section className="card holdings-card" aria-labelledby="holdings-title">
-            <h2 id="holdings-title" className="visually-hidden">
-              Holdings
+        </header>
+        <ErrorBox message={portfolio.error} onDismiss={portfolio.dismissError}>
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => void reload()}>
+            Try again
+          </button>
+        </ErrorBox>
+        <ErrorBox message={deletion.problem?.message} onDismiss={deletion.dismissProblem}>
+          {deletion.problem?.details.length ? (
+            <ul className="error-details">
+              {deletion.problem.details.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          ) : null}
+        </ErrorBox>
+        {notice ? (
+          <div className="notice-success" role="status">
+            <span>{notice}</span>
+            <button
+              type="button"
+              className="dismiss-button"
+              aria-label="Dismiss message"
+              onClick={() => setNotice(null)}
+            >
+              ×
+            </button>
+          </div>
+        ) : null}
+        {adding ? (
+          <section className="card add-holdings" aria-labelledby="add-holdings-title">
+            <h2 id="add-holdings-title" className="card-title">
+              Add holdings
             </h2>
-            <HoldingsFilters
-              search={search}
-              onSearch={setSearch}
-              accountId={accountId}
-              onAccount={setAccountId}
-              accounts={accountOptions(holdings)}
-              shown={orderedRows.length}
-              total={allRows.length}
+            <ManualEntryForm
+              variant="single"
+              labelledBy="add-holdings-title"
+              onSaved={onManualSaved}
+              onCancel={() => setAdding(false)}
             />
-            {orderedRows.length === 0 ? (
-              <p className="holdings-no-match">No holdings match your search.</p>
-            ) : (
-              <HoldingsList
-                rows={orderedRows}
-                expanded={expanded}
-                accountNames={names}
-                sort={sort}
-                onSort={onSort}
-                onToggle={onToggle}
-                onDelete={onDelete}
-                onSaved={reload}
-              />
-            )}
           </section>
-        </>
-      ) : null}
-      <HoldingsDialogs
-        uploadOpen={uploadOpen}
-        onCloseUpload={() => setUploadOpen(false)}
-        onUploaded={onUploaded}
-        deletion={deletion}
-      />
-    </div>
+        ) : null}
+        {!loaded && !portfolio.error ? <HoldingsSkeleton /> : null}
+        {loaded && !hasHoldings && !adding ? (
+          <HoldingsEmpty onUpload={() => setUploadOpen(true)} onAdd={() => setAdding(true)} />
+        ) : null}
+        {hasHoldings ? (
+          <>
+            <PortfolioSummary rows={allRows} />
+            <RulesBar rules={portfolio.rules} onOpen={rules.openDialog} />
+            <section className="card holdings-card" aria-labelledby="holdings-title">
+              <h2 id="holdings-title" className="visually-hidden">
+                Holdings
+              </h2>
+              <HoldingsFilters
+                search={search}
+                onSearch={setSearch}
+                accountId={accountId}
+                onAccount={setAccountId}
+                accounts={accountOptions(holdings)}
+                shown={orderedRows.length}
+                total={allRows.length}
+              />
+              {orderedRows.length === 0 ? (
+                <p className="holdings-no-match">No holdings match your search.</p>
+              ) : (
+                <HoldingsList
+                  rows={orderedRows}
+                  expanded={expanded}
+                  accountNames={names}
+                  sort={sort}
+                  onSort={onSort}
+                  onToggle={onToggle}
+                  onDelete={onDelete}
+                  onSaved={reload}
+                  onAddRule={rules.addForRow}
+                />
+              )}
+            </section>
+          </>
+        ) : null}
+        <HoldingsDialogs
+          uploadOpen={uploadOpen}
+          onCloseUpload={() => setUploadOpen(false)}
+          onUploaded={onUploaded}
+          deletion={deletion}
+        />
+        <RuleDialogs
+          dialog={rules.dialog}
+          rows={loaded ? guardRows : null}
+          rules={portfolio.rules}
+          drafts={rules.drafts}
+          accountNames={names}
+          onClose={rules.closeDialog}
+          onGuard={rules.applyPriceGuard}
+          onChanged={reload}
+          notify={setNotice}
+        />
+        <DraftsBar
+          store={rules.drafts}
+          saving={rules.saving}
+          problem={rules.problem}
+          onSaveAll={() => void rules.saveAll()}
+          onDismissProblem={rules.dismissProblem}
+        />
+      </div>
+    </RulesContext>
   );
 }

@@ -1,15 +1,12 @@
-import type { RuleCoverage } from '@app/common/portfolio/types';
+import type { ApiPositionRule } from '@app/common/api/rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, api, isAbortError } from '../../api/client.ts';
 import { useLiveConnection, useLiveEvents } from '../../live/hooks.ts';
 import { quoteStore } from '../../live/quoteStore.ts';
 import { holdingsLoadError, snapshotQuotes, type ApiHolding } from './holdingsView.ts';
 
-/** A position rule as far as the holdings screens need it (`GET /api/position-rules`). */
-export interface RuleSummary extends RuleCoverage {
-  id: string;
-  target_account_id?: string | null;
-}
+/** A position rule as `GET /api/position-rules` lists it (it also covers holdings: RuleCoverage). */
+export type RuleSummary = ApiPositionRule;
 
 export interface PortfolioState {
   /** Null until the first snapshot arrived. */

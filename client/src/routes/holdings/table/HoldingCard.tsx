@@ -1,7 +1,6 @@
 import { formatInr } from '@app/common/format/money';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
-import { memo, useMemo } from 'react';
-import { useQuote } from '../../../live/hooks.ts';
+import { memo, useMemo, useRef } from 'react';
 import { applyQuote, holdingKey } from '../../../live/liveHoldings.ts';
 import { isInlineEditable } from '../holdingsView.ts';
 import { HoldingDetails } from './HoldingDetails.tsx';
@@ -17,6 +16,7 @@ import {
   TrashIcon,
   type RowCallbacks,
 } from './rowParts.tsx';
+import { useVisibleQuote } from './useVisibleQuote.ts';
 
 interface HoldingCardProps extends RowCallbacks {
   row: AggregatedHolding;
@@ -32,15 +32,17 @@ export const HoldingCard = memo(function HoldingCard({
   onToggle,
   onDelete,
   onSaved,
+  onAddRule,
 }: HoldingCardProps) {
   const key = holdingKey(row);
-  const quote = useQuote(key);
+  const cardRef = useRef<HTMLLIElement>(null);
+  const quote = useVisibleQuote(key, cardRef, expanded);
   const live = useMemo(() => applyQuote(row, quote), [row, quote]);
   const editable = isInlineEditable(row);
   const detailsId = `holding-card-details-${row.exchange}-${row.symbol}`.replace(/[^\w-]/g, '_');
 
   return (
-    <li className="holding-card" data-symbol={row.symbol}>
+    <li ref={cardRef} className="holding-card" data-symbol={row.symbol}>
       <div className="holding-card-head">
         <button
           type="button"
@@ -110,7 +112,7 @@ export const HoldingCard = memo(function HoldingCard({
         <div className="figure">
           <dt>Rules</dt>
           <dd>
-            <RulesValue row={row} onAdd={() => (expanded ? undefined : onToggle(key))} />
+            <RulesValue row={row} onAdd={() => onAddRule(row)} />
           </dd>
         </div>
       </dl>

@@ -1,5 +1,5 @@
 import { formatInr } from '@app/common/format/money';
-import type { AggregatedHolding } from '@app/common/portfolio/types';
+import type { AccountHolding, AggregatedHolding } from '@app/common/portfolio/types';
 import { lazy, Suspense } from 'react';
 import { AccountRules } from '../AccountRules.tsx';
 import { formatQuantity, gainClass, signedInr, signedPercent } from './format.ts';
@@ -22,6 +22,8 @@ export function HoldingDetails({
   row: AggregatedHolding;
   accountNames: ReadonlyMap<string, string>;
 }) {
+  const nameOf = (account: AccountHolding) =>
+    accountNames.get(String(account.broker_account_id)) ?? account.broker_name;
   return (
     <div className="holding-details" id={id}>
       <div className="holding-accounts">
@@ -32,7 +34,7 @@ export function HoldingDetails({
           {row.accounts.map((account) => (
             <li key={account.id} className="account-item">
               <div className="account-head">
-                <strong>{accountNames.get(String(account.broker_account_id)) ?? account.broker_name}</strong>
+                <strong>{nameOf(account)}</strong>
                 <span className="badge">{BROKER_TYPES[account.broker_type] ?? account.broker_type}</span>
               </div>
               <dl className="figures account-figures">
@@ -48,7 +50,7 @@ export function HoldingDetails({
                   {signedPercent(account.pnl_percent)}
                 </Figure>
               </dl>
-              <AccountRules holding={row} account={account} />
+              <AccountRules holding={row} account={account} accountName={nameOf(account)} />
             </li>
           ))}
         </ul>

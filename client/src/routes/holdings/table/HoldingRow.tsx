@@ -1,6 +1,5 @@
 import type { AggregatedHolding } from '@app/common/portfolio/types';
-import { memo, useMemo } from 'react';
-import { useQuote } from '../../../live/hooks.ts';
+import { memo, useMemo, useRef } from 'react';
 import { applyQuote, holdingKey } from '../../../live/liveHoldings.ts';
 import { isInlineEditable } from '../holdingsView.ts';
 import { HoldingDetails } from './HoldingDetails.tsx';
@@ -16,6 +15,7 @@ import {
   TrashIcon,
   type RowCallbacks,
 } from './rowParts.tsx';
+import { useVisibleQuote } from './useVisibleQuote.ts';
 
 export const TABLE_COLUMNS = 9;
 
@@ -27,7 +27,8 @@ interface HoldingRowProps extends RowCallbacks {
 
 /**
  * One holdings-table row (and its expanded details). Memoised and subscribed to its own
- * instrument's quote only, so a tick re-renders just the rows whose price moved.
+ * instrument's quote only while on screen, so a tick re-renders just the visible rows whose
+ * price moved.
  */
 export const HoldingRow = memo(function HoldingRow({
   row,
@@ -36,16 +37,18 @@ export const HoldingRow = memo(function HoldingRow({
   onToggle,
   onDelete,
   onSaved,
+  onAddRule,
 }: HoldingRowProps) {
   const key = holdingKey(row);
-  const quote = useQuote(key);
+  const rowRef = useRef<HTMLTableRowElement>(null);
+  const quote = useVisibleQuote(key, rowRef, expanded);
   const live = useMemo(() => applyQuote(row, quote), [row, quote]);
   const editable = isInlineEditable(row);
   const detailsId = `holding-details-${row.exchange}-${row.symbol}`.replace(/[^\w-]/g, '_');
 
   return (
     <>
-      <tr className="holding-row" data-symbol={row.symbol} data-expanded={expanded}>
+      <tr ref={rowRef} className="holding-row" data-symbol={row.symbol} data-expanded={expanded}>
         <th scope="row" className="holding-symbol-cell">
           <button
             type="button"
@@ -83,7 +86,7 @@ export const HoldingRow = memo(function HoldingRow({
           <GainValue row={live} />
         </td>
         <td data-col="rules">
-          <RulesValue row={row} onAdd={() => (expanded ? undefined : onToggle(key))} />
+          <RulesValue row={row} onAdd={() => onAddRule(row)} />
         </td>
         <td className="row-actions">
           <button

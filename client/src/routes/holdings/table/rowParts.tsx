@@ -12,6 +12,8 @@ export interface RowCallbacks {
   onDelete: (row: AggregatedHolding) => void;
   /** Re-fetches the holdings after an inline edit. */
   onSaved: () => Promise<void>;
+  /** '+ Add' in the Rules cell: opens the row with a draft rule for each unguarded account. */
+  onAddRule: (row: AggregatedHolding) => void;
 }
 
 /** LTP, or — before the first quote. */

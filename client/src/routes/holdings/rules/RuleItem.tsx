@@ -1,0 +1,131 @@
+import type { ApiPositionRule } from '@app/common/api/rules';
+import { formatIstDateTime } from '@app/common/format/ist';
+import { formatInr } from '@app/common/format/money';
+import { describeRule } from '@app/common/rules/index';
+import { useState } from 'react';
+import { ErrorBox } from '../../../components/ErrorBox.tsx';
+import { ConfirmDialog } from '../ConfirmDialog.tsx';
+import { LiveNumber } from '../table/LiveNumber.tsx';
+import { usePushedLevel } from './levelStore.ts';
+import { deleteRuleError, updateRuleError } from './ruleDrafts.ts';
+import { rulesApi } from './rulesApi.ts';
+import { liveLevels, STATUS_LABELS } from './ruleView.ts';
+
+interface RuleItemProps {
+  rule: ApiPositionRule;
+  /** The holding's live price, which moves a trailing stop up between server pushes. */
+  ltp: number | null;
+  /** Other accounts hold the same stock: say when a rule covers them all. */
+  multiAccount: boolean;
+  onChanged: () => Promise<void>;
+}
+
+/**
+ * One saved rule in an account row (spec §4 Rule display): what it does, its trigger level
+ * (a trailing stop's peak and level move live), Active / Triggered (orange) / Inactive, and
+ * Enable or Disable and Delete.
+ */
+export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) {
+  const pushed = usePushedLevel(rule.id);
+  const levels = liveLevels(rule, pushed, ltp);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const description = describeRule(rule);
+  const trailing = rule.trigger_type === 'TRAILING_STOP_LOSS';
+
+  const toggle = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await rulesApi.setActive(rule.id, !rule.is_active);
+      await onChanged();
+    } catch (err) {
+      setError(updateRuleError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const remove = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await rulesApi.remove(rule.id);
+      setConfirming(false);
+      await onChanged();
+    } catch (err) {
+      setConfirming(false);
+      setError(deleteRuleError(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <li className="rule-item" data-status={rule.status} data-rule-id={rule.id}>
+      <div className="rule-item-head">
+        <span className="rule-description">
+          {description}
+          {rule.rule_name && rule.rule_name !== description ? (
+            <span className="rule-name">{rule.rule_name}</span>
+          ) : null}
+        </span>
+        <span className={`badge rule-status rule-status-${rule.status.toLowerCase()}`}>
+          {STATUS_LABELS[rule.status]}
+        </span>
+      </div>
+      <p className="rule-levels">
+        <span>
+          Trigger{' '}
+          <LiveNumber value={levels.trigger} className="rule-trigger">
+            {formatInr(levels.trigger)}
+          </LiveNumber>
+        </span>
+        {trailing && levels.peak !== null ? (
+          <span>
+            Peak <LiveNumber value={levels.peak}>{formatInr(levels.peak)}</LiveNumber>
+          </span>
+        ) : null}
+        {rule.status === 'TRIGGERED' && rule.last_triggered_at ? (
+          <span>Fired {formatIstDateTime(rule.last_triggered_at)} IST</span>
+        ) : null}
+        {multiAccount && rule.rule_scope === 'all_holdings' ? <span>All accounts</span> : null}
+      </p>
+      <div className="rule-actions">
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          disabled={busy}
+          onClick={() => void toggle()}
+          aria-label={`${rule.is_active ? 'Disable' : 'Enable'} ${description} on ${rule.symbol}`}
+        >
+          {rule.is_active ? 'Disable' : 'Enable'}
+        </button>
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm btn-danger-text"
+          disabled={busy}
+          onClick={() => setConfirming(true)}
+          aria-label={`Delete ${description} on ${rule.symbol}`}
+        >
+          Delete
+        </button>
+      </div>
+      <ErrorBox message={error} onDismiss={() => setError(null)} />
+      {confirming ? (
+        <ConfirmDialog
+          title="Delete this rule?"
+          confirmLabel="Delete"
+          busyLabel="Deleting..."
+          busy={busy}
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>
+            {rule.symbol}: {description}. You will no longer be alerted by this rule. Its past alerts stay in
+            History.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,139 @@
+import type { ApiPositionRule } from '@app/common/api/rules';
+import { formatInr } from '@app/common/format/money';
+import {
+  sanitizeTriggerInput,
+  validateRuleDraft,
+  type TriggerType,
+  type ValueType,
+} from '@app/common/rules/index';
+import { useId, useState } from 'react';
+import type { RuleChange } from '../rulesApi.ts';
+import { TRIGGER_CHOICES } from '../ruleView.ts';
+
+interface RuleEditFormProps {
+  rule: ApiPositionRule;
+  busy: boolean;
+  onSave: (change: RuleChange) => Promise<void>;
+  onCancel: () => void;
+}
+
+/** Edit (PUT): name, trigger type, value and unit. A new trigger re-arms the rule from the latest price. */
+export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps) {
+  const id = useId();
+  const [name, setName] = useState(rule.rule_name);
+  const [triggerType, setTriggerType] = useState<TriggerType>(rule.trigger_type);
+  const [value, setValue] = useState(String(rule.trigger_value));
+  const [valueType, setValueType] = useState<ValueType>(rule.value_type);
+  const check = validateRuleDraft({
+    triggerType,
+    valueType,
+    triggerValue: value,
+    currentPrice: rule.current_price,
+  });
+  const triggerChanged =
+    triggerType !== rule.trigger_type ||
+    Number(value) !== rule.trigger_value ||
+    valueType !== rule.value_type;
+  const blocked = triggerChanged && !check.ok && check.problem !== 'price';
+
+  const submit = () => {
+    if (blocked) return;
+    const change: RuleChange = {};
+    if (name.trim() !== rule.rule_name) change.rule_name = name.trim();
+    if (triggerType !== rule.trigger_type) change.trigger_type = triggerType;
+    if (Number(value) !== rule.trigger_value) change.trigger_value = Number(value);
+    if (valueType !== rule.value_type) change.value_type = valueType;
+    if (Object.keys(change).length === 0) onCancel();
+    else void onSave(change);
+  };
+
+  return (
+    <form
+      className="rule-edit"
+      aria-label={`Edit ${rule.symbol}: ${rule.rule_name}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <div className="rule-edit-fields">
+        <div className="field rule-edit-name">
+          <label className="field-label" htmlFor={`${id}-name`}>
+            Rule name
+          </label>
+          <input
+            id={`${id}-name`}
+            className="input"
+            value={name}
+            maxLength={100}
+            autoFocus
+            onChange={(e) => setName(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-type`}>
+            Rule
+          </label>
+          <select
+            id={`${id}-type`}
+            className="select"
+            value={triggerType}
+            onChange={(e) => setTriggerType(e.target.value as TriggerType)}
+          >
+            {TRIGGER_CHOICES.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field rule-draft-value">
+          <label className="field-label" htmlFor={`${id}-value`}>
+            Trigger value
+          </label>
+          <input
+            id={`${id}-value`}
+            className="input"
+            inputMode="decimal"
+            value={value}
+            aria-describedby={`${id}-check`}
+            onChange={(e) => setValue(sanitizeTriggerInput(e.target.value))}
+          />
+        </div>
+        <div className="field rule-draft-unit">
+          <label className="field-label" htmlFor={`${id}-unit`}>
+            Unit
+          </label>
+          <select
+            id={`${id}-unit`}
+            className="select"
+            value={valueType}
+            onChange={(e) => setValueType(e.target.value as ValueType)}
+          >
+            <option value="PERCENT">%</option>
+            <option value="ABSOLUTE">₹</option>
+          </select>
+        </div>
+      </div>
+      <p id={`${id}-check`} className="rule-draft-preview">
+        {!triggerChanged ? (
+          <span className="text-muted">The level stays at {formatInr(rule.computed_trigger_price)}.</span>
+        ) : check.ok ? (
+          <>New level about {formatInr(check.triggerPrice)}, set from the latest price when saved.</>
+        ) : check.problem === 'price' ? (
+          <span className="text-muted">The level is set from the latest price when saved.</span>
+        ) : (
+          <span className="text-loss">{check.error}</span>
+        )}
+      </p>
+      <div className="rule-actions">
+        <button type="submit" className="btn btn-primary btn-sm" disabled={busy || blocked || !name.trim()}>
+          {busy ? 'Saving...' : 'Save changes'}
+        </button>
+        <button type="button" className="btn btn-secondary btn-sm" disabled={busy} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,284 @@
+import { formatInr } from '@app/common/format/money';
+import type { AggregatedHolding } from '@app/common/portfolio/types';
+import {
+  describeRule,
+  RULE_MESSAGES,
+  sanitizeTriggerInput,
+  type TriggerType,
+  type ValueType,
+} from '@app/common/rules/index';
+import { useId } from 'react';
+import { TRIGGER_CHOICES } from '../ruleView.ts';
+import { wizardPreview, type WizardForm } from './wizardForm.ts';
+
+type Change = (patch: Partial<WizardForm>) => void;
+
+const TRIGGER_HINTS: Record<TriggerType, string> = {
+  TRAILING_STOP_LOSS:
+    'Follows the highest price since you set it; alerts when the price falls back by this much.',
+  FIXED_STOP_LOSS: "Measured from today's price and never moves; alerts when the price falls to it.",
+  TAKE_PROFIT: "Measured from today's price; alerts when the price rises to it, to book profits.",
+};
+
+export function NameStep({
+  form,
+  rows,
+  onChange,
+}: {
+  form: WizardForm;
+  rows: readonly AggregatedHolding[];
+  onChange: Change;
+}) {
+  const id = useId();
+  return (
+    <fieldset className="wizard-fieldset">
+      <legend className="wizard-legend">Name the rule and choose the holding</legend>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-name`}>
+          Rule name
+        </label>
+        <input
+          id={`${id}-name`}
+          className="input"
+          value={form.rule_name}
+          maxLength={100}
+          placeholder="e.g. Protect my RELIANCE gains"
+          autoFocus
+          data-autofocus
+          onChange={(event) => onChange({ rule_name: event.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-holding`}>
+          Holding
+        </label>
+        <select
+          id={`${id}-holding`}
+          className="select"
+          value={form.holding}
+          onChange={(event) => onChange({ holding: event.target.value, target_account_id: null })}
+        >
+          {rows.map((row) => (
+            <option key={`${row.exchange}:${row.symbol}`} value={`${row.exchange}:${row.symbol}`}>
+              {row.symbol} ({row.exchange})
+            </option>
+          ))}
+        </select>
+      </div>
+    </fieldset>
+  );
+}
+
+export function ScopeStep({
+  form,
+  row,
+  accountNames,
+  onChange,
+}: {
+  form: WizardForm;
+  row: AggregatedHolding | undefined;
+  accountNames: ReadonlyMap<string, string>;
+  onChange: Change;
+}) {
+  const id = useId();
+  const symbol = row?.symbol ?? 'this stock';
+  const accounts = (row?.accounts ?? []).map((a) => String(a.broker_account_id));
+  return (
+    <fieldset className="wizard-fieldset">
+      <legend className="wizard-legend">Which of your {symbol} holdings does it guard?</legend>
+      <label className="choice">
+        <input
+          type="radio"
+          name={`${id}-scope`}
+          checked={form.rule_scope === 'all_holdings'}
+          autoFocus={form.rule_scope === 'all_holdings'}
+          onChange={() => onChange({ rule_scope: 'all_holdings', target_account_id: null })}
+        />
+        <span>
+          <strong>All holdings</strong>
+          <small>Every account that holds {symbol}.</small>
+        </span>
+      </label>
+      <label className="choice">
+        <input
+          type="radio"
+          name={`${id}-scope`}
+          checked={form.rule_scope === 'specific_account'}
+          autoFocus={form.rule_scope === 'specific_account'}
+          onChange={() =>
+            onChange({
+              rule_scope: 'specific_account',
+              target_account_id: form.target_account_id ?? accounts[0] ?? null,
+            })
+          }
+        />
+        <span>
+          <strong>One account</strong>
+          <small>Only the {symbol} held in the account you choose.</small>
+        </span>
+      </label>
+      {form.rule_scope === 'specific_account' ? (
+        <div className="field choice-detail">
+          <label className="field-label" htmlFor={`${id}-account`}>
+            Account
+          </label>
+          <select
+            id={`${id}-account`}
+            className="select"
+            value={form.target_account_id ?? ''}
+            onChange={(event) => onChange({ target_account_id: event.target.value || null })}
+          >
+            <option value="">Choose an account</option>
+            {accounts.map((accountId) => (
+              <option key={accountId} value={accountId}>
+                {accountNames.get(accountId) ?? 'Account'}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+    </fieldset>
+  );
+}
+
+export function TriggerStep({
+  form,
+  ltp,
+  onChange,
+}: {
+  form: WizardForm;
+  ltp: number | null;
+  onChange: Change;
+}) {
+  const id = useId();
+  const preview = wizardPreview(form, ltp);
+  return (
+    <fieldset className="wizard-fieldset">
+      <legend className="wizard-legend">When should it alert you?</legend>
+      <div className="choice-list">
+        {TRIGGER_CHOICES.map((choice) => (
+          <label key={choice.value} className="choice">
+            <input
+              type="radio"
+              name={`${id}-trigger`}
+              checked={form.trigger_type === choice.value}
+              autoFocus={form.trigger_type === choice.value}
+              onChange={() => onChange({ trigger_type: choice.value })}
+            />
+            <span>
+              <strong>{choice.label}</strong>
+              <small>{TRIGGER_HINTS[choice.value]}</small>
+            </span>
+          </label>
+        ))}
+      </div>
+      <div className="wizard-value-row">
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-value`}>
+            Trigger value
+          </label>
+          <input
+            id={`${id}-value`}
+            className="input"
+            inputMode="decimal"
+            autoComplete="off"
+            value={form.trigger_value}
+            aria-describedby={`${id}-preview`}
+            onChange={(event) => onChange({ trigger_value: sanitizeTriggerInput(event.target.value) })}
+          />
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-unit`}>
+            Unit
+          </label>
+          <select
+            id={`${id}-unit`}
+            className="select"
+            value={form.value_type}
+            onChange={(event) => onChange({ value_type: event.target.value as ValueType })}
+          >
+            <option value="PERCENT">Percent (%)</option>
+            <option value="ABSOLUTE">Rupees (₹)</option>
+          </select>
+        </div>
+      </div>
+      <p id={`${id}-preview`} className="rule-draft-preview">
+        {preview.ok ? (
+          <>
+            Alert at <strong>{formatInr(preview.triggerPrice)}</strong>
+            <span className="text-muted"> · LTP {formatInr(ltp ?? 0)}</span>
+          </>
+        ) : preview.problem === 'price' ? (
+          <span className="text-muted">
+            {RULE_MESSAGES.noPrice} The level is set from the next price when you create the rule.
+          </span>
+        ) : (
+          <span className="text-loss">{preview.error}</span>
+        )}
+      </p>
+    </fieldset>
+  );
+}
+
+export function ActionStep({
+  form,
+  row,
+  accountNames,
+  ltp,
+}: {
+  form: WizardForm;
+  row: AggregatedHolding | undefined;
+  accountNames: ReadonlyMap<string, string>;
+  ltp: number | null;
+}) {
+  const id = useId();
+  const preview = wizardPreview(form, ltp);
+  const scope =
+    form.rule_scope === 'all_holdings'
+      ? 'All holdings'
+      : (accountNames.get(form.target_account_id ?? '') ?? 'One account');
+  return (
+    <fieldset className="wizard-fieldset">
+      <legend className="wizard-legend">What should happen?</legend>
+      <label className="choice">
+        <input type="radio" name={`${id}-action`} checked readOnly autoFocus />
+        <span>
+          <strong>Alert me</strong>
+          <small>In the app, and by email to your verified addresses.</small>
+        </span>
+      </label>
+      <label className="choice" data-disabled="true">
+        <input type="radio" name={`${id}-action`} disabled aria-describedby={`${id}-sell`} />
+        <span>
+          <strong>Sell</strong>
+          <small id={`${id}-sell`}>{RULE_MESSAGES.sellComingSoon}</small>
+        </span>
+      </label>
+      <dl className="wizard-summary">
+        <div>
+          <dt>Rule</dt>
+          <dd>{form.rule_name.trim() || '—'}</dd>
+        </div>
+        <div>
+          <dt>Holding</dt>
+          <dd>{row ? `${row.symbol} (${row.exchange})` : '—'}</dd>
+        </div>
+        <div>
+          <dt>Applies to</dt>
+          <dd>{scope}</dd>
+        </div>
+        <div>
+          <dt>Trigger</dt>
+          <dd>
+            {describeRule({
+              trigger_type: form.trigger_type,
+              trigger_value: Number(form.trigger_value),
+              value_type: form.value_type,
+            })}
+            {preview.ok ? ` · at ${formatInr(preview.triggerPrice)}` : ''}
+          </dd>
+        </div>
+      </dl>
+    </fieldset>
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * The Create Position Rule wizard's form (spec §4 Wizard, §5, §9), pure and unit-tested: its
+ * defaults, what stops each step, and the request it sends. Field names are the API's.
+ */
+import type { Exchange } from '@app/common/instruments/types';
+import {
+  validateRuleDraft,
+  WIZARD_DEFAULTS,
+  wizardStepError,
+  type DraftCheck,
+  type TriggerType,
+  type ValueType,
+  type WizardState,
+} from '@app/common/rules/index';
+import type { NewRule } from '../rulesApi.ts';
+
+export const WIZARD_STEP_NAMES = ['Name', 'Scope', 'Trigger', 'Action'] as const;
+
+export interface WizardForm extends WizardState {
+  /** The holding the rule is for: `NSE:RELIANCE`. */
+  holding: string;
+  trigger_type: TriggerType;
+  value_type: ValueType;
+  trigger_value: string;
+  order_type: typeof WIZARD_DEFAULTS.order_type;
+  priority: number;
+}
+
+/** Spec §9: trailing stop loss 10, sell all remaining, market order, priority 1. */
+export function initialWizardForm(holding: string): WizardForm {
+  return {
+    ...WIZARD_DEFAULTS,
+    holding,
+    trigger_value: String(WIZARD_DEFAULTS.trigger_value),
+  };
+}
+
+/** `NSE:RELIANCE` → its parts. */
+export function splitHoldingKey(key: string): { exchange: Exchange; symbol: string } {
+  const at = key.indexOf(':');
+  const exchange = key.slice(0, at) === 'BSE' ? 'BSE' : 'NSE';
+  return { exchange, symbol: key.slice(at + 1) };
+}
+
+/** The trigger at the live price (step 3's preview). */
+export function wizardPreview(form: WizardForm, ltp: number | null | undefined): DraftCheck {
+  return validateRuleDraft({
+    triggerType: form.trigger_type,
+    valueType: form.value_type,
+    triggerValue: form.trigger_value,
+    currentPrice: ltp,
+  });
+}
+
+/**
+ * Why Next cannot leave `step`, or null: the spec's checks (wizardStepError), and on step 3 a
+ * trigger price that would be refused (out of the 10%–200% band). A missing live price does not
+ * stop the wizard: the server arms the rule from its own quote.
+ */
+export function wizardProblem(step: number, form: WizardForm, ltp: number | null | undefined): string | null {
+  const basic = wizardStepError(step, form);
+  if (basic) return basic;
+  if (step === 1 && !form.holding) return 'Please choose a holding';
+  if (step === 3) {
+    const check = wizardPreview(form, ltp);
+    if (!check.ok && check.problem !== 'price') return check.error;
+  }
+  return null;
+}
+
+/** The POST /api/position-rules body of a finished wizard. */
+export function wizardRequest(form: WizardForm, ltp: number | null | undefined): NewRule {
+  const { exchange, symbol } = splitHoldingKey(form.holding);
+  const check = wizardPreview(form, ltp);
+  const specific = form.rule_scope === 'specific_account';
+  return {
+    symbol,
+    exchange,
+    rule_name: form.rule_name.trim(),
+    rule_scope: form.rule_scope,
+    target_account_id: specific ? form.target_account_id : null,
+    action_type: form.action_type,
+    trigger_type: form.trigger_type,
+    trigger_value: Number(form.trigger_value),
+    value_type: form.value_type,
+    sell_quantity_type: form.sell_quantity_type,
+    sell_quantity_value: form.sell_quantity_value === null ? null : Number(form.sell_quantity_value),
+    order_type: form.order_type,
+    priority: form.priority,
+    ...(check.ok ? { computed_trigger_price: check.triggerPrice } : {}),
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * Unsaved rule drafts of the Holdings page (spec §4 Rule-draft flow, §5 Rule draft, §8 Save
+ * All), pure and unit-tested: one draft per account row, its live preview, the request bodies,
+ * the rows Price Guard fills, and the sentences a failed save shows.
+ */
+import type { Exchange } from '@app/common/instruments/types';
+import type { AggregatedHolding } from '@app/common/portfolio/types';
+import {
+  DEFAULT_RULE_DRAFT,
+  RULE_MESSAGES,
+  SAVE_ALL_MESSAGES,
+  validateRuleDraft,
+  type DraftCheck,
+  type TriggerType,
+  type ValueType,
+} from '@app/common/rules/index';
+import { ApiError } from '../../../api/errors.ts';
+
+/** The account row a draft belongs to. */
+export interface DraftTarget {
+  symbol: string;
+  exchange: Exchange;
+  accountId: string;
+}
+
+export interface RuleDraft extends DraftTarget {
+  key: string;
+  triggerType: TriggerType;
+  valueType: ValueType;
+  /** As typed: digits and one dot (sanitizeTriggerInput). */
+  triggerValue: string;
+}
+
+/** `NSE:RELIANCE@<account id>`: one draft per account row. */
+export function draftKey(target: DraftTarget): string {
+  return `${target.exchange}:${target.symbol}@${target.accountId}`;
+}
+
+/** The draft an account row starts with: alert, trailing stop loss, 7 percent (spec §9). */
+export function newDraft(target: DraftTarget): RuleDraft {
+  return {
+    key: draftKey(target),
+    symbol: target.symbol,
+    exchange: target.exchange,
+    accountId: target.accountId,
+    triggerType: DEFAULT_RULE_DRAFT.trigger_type,
+    valueType: DEFAULT_RULE_DRAFT.value_type,
+    triggerValue: String(DEFAULT_RULE_DRAFT.trigger_value),
+  };
+}
+
+/** The draft checked against the live price: its trigger price, or the spec's sentence. */
+export function draftPreview(draft: RuleDraft, currentPrice: number | null | undefined): DraftCheck {
+  return validateRuleDraft({
+    triggerType: draft.triggerType,
+    valueType: draft.valueType,
+    triggerValue: draft.triggerValue,
+    currentPrice,
+  });
+}
+
+/** The POST /api/position-rules body of a checked draft: an alert on that account's holding. */
+export function draftRequest(draft: RuleDraft, triggerValue: number, triggerPrice: number) {
+  return {
+    symbol: draft.symbol,
+    exchange: draft.exchange,
+    rule_scope: 'specific_account' as const,
+    target_account_id: draft.accountId,
+    action_type: DEFAULT_RULE_DRAFT.action_type,
+    trigger_type: draft.triggerType,
+    trigger_value: triggerValue,
+    value_type: draft.valueType,
+    computed_trigger_price: triggerPrice,
+  };
+}
+
+/** A Price Guard target with the table row (`NSE:RELIANCE`) it sits in. */
+export interface GuardTarget extends DraftTarget {
+  rowKey: string;
+}
+
+/**
+ * Every holding-account pair without an active rule and without a draft, in table order
+ * (spec §4: Price Guard creates drafts for every pair without an existing rule).
+ */
+export function priceGuardTargets(
+  rows: readonly AggregatedHolding[],
+  hasDraft: (key: string) => boolean,
+): GuardTarget[] {
+  const targets: GuardTarget[] = [];
+  for (const row of rows) {
+    for (const account of row.accounts) {
+      if (account.active_rules_count > 0 || account.broker_account_id === null) continue;
+      const target = {
+        symbol: row.symbol,
+        exchange: row.exchange,
+        accountId: String(account.broker_account_id),
+      };
+      if (hasDraft(draftKey(target))) continue;
+      targets.push({ ...target, rowKey: `${row.exchange}:${row.symbol}` });
+    }
+  }
+  return targets;
+}
+
+/** Added to a Save All failure when the server had no price for a holding yet. */
+export const PRICE_DATA_GUIDANCE =
+  'Prices update every minute. Refresh the page, or wait a minute and press Save All again.';
+
+const PRICE_DATA_PROBLEMS = ['No price data available', 'Failed to fetch price data'];
+
+export interface SaveProblem {
+  message: string;
+  /** One line per rule the server refused. */
+  details: string[];
+  /** Extra guidance (spec §8), when the server had no price data. */
+  guidance: string | null;
+}
+
+/** What a failed Save All shows: the server's sentence and list, or 'Failed to save rules'. */
+export function saveAllProblem(err: unknown): SaveProblem {
+  if (!(err instanceof ApiError) || !err.fromServer) {
+    return { message: SAVE_ALL_MESSAGES.failed, details: [], guidance: null };
+  }
+  const details = err.details.filter((line) => line !== err.message);
+  const noPrice = [err.message, ...err.details].some((text) =>
+    PRICE_DATA_PROBLEMS.some((problem) => text.includes(problem)),
+  );
+  return { message: err.message, details, guidance: noPrice ? PRICE_DATA_GUIDANCE : null };
+}
+
+/** What a failed single save shows: the server's sentence, or 'Failed to create rule'. */
+export function createRuleError(err: unknown): string {
+  return err instanceof ApiError && err.fromServer ? err.message : 'Failed to create rule';
+}
+
+/** What a failed delete shows: the server's sentence, or 'Failed to delete rule'. */
+export function deleteRuleError(err: unknown): string {
+  return err instanceof ApiError && err.fromServer ? err.message : 'Failed to delete rule';
+}
+
+/** What a failed enable, disable or edit shows. */
+export function updateRuleError(err: unknown): string {
+  return err instanceof ApiError && err.fromServer ? err.message : 'Failed to update rule';
+}
+
+/** The single-save sentence when the holding has no price (spec §8). */
+export const NO_PRICE_MESSAGE = RULE_MESSAGES.noPrice;

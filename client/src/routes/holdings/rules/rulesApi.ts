@@ -1,0 +1,52 @@
+/** The rules calls of the Holdings page (spec §7, /api/position-rules and /api/rule-executions). */
+import type {
+  ApiBulkActionResult,
+  ApiBulkCreateResult,
+  ApiExecutionsPage,
+  ApiPositionRule,
+} from '@app/common/api/rules';
+import { api } from '../../../api/client.ts';
+
+/** A rule as POST /api/position-rules accepts it (the server fills in the rest). */
+export interface NewRule {
+  symbol: string;
+  exchange: 'NSE' | 'BSE';
+  rule_name?: string;
+  rule_scope: 'all_holdings' | 'specific_account';
+  target_account_id: string | null;
+  action_type: 'ALERT' | 'SELL';
+  trigger_type: ApiPositionRule['trigger_type'];
+  trigger_value: number;
+  value_type: ApiPositionRule['value_type'];
+  reference?: 'current' | 'buy_price';
+  computed_trigger_price?: number;
+  [field: string]: unknown;
+}
+
+export type RuleChange = Partial<
+  Pick<ApiPositionRule, 'rule_name' | 'trigger_type' | 'trigger_value' | 'value_type'>
+>;
+
+export type BulkAction = 'enable' | 'disable' | 'delete';
+
+export const rulesApi = {
+  create: (rule: NewRule) => api.post<ApiPositionRule>('/position-rules', rule),
+  createMany: (rules: NewRule[]) => api.post<ApiBulkCreateResult>('/position-rules/bulk', { rules }),
+  update: (id: string, change: RuleChange) => api.put<ApiPositionRule>(`/position-rules/${id}`, change),
+  setActive: (id: string, isActive: boolean) =>
+    api.patch<ApiPositionRule>(`/position-rules/${id}`, { is_active: isActive }),
+  remove: (id: string) => api.delete<unknown>(`/position-rules/${id}`),
+  bulkAction: (ids: string[], action: BulkAction) =>
+    api.post<ApiBulkActionResult>('/position-rules/bulk-action', { ids, action }),
+  executions: (days: number, limit: number) => {
+    const now = Date.now();
+    return api.get<ApiExecutionsPage>('/rule-executions', {
+      query: {
+        start_date: new Date(now - days * 86_400_000).toISOString(),
+        end_date: new Date(now).toISOString(),
+        limit,
+        offset: 0,
+      },
+    });
+  },
+};

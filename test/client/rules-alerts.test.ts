@@ -1,0 +1,75 @@
+import type { AlertExecution } from '@app/common/realtime/events';
+import { expect } from 'chai';
+import {
+  alertTitle,
+  bellBadge,
+  bellLabel,
+  feedTime,
+  priceAlertSentence,
+  toastContent,
+} from '../../client/src/alerts/alertDisplay.ts';
+import { statusLabel, statusTone } from '../../client/src/routes/history/executionDisplay.ts';
+
+const execution = (over: Partial<AlertExecution> = {}): AlertExecution => ({
+  id: 'e1',
+  symbol: 'RELIANCE',
+  exchange: 'NSE',
+  trigger_type: 'TRAILING_STOP_LOSS',
+  status: 'PENDING',
+  execution_type: 'ALERT',
+  trigger_price: 1450.8,
+  execution_price: 1440,
+  message: 'RELIANCE fell to ₹1,440.00, at or below your trailing stop at ₹1,450.80',
+  executed_at: '2026-11-22T08:35:09.000Z',
+  rule_id: 'r1',
+  price_alert_id: null,
+  over_quota: false,
+  ...over,
+});
+
+describe('client: alerts display', () => {
+  it('titles a toast by symbol and what fired, with the LTP', () => {
+    expect(toastContent(execution())).to.deep.equal({
+      id: 'e1',
+      title: 'RELIANCE · Trailing stop hit',
+      body: 'RELIANCE fell to ₹1,440.00, at or below your trailing stop at ₹1,450.80',
+      ltp: 'LTP ₹1,440.00',
+      inAppOnly: false,
+    });
+    expect(toastContent(execution({ message: null })).body).to.equal('Trigger ₹1,450.80, hit at ₹1,440.00');
+    expect(toastContent(execution({ status: 'IN_APP_ONLY' })).inAppOnly).to.equal(true);
+    expect(toastContent(execution({ over_quota: true })).inAppOnly).to.equal(true);
+    expect(alertTitle('PRICE_ABOVE')).to.equal('Price alert');
+    expect(alertTitle('TAKE_PROFIT')).to.equal('Profit target reached');
+    expect(alertTitle('SOMETHING_NEW')).to.equal('SOMETHING NEW');
+  });
+
+  it('names the bell by its unread count and caps the badge', () => {
+    expect(bellLabel(0)).to.equal('Alerts, none unread');
+    expect(bellLabel(3)).to.equal('Alerts, 3 unread');
+    expect(bellBadge(0)).to.equal(null);
+    expect(bellBadge(7)).to.equal('7');
+    expect(bellBadge(120)).to.equal('99+');
+  });
+
+  it('shows feed times in IST and price alerts in words', () => {
+    expect(feedTime('2026-11-22T08:35:09.000Z')).to.equal('22/11/2026, 14:05:09 IST');
+    expect(priceAlertSentence({ symbol: 'INFY', direction: 'above', price: 1600 })).to.equal(
+      'INFY rises to ₹1,600.00',
+    );
+    expect(priceAlertSentence({ symbol: 'INFY', direction: 'below', price: 1400 })).to.equal(
+      'INFY falls to ₹1,400.00',
+    );
+  });
+
+  it("labels IN_APP_ONLY 'In-app only' in grey, not as a yellow pending", () => {
+    expect(statusLabel('IN_APP_ONLY')).to.equal('In-app only');
+    expect(statusTone('IN_APP_ONLY')).to.equal('neutral');
+    expect([statusLabel('PENDING'), statusTone('PENDING')]).to.deep.equal(['PENDING', 'warning']);
+    expect([statusLabel(''), statusTone('SUCCESS'), statusTone('FAILED')]).to.deep.equal([
+      'PENDING',
+      'gain',
+      'loss',
+    ]);
+  });
+});

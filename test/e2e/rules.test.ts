@@ -1,0 +1,342 @@
+/**
+ * Exit rules and alerts in Chromium against the real app: Price Guard from
+ * `?magic-setup=true`, drafts and Save All, a trailing stop whose level follows a replayed
+ * rise and then fires on a fall (toast, Triggered in orange, the bell, History), the Create
+ * Position Rule wizard, Manage Position Rules, Apply Rule Templates, and price alerts.
+ * Prices come from a replay file, so every level is known; the steady opening gives the test
+ * time to save the rules before the move.
+ */
+import { expect } from 'chai';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestApp } from '../helpers/app.ts';
+import { assertNoHorizontalScroll, launchBrowser, screenshot, screenshotDir } from '../helpers/browser.ts';
+import { apiClient } from '../helpers/http.ts';
+import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { pathOf } from './helpers.ts';
+import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+
+const STEADY_BATCHES = 30;
+const INTERVAL_MS = 600;
+
+/**
+ * RELIANCE: 1500 steady, a rise to 1560 (the 7% trailing stop follows to 1450.80), a fall to
+ * 1440 that crosses it, then 1300 (which crosses a stop saved late, during the rise, instead).
+ * INFY stays at 1500 throughout.
+ */
+function replayFile(): string {
+  const rows = ['time,symbol,exchange,price,prev_close'];
+  const batch = (label: string, reliance: number) =>
+    rows.push(`${label},RELIANCE,NSE,${reliance},1490`, `${label},INFY,NSE,1500,1495`);
+  for (let i = 1; i <= STEADY_BATCHES; i++) batch(`s${i}`, 1500);
+  [1520, 1540, 1560].forEach((price, i) => batch(`r${i}`, price));
+  for (let i = 0; i < 6; i++) batch(`f${i}`, 1440);
+  for (let i = 0; i < 4; i++) batch(`g${i}`, 1300);
+  return `${rows.join('\n')}\n`;
+}
+
+/** What the screen shows now (dialogs, dropdowns), not the whole page. */
+async function viewShot(page: Page, name: string): Promise<void> {
+  await mkdir(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
+}
+
+/** The whole page from the top (the sticky header then sits where it belongs). */
+async function pageShot(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(300);
+  await screenshot(page, name);
+}
+
+describe('e2e: exit rules and alerts', function () {
+  this.timeout(90_000);
+  let app: TestApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  let dir: string;
+  let user: SignedInUser;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'rules-e2e-'));
+    const file = path.join(dir, 'replay.csv');
+    await writeFile(file, replayFile());
+    app = await bootBrowserApp({
+      QUOTE_PROVIDER: 'replay',
+      REPLAY_FILE: file,
+      REPLAY_LOOP: 'false',
+      QUOTE_INTERVAL_MS: String(INTERVAL_MS),
+    });
+    browser = await launchBrowser();
+    user = await signIn(app, { name: 'Meera Nair' });
+    const api = apiClient(app.url);
+    for (const holding of [
+      { symbol: 'RELIANCE', exchange: 'NSE', quantity: 10, average_price: 1400 },
+      { symbol: 'INFY', exchange: 'NSE', quantity: 20, average_price: 1450 },
+    ]) {
+      const res = await api.post('/api/holdings/manual', holding, user.token);
+      expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 201]);
+    }
+    context = await signedInContext(browser, app, user);
+    page = await context.newPage();
+    errors = watchPageErrors(page);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('opens Price Guard from ?magic-setup=true, leaving no trace in the address or history', async () => {
+    // The Dashboard's Set Up Alerts step leads here.
+    await page.goto(`${app.url}/dashboard`);
+    const entries = await page.evaluate(() => history.length);
+    await page.getByRole('link', { name: 'Price Guard' }).click();
+    const modal = page.getByRole('dialog', { name: 'Price Guard - Smart Protection' });
+    await modal.waitFor();
+    expect(pathOf(page)).to.equal('/holdings');
+    // One entry for the visit to /holdings; removing magic-setup replaced it.
+    expect(await page.evaluate(() => history.length)).to.equal(entries + 1);
+    await modal.getByText('2 holdings will get a draft rule.').waitFor();
+    await modal.getByText(/can customise or remove these rules later/).waitFor();
+    expect(await modal.getByRole('button', { name: 'Skip for Now' }).count()).to.equal(1);
+    await viewShot(page, 'rules-price-guard-modal');
+  });
+
+  it('creates a 7% trailing draft per holding, expands and highlights them, and types live', async () => {
+    await page.getByRole('dialog').getByRole('button', { name: 'Price Guard' }).click();
+    const drafts = page.locator('form.rule-draft');
+    await drafts.nth(1).waitFor();
+    expect(await drafts.count()).to.equal(2);
+    expect(await page.locator('.account-rules[data-highlight="true"]').count()).to.equal(2);
+    await page.getByText('2 unsaved rules').waitFor();
+
+    const infy = page.getByRole('form', { name: 'New rule for INFY (NSE)' });
+    const value = infy.getByLabel('Trigger value');
+    expect(await value.inputValue()).to.equal('7');
+    expect(await infy.getByLabel('Rule', { exact: true }).inputValue()).to.equal('TRAILING_STOP_LOSS');
+    await infy.getByText('Alert when the price falls to ₹1,395.00').waitFor();
+    await value.fill('');
+    await value.pressSequentially('1a2.5.0');
+    expect(await value.inputValue()).to.equal('12.50');
+    await infy.getByText('Alert when the price falls to ₹1,312.50').waitFor();
+    await infy.getByLabel('Unit').selectOption('ABSOLUTE');
+    await value.fill('2000');
+    await infy.getByText('Invalid trigger price calculated. Please check your input.').waitFor();
+    await infy.getByLabel('Unit').selectOption('PERCENT');
+    await value.fill('7');
+    await infy.getByText('Alert when the price falls to ₹1,395.00').waitFor();
+    // The highlight fades after 3 s.
+    await page.locator('.account-rules[data-highlight="true"]').first().waitFor({ state: 'detached' });
+  });
+
+  it('saves every draft with Save All; the trailing level follows the rise', async () => {
+    await page.getByRole('button', { name: 'Save All' }).click();
+    await page.getByText('Saved 2 rules.').waitFor();
+    expect(await page.locator('form.rule-draft').count()).to.equal(0);
+    const relianceRules = page.getByRole('group', { name: 'Rules for RELIANCE (NSE)' });
+    await relianceRules.locator('.rule-status').getByText('Active', { exact: true }).waitFor();
+    await relianceRules.getByText('₹1,395.00').waitFor();
+    await page.getByText('2 active').waitFor();
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await pageShot(page, 'rules-holdings-desktop-1280');
+
+    // 1500 → 1560: the peak and the level (1560 × 0.93) move without a reload.
+    await relianceRules.getByText('₹1,560.00').waitFor({ timeout: 30_000 });
+    await relianceRules.getByText('₹1,450.80').waitFor();
+  });
+
+  it('fires on the fall: a toast, Triggered in orange, one unread alert, and a History row', async () => {
+    const toast = page.locator('.toast', { hasText: 'RELIANCE · Trailing stop hit' });
+    await toast.waitFor({ timeout: 30_000 });
+    expect(await toast.innerText()).to.match(/LTP ₹1,(440|300)\.00/);
+    expect(await page.locator('.toast-region').getAttribute('aria-live')).to.equal('polite');
+
+    const relianceRules = page.getByRole('group', { name: 'Rules for RELIANCE (NSE)' });
+    const badge = relianceRules.locator('.rule-status', { hasText: 'Triggered' });
+    await badge.waitFor();
+    const colour = await badge.evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(colour).to.equal('rgb(180, 70, 10)');
+    await page.getByRole('button', { name: 'Alerts, 1 unread' }).waitFor();
+    // The RELIANCE row offers '+ Add' again: no active rule guards it.
+    await page
+      .locator('tr.holding-row[data-symbol="RELIANCE"]')
+      .getByRole('button', { name: /Add a rule/ })
+      .waitFor();
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.getByRole('button', { name: 'Alerts, 1 unread' }).click();
+    const panel = page.getByRole('region', { name: 'Alerts', exact: true });
+    await panel.getByText('RELIANCE · Trailing stop hit').waitFor();
+    await panel.getByText(/RELIANCE fell to ₹1,(440|300)\.00/).waitFor();
+    await panel.getByText(/IST$/).first().waitFor();
+    await viewShot(page, 'rules-bell-dropdown');
+    await panel.getByRole('button', { name: 'Mark all read' }).click();
+    await page.getByRole('button', { name: 'Alerts, none unread' }).waitFor();
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    await pageShot(page, 'rules-holdings-triggered-1280');
+    // The toast leaves by itself after about 8 s.
+    await toast.waitFor({ state: 'detached', timeout: 12_000 });
+
+    await page.getByRole('link', { name: 'History', exact: true }).first().click();
+    const row = page.locator('.history-table tbody tr', { hasText: 'RELIANCE' });
+    await row.waitFor();
+    expect(await row.innerText()).to.contain('TRAILING STOP LOSS');
+  });
+
+  it('creates a rule with the 4-step wizard', async () => {
+    await page.goto(`${app.url}/holdings`);
+    await page.getByRole('button', { name: 'Create Rule' }).click();
+    const wizard = page.getByRole('dialog', { name: 'Create Position Rule' });
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByText('Please enter a rule name').waitFor();
+    await wizard.getByLabel('Rule name').fill('INFY profit target');
+    await wizard.getByLabel('Holding').selectOption('NSE:INFY');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByText('Which of your INFY holdings does it guard?').waitFor();
+    expect(await wizard.getByRole('radio', { name: /All holdings/ }).isChecked()).to.equal(true);
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByRole('radio', { name: /Take profit/ }).check();
+    const value = wizard.getByLabel('Trigger value');
+    expect(await value.inputValue()).to.equal('10');
+    await wizard.getByText('Alert at ₹1,650.00').waitFor();
+    await viewShot(page, 'rules-wizard-trigger');
+    await wizard.getByRole('button', { name: 'Previous' }).click();
+    await wizard.getByText('Which of your INFY holdings does it guard?').waitFor();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    expect(await wizard.getByRole('radio', { name: /Sell/ }).isDisabled()).to.equal(true);
+    await wizard.getByText('Automatic sell orders are coming soon').waitFor();
+    await wizard.getByRole('button', { name: 'Create Rule' }).click();
+    await wizard.waitFor({ state: 'detached' });
+    await page.getByText('Rule created: INFY, INFY profit target.').waitFor();
+  });
+
+  it('disables and re-enables rules in Manage Position Rules, and lists the execution', async () => {
+    await page.getByRole('button', { name: 'Manage Rules' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Manage Position Rules' });
+    const row = dialog.locator('.manage-row', { hasText: 'INFY profit target' });
+    await row.getByText('Active', { exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Disable INFY: INFY profit target' }).click();
+    await row.getByText('Inactive', { exact: true }).waitFor();
+
+    await row.getByRole('checkbox').check();
+    await dialog.getByText('1 selected').waitFor();
+    await dialog
+      .getByRole('group', { name: 'Selected rules' })
+      .getByRole('button', { name: 'Enable' })
+      .click();
+    await dialog.getByText('1 rule enabled.').waitFor();
+    await row.getByText('Active', { exact: true }).waitFor();
+
+    await row.getByRole('button', { name: 'Edit INFY: INFY profit target' }).click();
+    await row.getByLabel('Rule name').fill('INFY 12% target');
+    await row.getByLabel('Trigger value').fill('12');
+    await row.getByRole('button', { name: 'Save changes' }).click();
+    const edited = dialog.locator('.manage-row', { hasText: 'INFY 12% target' });
+    await edited.getByText(/Take profit 12% · trigger ₹1,680\.00/).waitFor();
+
+    await dialog.getByRole('tab', { name: 'Execution History' }).click();
+    await dialog.getByRole('tabpanel').getByText('RELIANCE', { exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('applies the 5% Fixed Stop Loss template from the buy price', async () => {
+    await page.getByRole('button', { name: 'Apply Templates' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Apply Rule Templates' });
+    await dialog.getByRole('button', { name: 'Apply Template' }).click();
+    await dialog.getByText('Please choose at least one holding').waitFor();
+    await dialog.getByRole('checkbox', { name: 'INFY NSE' }).check();
+    await dialog.getByRole('button', { name: 'Apply Template' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Applied 5% Fixed Stop Loss to 1 holding.').waitFor();
+    await page.locator('tr.holding-row[data-symbol="INFY"] .expand-button').click();
+    // 1450 (the buy price) × 0.95.
+    await page.getByRole('group', { name: 'Rules for INFY (NSE)' }).getByText('₹1,377.50').waitFor();
+  });
+
+  it('deletes a rule after a confirmation', async () => {
+    const infy = page.getByRole('group', { name: 'Rules for INFY (NSE)' });
+    await infy.getByRole('button', { name: 'Delete Fixed stop loss 5% on INFY' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete this rule?' });
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await infy.getByText('Fixed stop loss 5%').waitFor({ state: 'detached' });
+  });
+
+  it('arms a price alert from the bell and deletes it', async () => {
+    await page.getByRole('button', { name: /^Alerts,/ }).click();
+    const panel = page.getByRole('region', { name: 'Alerts', exact: true });
+    await panel.getByRole('button', { name: '+ New price alert' }).click();
+    await panel.getByRole('combobox', { name: /Stock/ }).fill('INFY');
+    await panel.getByRole('option', { name: /^INFY/ }).first().click();
+    await panel.getByLabel('Price in rupees').fill('1600');
+    await panel.getByRole('button', { name: 'Set alert' }).click();
+    await panel.getByText('INFY rises to ₹1,600.00').waitFor();
+    await panel.getByRole('button', { name: 'Delete price alert: INFY rises to ₹1,600.00' }).click();
+    await panel.getByText('INFY rises to ₹1,600.00').waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+  });
+
+  it("opens Price Guard from the page's button; Skip for Now closes it", async () => {
+    await page
+      .getByRole('group', { name: 'Holdings actions' })
+      .getByRole('button', { name: 'Price Guard' })
+      .click();
+    const modal = page.getByRole('dialog', { name: 'Price Guard - Smart Protection' });
+    // RELIANCE's stop has fired: it is unguarded again.
+    await modal.getByText('1 holding will get a draft rule.').waitFor();
+    await modal.getByRole('button', { name: 'Skip for Now' }).click();
+    await modal.waitFor({ state: 'detached' });
+  });
+
+  it('counts the active rules on the Dashboard, with the rules step done', async () => {
+    await page.getByRole('link', { name: 'Home' }).first().click();
+    const card = page.locator('.summary-card', { hasText: 'Active Rules' });
+    await card.waitFor();
+    // INFY: the Price Guard trailing stop and the 12% target; RELIANCE's stop has fired.
+    expect(await card.locator('.summary-card-value').innerText()).to.equal('2');
+    expect(await page.getByRole('heading', { name: 'Getting Started' }).count()).to.equal(0);
+  });
+
+  it('lays out the rules on a phone without sideways scrolling', async () => {
+    const phone = await context.newPage();
+    const phoneErrors = watchPageErrors(phone);
+    await phone.setViewportSize({ width: 375, height: 800 });
+    await phone.goto(`${app.url}/holdings`);
+    await phone.locator('li.holding-card').first().waitFor();
+    for (const symbol of ['INFY', 'RELIANCE']) {
+      await phone.locator(`li.holding-card[data-symbol="${symbol}"] .expand-button`).click();
+    }
+    await phone.locator('.rule-item').first().waitFor();
+    await phone
+      .locator('li.holding-card[data-symbol="INFY"]')
+      .getByRole('button', { name: /Add Rule for INFY/ })
+      .click();
+    await phone.locator('form.rule-draft').waitFor();
+    await phone.waitForTimeout(500);
+    await assertNoHorizontalScroll(phone);
+    await pageShot(phone, 'rules-holdings-phone-375');
+    await phone.getByRole('button', { name: /^Alerts,/ }).click();
+    await phone.getByRole('region', { name: 'Alerts', exact: true }).waitFor();
+    await assertNoHorizontalScroll(phone);
+    await viewShot(phone, 'rules-bell-phone-375');
+    await phone.setViewportSize({ width: 360, height: 800 });
+    await phone.keyboard.press('Escape');
+    await phone.getByRole('button', { name: 'Create Rule' }).click();
+    await phone.getByRole('dialog', { name: 'Create Position Rule' }).waitFor();
+    await phone.waitForTimeout(400);
+    await assertNoHorizontalScroll(phone);
+    await viewShot(phone, 'rules-wizard-phone-360');
+    expect(phoneErrors).to.deep.equal([]);
+    await phone.close();
+    expect(errors).to.deep.equal([]);
+  });
+});
