@@ -2,11 +2,15 @@
  * B4: `GET /api/holdings` for a user with 200 holdings (with quotes and instruments), autocannon
  * with 100 connections, against the app in its own process. Baseline: a bare Koa route in the
  * same kind of process answering the same body (serialised per request, as the real one is).
+ * The market is live during the load: a full tick batch reaches the app each second through
+ * Redis, so its prices (and its cached answer) change under the requests.
  */
+import { createRedisBus } from '@app/streamer';
 import autocannon from 'autocannon';
-import { plausibleSymbols } from '../lib/market.ts';
+import { pino } from 'pino';
+import { plausibleSymbols, tickBatch } from '../lib/market.ts';
 import { startAppServer, startBareKoaServer, tokenFor, type ServerHandle } from '../lib/servers.ts';
-import { freshDatabase } from '../lib/services.ts';
+import { freshDatabase, startRedisServer } from '../lib/services.ts';
 import { result, round, type BenchContext, type Benchmark } from '../lib/types.ts';
 
 export const B4_SIZES = {
@@ -28,6 +32,8 @@ export interface B4Evidence {
   size: Size;
   /** Holdings in the one answer checked before the load. */
   holdingsListed: number;
+  /** Full tick batches published while the app was under load. */
+  batchesDuringLoad: number;
   app: LoadRun;
   baseline: LoadRun;
 }
@@ -57,9 +63,19 @@ export const b4: Benchmark<B4Evidence> = {
     let app: LoadRun;
     let baseline: LoadRun;
     let body: { data?: unknown[] };
+    let batchesDuringLoad = 0;
+    const redis = await startRedisServer();
     try {
-      ctx.log(`B4: app server (${database.kind}), ${size.connections} connections`);
-      const server = await startAppServer({ databaseUrl: database.url });
+      ctx.log(
+        `B4: app server (${database.kind}, Redis, a tick batch each second), ${size.connections} connections`,
+      );
+      const server = await startAppServer({ databaseUrl: database.url, redisUrl: redis.url });
+      const bus = createRedisBus(redis.url, pino({ level: 'warn' }));
+      let seq = 0;
+      const market = setInterval(() => {
+        batchesDuringLoad += 1;
+        void bus.publishBatch(tickBatch(symbols, ++seq));
+      }, 1000);
       try {
         await server.seedUsers({ tag: 'b4others', count: size.otherUsers, perUser: 20, symbols });
         const [user] = await server.seedUsers({ tag: 'b4', count: 1, perUser: size.holdings, symbols });
@@ -69,8 +85,11 @@ export const b4: Benchmark<B4Evidence> = {
         body = (await res.json()) as { data?: unknown[] };
         if (res.status !== 200 || body.data?.length !== size.holdings)
           throw new Error(`GET /api/holdings answered ${res.status} with ${body.data?.length} holdings`);
+        batchesDuringLoad = 0;
         app = await load(server, size, headers);
       } finally {
+        clearInterval(market);
+        await bus.close();
         await server.stop();
       }
       ctx.log('B4: bare Koa baseline');
@@ -82,6 +101,7 @@ export const b4: Benchmark<B4Evidence> = {
       }
     } finally {
       await database.drop();
+      await redis.stop();
     }
     const ratio = round(app.perSecond / baseline.perSecond, 3);
     const name = `GET /api/holdings, ${size.holdings} holdings, ${size.connections} connections (${database.kind})`;
@@ -109,10 +129,10 @@ export const b4: Benchmark<B4Evidence> = {
       ],
       notes: [
         `B4: ${size.durationS} s measured after ${size.warmupS} s warm-up; autocannon in the bench process, ` +
-          `server in its own; ${size.otherUsers} other users with 20 holdings each in the database; ` +
+          `server in its own; ${batchesDuringLoad} full tick batches (${size.instruments} instruments) published during the load; ${size.otherUsers} other users with 20 holdings each in the database; ` +
           `response ${Math.round(JSON.stringify(body).length / 1024)} KB; p50 ${app.p50} ms (app), ${baseline.p50} ms (baseline).`,
       ],
-      evidence: { size, holdingsListed: body.data.length, app, baseline },
+      evidence: { size, holdingsListed: body.data.length, batchesDuringLoad, app, baseline },
     };
   },
 };

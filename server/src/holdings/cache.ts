@@ -25,6 +25,8 @@ interface Entry extends HoldingRows {
   loadedAt: number;
   /** Presented with the batch quotes of this generation. */
   presented?: PresentedHolding[];
+  /** `presented` encoded (the HTTP answer), once per generation rather than once per request. */
+  encoded?: Buffer;
   generation: number;
 }
 
@@ -46,6 +48,17 @@ export class HoldingsCache {
 
   /** The user's holdings, presented with the freshest prices this instance knows. */
   async list(userId: string): Promise<PresentedHolding[]> {
+    return (await this.current(userId)).presented!;
+  }
+
+  /** The same list encoded by `encode`, once per tick batch however often it is asked for. */
+  async listEncoded(userId: string, encode: (list: PresentedHolding[]) => Buffer): Promise<Buffer> {
+    const entry = await this.current(userId);
+    entry.encoded ??= encode(entry.presented!);
+    return entry.encoded;
+  }
+
+  private async current(userId: string): Promise<Entry> {
     let entry = this.entries.get(userId);
     if (entry && this.now() - entry.loadedAt > HOLDINGS_CACHE_TTL_MS) {
       this.drop(userId);
@@ -59,9 +72,10 @@ export class HoldingsCache {
     if (!entry.presented || entry.generation !== this.generation) {
       const { bases, quotes } = entry;
       entry.presented = bases.map((base, i) => presentHolding(base, this.freshest(base, quotes[i] ?? null)));
+      entry.encoded = undefined;
       entry.generation = this.generation;
     }
-    return entry.presented;
+    return entry;
   }
 
   /** One load per user at a time: concurrent misses (an expiry under load) share it. */

@@ -26,6 +26,16 @@ export async function listHoldings(
   return accountId ? all.filter((h) => h.broker_account_id === accountId) : all;
 }
 
+/**
+ * GET /api/holdings's whole answer, `{success:true, data:[…]}` as UTF-8 JSON: encoded once per
+ * tick batch when cached, so a busy instance does not stringify 100 KB per request.
+ */
+export async function holdingsResponseBody(db: Executor, userId: string): Promise<Buffer> {
+  const encode = (list: PresentedHolding[]) => Buffer.from(JSON.stringify({ success: true, data: list }));
+  const cache = attachedHoldingsCache(db);
+  return cache ? cache.listEncoded(userId, encode) : encode(await listHoldings(db, userId));
+}
+
 /** Active rules per holding-account, for the dashboard's Active Rules count. */
 export async function countActiveRules(db: Executor, userId: string): Promise<number> {
   const [row] = await db

@@ -9,6 +9,13 @@ export function ok(ctx: Context, data: unknown, status = 200): void {
   ctx.body = { success: true, data };
 }
 
+/** Sends an envelope already encoded as JSON (a cached answer, see holdings/list.ts). */
+export function okEncoded(ctx: Context, body: Buffer): void {
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = body;
+}
+
 const DB_UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P03']);
 
 /** Connection failures to Postgres become 503 instead of a generic 500. */

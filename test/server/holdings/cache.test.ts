@@ -141,6 +141,32 @@ describe('holdings: the cache itself', () => {
     expect(queries()).to.equal(2);
   });
 
+  it('encodes the list once per batch, and again with the next batch’s prices', async () => {
+    const { db, answer } = fakeDb();
+    const cache = new HoldingsCache(db);
+    let encodings = 0;
+    const encode = (list: unknown) => {
+      encodings += 1;
+      return Buffer.from(JSON.stringify(list));
+    };
+    const decoded = async () =>
+      JSON.parse((await cache.listEncoded('u', encode)).toString()) as Array<{
+        symbol: string;
+        current_price: number;
+      }>;
+    const first = decoded();
+    await tick();
+    answer(2);
+    expect(await first).to.deep.equal(await cache.list('u'));
+    await decoded();
+    expect(encodings).to.equal(1);
+    cache.noteBatch(tickBatch({ S1: 42.5 }));
+    const priced = await decoded();
+    expect(encodings).to.equal(2);
+    expect(priced.find((h) => h.symbol === 'S1')?.current_price).to.equal(42.5);
+    expect(priced).to.deep.equal(await cache.list('u'));
+  });
+
   it('expires entries, and drops the least recently listed users beyond its size', async () => {
     let now = 0;
     const { db, answer, queries } = fakeDb();

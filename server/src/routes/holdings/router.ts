@@ -5,11 +5,11 @@ import { writeToString } from 'fast-csv';
 import type { z } from 'zod';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
-import { ok } from '../../http/envelope.ts';
+import { ok, okEncoded } from '../../http/envelope.ts';
 import { uuidParams } from '../../http/params.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { input, validate } from '../../http/validate.ts';
-import { listHoldings } from '../../holdings/list.ts';
+import { holdingsResponseBody, listHoldings } from '../../holdings/list.ts';
 import {
   addManualHolding,
   deleteAllHoldings,
@@ -29,7 +29,7 @@ export function holdingsRouter(deps: AppDeps): Router {
   );
   router.use(requireUser(deps));
 
-  router.get('/', async (ctx) => ok(ctx, await listHoldings(deps.db, currentUser(ctx).id)));
+  router.get('/', async (ctx) => okEncoded(ctx, await holdingsResponseBody(deps.db, currentUser(ctx).id)));
 
   router.get('/export', async (ctx) => {
     const rows = holdingsExportRows(await listHoldings(deps.db, currentUser(ctx).id));
