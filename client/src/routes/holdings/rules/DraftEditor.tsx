@@ -1,11 +1,11 @@
 import { formatInr } from '@app/common/format/money';
-import { sanitizeTriggerInput, type TriggerType, type ValueType } from '@app/common/rules/index';
+import type { TriggerType } from '@app/common/rules/index';
 import { useId } from 'react';
 import { ErrorBox } from '../../../components/ErrorBox.tsx';
 import type { DraftState, DraftStore } from './draftStore.ts';
 import { createRuleError, draftPreview, draftRequest } from './ruleDrafts.ts';
 import { rulesApi } from './rulesApi.ts';
-import { TRIGGER_CHOICES } from './ruleView.ts';
+import { TriggerTypeField, TriggerValueField, ValueTypeField } from './TriggerFields.tsx';
 
 interface DraftEditorProps {
   draft: DraftState;
@@ -59,58 +59,25 @@ export function DraftEditor({ draft, store, ltp, subject, onSaved }: DraftEditor
       }}
     >
       <div className="rule-draft-fields">
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-type`}>
-            Rule
-          </label>
-          <select
-            id={`${id}-type`}
-            className="select"
-            value={draft.triggerType}
-            onChange={(event) =>
-              store.update(key, { triggerType: event.target.value as TriggerType, error: null })
-            }
-          >
-            {TRIGGER_CHOICES.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field rule-draft-value">
-          <label className="field-label" htmlFor={`${id}-value`}>
-            Trigger value
-          </label>
-          <input
-            id={`${id}-value`}
-            className="input"
-            inputMode="decimal"
-            autoComplete="off"
-            value={draft.triggerValue}
-            aria-describedby={`${id}-preview`}
-            aria-invalid={!preview.ok && preview.problem !== 'price'}
-            onChange={(event) =>
-              store.update(key, { triggerValue: sanitizeTriggerInput(event.target.value), error: null })
-            }
-          />
-        </div>
-        <div className="field rule-draft-unit">
-          <label className="field-label" htmlFor={`${id}-unit`}>
-            Unit
-          </label>
-          <select
-            id={`${id}-unit`}
-            className="select"
-            value={draft.valueType}
-            onChange={(event) =>
-              store.update(key, { valueType: event.target.value as ValueType, error: null })
-            }
-          >
-            <option value="PERCENT">%</option>
-            <option value="ABSOLUTE">₹</option>
-          </select>
-        </div>
+        <TriggerTypeField
+          id={id}
+          value={draft.triggerType}
+          onChange={(triggerType) => store.update(key, { triggerType, error: null })}
+        />
+        <TriggerValueField
+          id={id}
+          className="field rule-draft-value"
+          value={draft.triggerValue}
+          describedBy={`${id}-preview`}
+          invalid={!preview.ok && preview.problem !== 'price'}
+          onChange={(triggerValue) => store.update(key, { triggerValue, error: null })}
+        />
+        <ValueTypeField
+          id={id}
+          className="field rule-draft-unit"
+          value={draft.valueType}
+          onChange={(valueType) => store.update(key, { valueType, error: null })}
+        />
       </div>
       <p id={`${id}-preview`} className="rule-draft-preview">
         {preview.ok ? (

@@ -1,14 +1,9 @@
 import type { ApiPositionRule } from '@app/common/api/rules';
 import { formatInr } from '@app/common/format/money';
-import {
-  sanitizeTriggerInput,
-  validateRuleDraft,
-  type TriggerType,
-  type ValueType,
-} from '@app/common/rules/index';
+import { validateRuleDraft, type TriggerType, type ValueType } from '@app/common/rules/index';
 import { useId, useState } from 'react';
 import type { RuleChange } from '../rulesApi.ts';
-import { TRIGGER_CHOICES } from '../ruleView.ts';
+import { TriggerTypeField, TriggerValueField, ValueTypeField } from '../TriggerFields.tsx';
 
 interface RuleEditFormProps {
   rule: ApiPositionRule;
@@ -70,50 +65,15 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
             onChange={(e) => setName(e.target.value)}
           />
         </div>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-type`}>
-            Rule
-          </label>
-          <select
-            id={`${id}-type`}
-            className="select"
-            value={triggerType}
-            onChange={(e) => setTriggerType(e.target.value as TriggerType)}
-          >
-            {TRIGGER_CHOICES.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field rule-draft-value">
-          <label className="field-label" htmlFor={`${id}-value`}>
-            Trigger value
-          </label>
-          <input
-            id={`${id}-value`}
-            className="input"
-            inputMode="decimal"
-            value={value}
-            aria-describedby={`${id}-check`}
-            onChange={(e) => setValue(sanitizeTriggerInput(e.target.value))}
-          />
-        </div>
-        <div className="field rule-draft-unit">
-          <label className="field-label" htmlFor={`${id}-unit`}>
-            Unit
-          </label>
-          <select
-            id={`${id}-unit`}
-            className="select"
-            value={valueType}
-            onChange={(e) => setValueType(e.target.value as ValueType)}
-          >
-            <option value="PERCENT">%</option>
-            <option value="ABSOLUTE">₹</option>
-          </select>
-        </div>
+        <TriggerTypeField id={id} value={triggerType} onChange={setTriggerType} />
+        <TriggerValueField
+          id={id}
+          className="field rule-draft-value"
+          value={value}
+          describedBy={`${id}-check`}
+          onChange={setValue}
+        />
+        <ValueTypeField id={id} className="field rule-draft-unit" value={valueType} onChange={setValueType} />
       </div>
       <p id={`${id}-check`} className="rule-draft-preview">
         {!triggerChanged ? (

@@ -1,14 +1,9 @@
 import { formatInr } from '@app/common/format/money';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
-import {
-  describeRule,
-  RULE_MESSAGES,
-  sanitizeTriggerInput,
-  type TriggerType,
-  type ValueType,
-} from '@app/common/rules/index';
+import { describeRule, RULE_MESSAGES, type TriggerType } from '@app/common/rules/index';
 import { useId } from 'react';
 import { TRIGGER_CHOICES } from '../ruleView.ts';
+import { TriggerValueField, ValueTypeField } from '../TriggerFields.tsx';
 import { wizardPreview, type WizardForm } from './wizardForm.ts';
 
 type Change = (patch: Partial<WizardForm>) => void;
@@ -173,34 +168,18 @@ export function TriggerStep({
         ))}
       </div>
       <div className="wizard-value-row">
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-value`}>
-            Trigger value
-          </label>
-          <input
-            id={`${id}-value`}
-            className="input"
-            inputMode="decimal"
-            autoComplete="off"
-            value={form.trigger_value}
-            aria-describedby={`${id}-preview`}
-            onChange={(event) => onChange({ trigger_value: sanitizeTriggerInput(event.target.value) })}
-          />
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-unit`}>
-            Unit
-          </label>
-          <select
-            id={`${id}-unit`}
-            className="select"
-            value={form.value_type}
-            onChange={(event) => onChange({ value_type: event.target.value as ValueType })}
-          >
-            <option value="PERCENT">Percent (%)</option>
-            <option value="ABSOLUTE">Rupees (₹)</option>
-          </select>
-        </div>
+        <TriggerValueField
+          id={id}
+          value={form.trigger_value}
+          describedBy={`${id}-preview`}
+          onChange={(trigger_value) => onChange({ trigger_value })}
+        />
+        <ValueTypeField
+          id={id}
+          spelledOut
+          value={form.value_type}
+          onChange={(value_type) => onChange({ value_type })}
+        />
       </div>
       <p id={`${id}-preview`} className="rule-draft-preview">
         {preview.ok ? (
