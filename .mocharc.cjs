@@ -1,7 +1,11 @@
 // The whole suite: unit, API, realtime and browser tests. Root hooks boot shared services.
+// Test files named on the command line (`npx mocha test/a.test.ts`) run alone; mocha would
+// otherwise add them to the whole suite.
+const namedFiles = process.argv.slice(2).some((arg) => /\.test\.ts$/.test(arg));
+
 module.exports = {
   'node-option': ['import=tsx'],
-  spec: ['test/**/*.test.ts'],
+  spec: namedFiles ? [] : ['test/**/*.test.ts'],
   ignore: ['test/soak/**'],
   require: ['test/helpers/root-hooks.ts'],
   timeout: 20000,
