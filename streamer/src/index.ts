@@ -8,7 +8,13 @@ export { createStreamer } from './streamer.ts';
 export type { Streamer, StreamerDeps } from './streamer.ts';
 export { createProvider, QuoteProviderError, ReplayFileError } from './providers/index.ts';
 export type { ProviderConfig, ProviderOptions, QuoteProvider } from './providers/index.ts';
-export { createMarketCalendar, nseCalendar, isMarketOpen, nextOpen, lastClose } from './calendar.ts';
-export type { CalendarData, MarketCalendar } from './calendar.ts';
+export {
+  createMarketCalendar,
+  nseCalendar,
+  isMarketOpen,
+  nextOpen,
+  lastClose,
+} from '@app/common/market/calendar';
+export type { CalendarData, MarketCalendar } from '@app/common/market/calendar';
 export { createLeaderLock } from './leader.ts';
 export type { LeaderLock } from './leader.ts';

@@ -8,10 +8,10 @@
  * instrument after each close (so a restart or a newly watched instrument out of hours still
  * gets its closing price). A cycle that yields no quotes publishes nothing.
  */
+import type { MarketCalendar } from '@app/common/market/calendar';
 import { instrumentKey, type TickBatch } from '@app/common/market/tick-batch';
 import type { Logger } from 'pino';
 import type { MarketBus } from './bus/types.ts';
-import type { MarketCalendar } from './calendar.ts';
 import type { LeaderLock } from './leader.ts';
 import { createQuotePoller, type BackoffOptions } from './poll.ts';
 import type { QuoteProvider, WatchedInstrument } from './providers/types.ts';

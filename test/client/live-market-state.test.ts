@@ -6,12 +6,26 @@ const ist = (iso: string) => Date.parse(`${iso}+05:30`);
 
 describe('client: market state and the live indicator', () => {
   it('knows the NSE session: 09:15 to 15:30 IST, Monday to Friday', () => {
-    expect(isNseSessionOpen(ist('2026-08-03T09:14:59'))).to.equal(false); // Monday
+    expect(isNseSessionOpen(ist('2026-08-03T09:14:00'))).to.equal(false); // Monday
+    expect(isNseSessionOpen(ist('2026-08-03T09:14:59'))).to.equal(false);
     expect(isNseSessionOpen(ist('2026-08-03T09:15:00'))).to.equal(true);
     expect(isNseSessionOpen(ist('2026-08-03T15:29:59'))).to.equal(true);
     expect(isNseSessionOpen(ist('2026-08-03T15:30:00'))).to.equal(false);
+    expect(isNseSessionOpen(ist('2026-08-03T15:31:00'))).to.equal(false);
     expect(isNseSessionOpen(ist('2026-08-08T11:00:00'))).to.equal(false); // Saturday
     expect(isNseSessionOpen(ist('2026-08-09T11:00:00'))).to.equal(false); // Sunday
+  });
+
+  it('knows the exchange holidays of the shared calendar', () => {
+    expect(isNseSessionOpen(ist('2026-01-26T11:00:00')), 'Republic Day, a Monday').to.equal(false);
+    expect(isNseSessionOpen(ist('2026-10-02T11:00:00')), 'Gandhi Jayanti, a Friday').to.equal(false);
+    expect(isNseSessionOpen(ist('2026-01-27T11:00:00')), 'the Tuesday after').to.equal(true);
+  });
+
+  it("says 'Market closed' on a holiday, with the last trading day's price time", () => {
+    expect(indicatorState('live', null, ist('2026-01-26T11:00:00')).label).to.equal('Market closed');
+    const state = indicatorState('live', ist('2026-01-23T15:30:00'), ist('2026-01-26T11:00:00'));
+    expect(state).to.include({ tone: 'closed', label: 'Market closed · last price 23/01 15:30 IST' });
   });
 
   it('says Live while quotes are fresh, whatever the clock (the demo market ticks around the clock)', () => {

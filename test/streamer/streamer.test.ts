@@ -1,8 +1,8 @@
-import { expect } from 'chai';
+import type { MarketCalendar } from '@app/common/market/calendar';
 import type { Quote, TickBatch } from '@app/common/market/tick-batch';
+import { expect } from 'chai';
 import { createMemoryBus } from '../../streamer/src/bus/memory.ts';
 import type { MarketBus } from '../../streamer/src/bus/types.ts';
-import type { MarketCalendar } from '../../streamer/src/calendar.ts';
 import { createSimulatedProvider } from '../../streamer/src/providers/simulated.ts';
 import type { QuoteProvider, WatchedInstrument } from '../../streamer/src/providers/types.ts';
 import { createStreamer, type StreamerDeps } from '../../streamer/src/streamer.ts';

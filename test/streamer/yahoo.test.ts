@@ -2,8 +2,25 @@ import { expect } from 'chai';
 import { createQuotePoller } from '../../streamer/src/poll.ts';
 import { createYahooProvider } from '../../streamer/src/providers/yahoo.ts';
 import { QuoteProviderError } from '../../streamer/src/providers/types.ts';
+import { createYahooFetch } from '../../streamer/src/providers/yahoo-fetch.ts';
 import { FAKE_CRUMB, startFakeYahoo, type FakeYahoo } from '../helpers/fake-yahoo.ts';
-import { manyInstruments } from './helpers.ts';
+import { captureLog, manyInstruments } from './helpers.ts';
+
+const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'dir'] as const;
+
+/** Runs `body` with the console's methods recording instead of printing; returns what was printed. */
+async function consoleDuring(body: () => Promise<void>): Promise<string[]> {
+  const printed: string[] = [];
+  const saved = CONSOLE_METHODS.map((m) => [m, console[m]] as const);
+  for (const m of CONSOLE_METHODS)
+    console[m] = (...args: unknown[]) => void printed.push(`${m}: ${args.join(' ')}`);
+  try {
+    await body();
+  } finally {
+    for (const [m, fn] of saved) console[m] = fn;
+  }
+  return printed;
+}
 
 const RELIANCE = { symbol: 'RELIANCE', exchange: 'NSE' as const };
 const TCS_BSE = { symbol: 'TCS', exchange: 'BSE' as const };
@@ -48,6 +65,12 @@ describe('streamer: Yahoo provider (against a fake Yahoo)', () => {
     expect(requests[0]!.symbols).to.deep.equal(['RELIANCE.NS', 'TCS.BO']);
     expect(requests.every((r) => r.crumb === FAKE_CRUMB && r.cookie?.includes('A3='))).to.equal(true);
     expect(yahoo.crumbsIssued(), 'the session is reused').to.equal(1);
+  });
+
+  it("goes through yahoo-finance2's handshake against the fake: cookie page, crumb, then quotes", async () => {
+    const quotes = await provider().getQuotes([RELIANCE]);
+    expect(quotes.map((q) => q.symbol)).to.deep.equal(['RELIANCE']);
+    expect(yahoo.paths()).to.deep.equal(['/quote/AAPL', '/v1/test/getcrumb', '/v7/finance/quote']);
   });
 
   it('fetches a new crumb when Yahoo refuses the session (401)', async () => {
@@ -123,6 +146,66 @@ describe('streamer: Yahoo provider (against a fake Yahoo)', () => {
     const infy = result.quotes.find((q) => q.symbol === 'INFY')!;
     expect(infy).to.include({ ltp: 1580, stale: true });
     expect(result.quotes.find((q) => q.symbol === 'RELIANCE')!.stale).to.equal(undefined);
+  });
+
+  it("reports an answer that fails the library's schema check, without retrying, and serves stale", async () => {
+    const p = poller();
+    await p.poll([RELIANCE]);
+    yahoo.script({ kind: 'malformed' });
+    const result = await p.poll([RELIANCE]);
+    expect(result.errors).to.have.length(1);
+    expect(result.errors[0]).to.include({ retryable: false });
+    expect(result.errors[0]!.message).to.match(/^yahoo-finance2: /);
+    expect(result.quotes).to.have.length(1);
+    expect(result.quotes[0]).to.include({ symbol: 'RELIANCE', stale: true });
+    expect(yahoo.requests()).to.have.length(2);
+  });
+
+  it('prints nothing on the console: library notices and warnings go to the log', async () => {
+    const { log, lines } = captureLog();
+    const printed = await consoleDuring(async () => {
+      const p = createQuotePoller({
+        provider: createYahooProvider({ baseUrl: yahoo.baseUrl, timeoutMs: 2000, log }),
+        backoff: { baseMs: 20, capMs: 100, maxWaitMs: 3000 },
+      });
+      yahoo.script(
+        { kind: 'status', status: 429, retryAfter: '0' },
+        { kind: 'status', status: 401 },
+        { kind: 'status', status: 404 },
+      );
+      await p.poll([RELIANCE]);
+      yahoo.script({ kind: 'malformed' });
+      await p.poll([RELIANCE]);
+      await p.poll([RELIANCE, INFY]);
+    });
+    expect(printed).to.deep.equal([]);
+    expect(lines.some((l) => l.library === 'yahoo-finance2')).to.equal(true);
+  });
+
+  it('sends every Yahoo host to YAHOO_BASE_URL and refuses any other host', async () => {
+    const yahooFetch = createYahooFetch({
+      baseUrl: yahoo.baseUrl,
+      timeoutMs: 2000,
+      onSessionRefused: async () => {},
+    });
+    for (const url of [
+      'https://fc.yahoo.com/',
+      'https://finance.yahoo.com/quote/AAPL',
+      'https://query2.finance.yahoo.com/v7/finance/quote?symbols=RELIANCE.NS',
+    ]) {
+      const answer = await yahooFetch(url);
+      await answer.body?.cancel();
+    }
+    expect(yahoo.paths()).to.deep.equal(['/', '/quote/AAPL', '/v7/finance/quote']);
+    expect(yahoo.requests()[0]!.symbols).to.deep.equal(['RELIANCE.NS']);
+    try {
+      await yahooFetch('https://registry.npmjs.org/yahoo-finance2');
+      expect.fail('should refuse');
+    } catch (err) {
+      expect(err).to.be.instanceOf(QuoteProviderError);
+      expect((err as QuoteProviderError).retryable).to.equal(false);
+    }
+    expect(yahoo.paths()).to.have.length(3);
   });
 
   it('treats an unreachable Yahoo as a retryable failure', async () => {

@@ -1,10 +1,11 @@
 /**
  * What the header's connection indicator says (pure, unit-tested): Live, Reconnecting, or
  * 'Market closed · last price 15:30 IST', judged from the socket state, the newest quote's
- * time and the NSE cash session (09:15–15:30 IST, Monday to Friday; holidays show up as
- * stale quotes).
+ * time and the NSE/BSE calendar shared with the streamer (`common/src/market/calendar.ts`:
+ * 09:15–15:30 IST, Monday to Friday, minus the exchange holidays).
  */
 import { formatIstDate, formatIstTime } from '@app/common/format/ist';
+import { nseCalendar } from '@app/common/market/calendar';
 
 /** Where the tab's Socket.IO connection stands. */
 export type ConnectionStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'offline';
@@ -18,20 +19,12 @@ export interface IndicatorState {
   description: string;
 }
 
-const IST_OFFSET_MS = 330 * 60_000;
-const SESSION_OPEN_MINUTE = 9 * 60 + 15;
-const SESSION_CLOSE_MINUTE = 15 * 60 + 30;
-
 /** A quote younger than this counts as live (quotes arrive every minute; one may be missed). */
 export const FRESH_QUOTE_MS = 3 * 60_000;
 
-/** True between 09:15 and 15:30 IST on a weekday. */
+/** True from 09:15 (inclusive) to 15:30 (exclusive) IST on a trading day (not a weekend or holiday). */
 export function isNseSessionOpen(at: number): boolean {
-  const ist = new Date(at + IST_OFFSET_MS);
-  const weekday = ist.getUTCDay();
-  if (weekday === 0 || weekday === 6) return false;
-  const minute = ist.getUTCHours() * 60 + ist.getUTCMinutes();
-  return minute >= SESSION_OPEN_MINUTE && minute < SESSION_CLOSE_MINUTE;
+  return nseCalendar.isMarketOpen(new Date(at));
 }
 
 /** The indicator for a connection state, the newest quote time (epoch ms) and the clock. */

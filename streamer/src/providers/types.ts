@@ -4,7 +4,7 @@
  * live in `../poll.ts`, never in a provider.
  */
 import type { Quote } from '@app/common/market/tick-batch';
-import type { MarketCalendar } from '../calendar.ts';
+import type { MarketCalendar } from '@app/common/market/calendar';
 
 /** An instrument to quote, as held in the watch set. */
 export interface WatchedInstrument {

@@ -1,33 +1,37 @@
 /**
- * Yahoo Finance quotes for NSE (`SYMBOL.NS`) and BSE (`SYMBOL.BO`) through the v7 quote API,
- * at most 50 symbols a request. Uses plain `fetch` rather than yahoo-finance2: that library
- * hard-codes its crumb host (query1.finance.yahoo.com) and cookie host, so it cannot be pointed
- * at a local fake, and its errors drop the Retry-After header our back-off honours.
+ * Yahoo Finance quotes for NSE (`SYMBOL.NS`) and BSE (`SYMBOL.BO`) through yahoo-finance2's
+ * batch `quote()` (the v7 quote API), at most 50 symbols a request. The library runs Yahoo's
+ * cookie-and-crumb handshake and checks each answer against its schema; our `fetch`
+ * (`./yahoo-fetch.ts`) points it at `YAHOO_BASE_URL` when set and turns 429/5xx answers into
+ * retryable errors that keep their Retry-After, which the poller's back-off honours.
  *
  * A symbol Yahoo leaves out of an answer is simply not returned; the poller then serves its
  * last price marked stale. Market hours: NSE/BSE (the streamer polls while open, plus once after
  * the close).
+ *
+ * yahoo-finance2 keeps the crumb in module state, shared by every client in the process: a new
+ * provider clears it and starts its own session (one Yahoo provider per process).
  */
-import type { Logger } from 'pino';
+import { nseCalendar } from '@app/common/market/calendar';
 import { yahooSymbol } from '@app/common/instruments/yahoo';
 import { priceChange } from '@app/common/market/quote-math';
 import type { Quote } from '@app/common/market/tick-batch';
+import type { Logger } from 'pino';
+import YahooFinance from 'yahoo-finance2';
+import { ExtendedCookieJar } from 'yahoo-finance2/lib/cookieJar';
+import { getCrumbClear } from 'yahoo-finance2/lib/getCrumb';
+import type { Logger as LibraryLogger } from 'yahoo-finance2/lib/options';
 import { z } from 'zod';
-import { nseCalendar } from '../calendar.ts';
-import { fetchForQuotes } from './http.ts';
 import { QuoteProviderError, type QuoteProvider, type WatchedInstrument } from './types.ts';
-import { createYahooSession } from './yahoo-session.ts';
-
-/** Where the real Yahoo answers quote requests. */
-export const YAHOO_DEFAULT_BASE_URL = 'https://query1.finance.yahoo.com';
-const YAHOO_COOKIE_URL = 'https://fc.yahoo.com/';
+import { createYahooFetch } from './yahoo-fetch.ts';
 
 /** Yahoo provider set-up. */
 export interface YahooProviderOptions {
-  /** YAHOO_BASE_URL: a fake in tests; the session cookie then comes from `${baseUrl}/` too. */
+  /** YAHOO_BASE_URL: every Yahoo host (query1/2, finance, fc, consent) is sent there instead. */
   baseUrl?: string;
+  /** The fetch that really sends (default: the global one). */
   fetch?: typeof fetch;
-  /** Per request (default 10 s). */
+  /** Per HTTP request (default 10 s). */
   timeoutMs?: number;
   /** Clock for `asOf` when Yahoo gives no market time (default Date.now). */
   now?: () => number;
@@ -35,50 +39,52 @@ export interface YahooProviderOptions {
 }
 
 const FIELDS = [
+  'symbol',
   'regularMarketPrice',
   'regularMarketPreviousClose',
   'regularMarketChange',
   'regularMarketChangePercent',
   'regularMarketTime',
-].join(',');
-
-const HEADERS = {
-  accept: 'application/json,text/plain,*/*',
-  'user-agent':
-    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
-};
+] as const;
 
 const finite = z.number().finite();
+/** What we use of a library quote (already validated and coerced by yahoo-finance2). */
 const yahooQuoteSchema = z.object({
   symbol: z.string(),
   regularMarketPrice: finite.positive(),
   regularMarketPreviousClose: finite.optional(),
   regularMarketChange: finite.optional(),
   regularMarketChangePercent: finite.optional(),
-  /** Epoch seconds. */
-  regularMarketTime: finite.nonnegative().optional(),
+  regularMarketTime: z.date().optional(),
 });
 
-const yahooResponseSchema = z.object({
-  quoteResponse: z.object({
-    result: z.array(z.unknown()).nullable().optional(),
-    error: z.unknown().optional(),
-  }),
-});
+/** The library's log lines go to pino: notices and object dumps at debug, problems at warn. */
+function libraryLogger(log?: Logger): LibraryLogger {
+  const line = (args: unknown[]) =>
+    args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
+  const debug = (...args: unknown[]) => log?.debug({ library: 'yahoo-finance2' }, line(args));
+  const warn = (...args: unknown[]) => log?.warn({ library: 'yahoo-finance2' }, line(args));
+  return { debug, info: debug, dir: debug, warn, error: warn };
+}
 
 /** Creates the Yahoo provider (see the module comment). */
 export function createYahooProvider(options: YahooProviderOptions = {}): QuoteProvider {
-  const baseUrl = (options.baseUrl ?? YAHOO_DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  const timeoutMs = options.timeoutMs ?? 10_000;
   const now = options.now ?? Date.now;
-  const session = createYahooSession({
-    baseUrl,
-    cookieUrl: options.baseUrl ? `${baseUrl}/` : YAHOO_COOKIE_URL,
-    fetch: fetchImpl,
-    timeoutMs,
-    headers: HEADERS,
-    log: options.log,
+  const cookieJar = new ExtendedCookieJar();
+  const yahooFinance = new YahooFinance({
+    fetch: createYahooFetch({
+      baseUrl: options.baseUrl,
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      onSessionRefused: () => getCrumbClear(cookieJar),
+    }),
+    cookieJar,
+    logger: libraryLogger(options.log),
+    suppressNotices: ['yahooSurvey'],
+    versionCheck: false,
+  });
+  const sessionCleared = getCrumbClear(cookieJar).catch((err: unknown) => {
+    options.log?.warn({ err }, 'yahoo: could not clear the previous session');
   });
 
   function toQuote(item: unknown, bySymbol: Map<string, WatchedInstrument>): Quote | undefined {
@@ -101,7 +107,7 @@ export function createYahooProvider(options: YahooProviderOptions = {}): QuotePr
       ltp: y.regularMarketPrice,
       prevClose,
       ...change,
-      asOf: y.regularMarketTime !== undefined ? Math.round(y.regularMarketTime * 1000) : now(),
+      asOf: y.regularMarketTime?.getTime() ?? now(),
     };
   }
 
@@ -112,38 +118,17 @@ export function createYahooProvider(options: YahooProviderOptions = {}): QuotePr
     async getQuotes(instruments) {
       if (instruments.length === 0) return [];
       const bySymbol = new Map(instruments.map((i) => [yahooSymbol(i.symbol, i.exchange), i]));
-      const { cookie, crumb } = await session.credentials();
-      const params = new URLSearchParams({ symbols: [...bySymbol.keys()].join(','), fields: FIELDS });
-      if (crumb) params.set('crumb', crumb);
-      const response = await fetchForQuotes(fetchImpl, `${baseUrl}/v7/finance/quote?${params}`, {
-        headers: { ...HEADERS, ...(cookie ? { cookie } : {}) },
-        timeoutMs,
-      });
-      if (response.status === 401 || response.status === 403) {
-        await response.body?.cancel();
-        session.invalidate();
-        throw new QuoteProviderError(`yahoo refused the session (${response.status})`, {
-          status: response.status,
-          retryable: true,
-        });
-      }
-      const body: unknown = await response.json().catch((cause: unknown) => {
-        throw new QuoteProviderError('yahoo answered something that is not JSON', {
-          status: response.status,
-          retryable: response.ok,
-          cause,
-        });
-      });
-      const parsed = yahooResponseSchema.safeParse(body);
-      if (!response.ok || !parsed.success) {
-        throw new QuoteProviderError(`yahoo answered ${response.status} without quotes`, {
-          status: response.status,
+      await sessionCleared;
+      let result: unknown[];
+      try {
+        result = await yahooFinance.quote([...bySymbol.keys()], { fields: [...FIELDS], return: 'array' });
+      } catch (err) {
+        if (err instanceof QuoteProviderError) throw err;
+        // The library refused the answer (schema check, no crumb, an error object from Yahoo).
+        throw new QuoteProviderError(`yahoo-finance2: ${err instanceof Error ? err.message : String(err)}`, {
           retryable: false,
+          cause: err,
         });
-      }
-      const result = parsed.data.quoteResponse.result ?? [];
-      if (result.length === 0 && parsed.data.quoteResponse.error) {
-        throw new QuoteProviderError('yahoo reported an error instead of quotes', { retryable: false });
       }
       return result.map((item) => toQuote(item, bySymbol)).filter((q): q is Quote => q !== undefined);
     },

@@ -1,20 +1,21 @@
 import { expect } from 'chai';
-import holidays from '../../streamer/src/holidays-2026.json' with { type: 'json' };
-import { createMarketCalendar, isMarketOpen, lastClose, nextOpen } from '../../streamer/src/calendar.ts';
+import { NSE_CALENDAR_DATA } from '@app/common/market/calendar-data';
+import { createMarketCalendar, isMarketOpen, lastClose, nextOpen } from '@app/common/market/calendar';
 
 /** An IST wall-clock time as an instant. */
 const ist = (local: string) => new Date(`${local}+05:30`);
 
-describe('streamer: market calendar (IST)', () => {
-  it('opens at 09:15:00, not at 09:14:59', () => {
+describe('common: NSE/BSE market calendar (IST)', () => {
+  it('opens at 09:15:00, not at 09:14 or 09:14:59', () => {
     expect(isMarketOpen(ist('2026-07-13T09:14:00'))).to.equal(false);
     expect(isMarketOpen(ist('2026-07-13T09:14:59.999'))).to.equal(false);
     expect(isMarketOpen(ist('2026-07-13T09:15:00'))).to.equal(true);
   });
 
-  it('closes at 15:30:00: 15:29:59 is open, 15:30 is not', () => {
+  it('closes at 15:30:00: 15:29:59 is open, 15:30 and 15:31 are not', () => {
     expect(isMarketOpen(ist('2026-07-13T15:29:59'))).to.equal(true);
     expect(isMarketOpen(ist('2026-07-13T15:30:00'))).to.equal(false);
+    expect(isMarketOpen(ist('2026-07-13T15:31:00'))).to.equal(false);
     expect(isMarketOpen(ist('2026-07-13T18:00:00'))).to.equal(false);
   });
 
@@ -35,8 +36,8 @@ describe('streamer: market calendar (IST)', () => {
   });
 
   it('is closed all day on each 2026 holiday of the data file', () => {
-    expect(holidays.holidays).to.have.length(16);
-    for (const day of holidays.holidays) {
+    expect(NSE_CALENDAR_DATA.holidays).to.have.length(16);
+    for (const day of NSE_CALENDAR_DATA.holidays) {
       expect(isMarketOpen(ist(`${day}T11:00:00`)), day).to.equal(false);
     }
     expect(isMarketOpen(ist('2026-01-26T10:00:00')), 'Republic Day').to.equal(false);

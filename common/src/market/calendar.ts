@@ -1,11 +1,12 @@
 /**
  * NSE/BSE market hours in IST (UTC+05:30, no daylight saving): the normal session 09:15–15:30,
  * Monday to Friday, minus exchange holidays, plus special sessions (Muhurat trading). Pure
- * functions over editable data (`holidays-2026.json`); a day outside the data's years counts as
- * a normal weekday.
+ * functions over editable data (`calendar-data.ts`); a day outside the data's years counts as
+ * a normal weekday. One implementation for the streamer (when to poll) and the client (the
+ * market indicator).
  */
 import { z } from 'zod';
-import holidays2026 from './holidays-2026.json' with { type: 'json' };
+import { NSE_CALENDAR_DATA } from './calendar-data.ts';
 
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be HH:MM' });
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be YYYY-MM-DD' });
@@ -18,7 +19,7 @@ export const calendarDataSchema = z.object({
     .array(z.object({ date: isoDate, open: hhmm, close: hhmm, name: z.string().optional() }))
     .default([]),
 });
-/** Calendar data as written in the JSON file. */
+/** Calendar data as written in `calendar-data.ts`. */
 export type CalendarData = z.input<typeof calendarDataSchema>;
 
 /** When an exchange trades. All instants are plain `Date`s; the calendar works in IST itself. */
@@ -98,7 +99,7 @@ export function createMarketCalendar(input: CalendarData): MarketCalendar {
 }
 
 /** NSE/BSE equity market calendar (normal session and 2026 holidays). */
-export const nseCalendar: MarketCalendar = createMarketCalendar(holidays2026);
+export const nseCalendar: MarketCalendar = createMarketCalendar(NSE_CALENDAR_DATA);
 
 /** Is the NSE/BSE normal session running at `date`? */
 export function isMarketOpen(date: Date): boolean {
