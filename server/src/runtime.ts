@@ -28,7 +28,7 @@ import type { AppDeps } from './deps.ts';
 import { createDomainEvents } from './events/domain-events.ts';
 import { trackInFlight } from './http/in-flight.ts';
 import { rateLimiterFactory } from './http/rate-limit.ts';
-import { loadInstrumentMaster } from './instruments/master.ts';
+import { DEFAULT_MASTER_REFRESH_MS, loadInstrumentMaster } from './instruments/master.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { createMailer } from './mail/factory.ts';
 import { createMarketPipeline, type MarketPipeline } from './market/pipeline.ts';
@@ -49,6 +49,8 @@ export interface RuntimeOptions {
   database?: DatabaseHandle;
   /** Delivery worker tunables (tests shorten back-off and polling). */
   delivery?: DeliveryOverrides;
+  /** How often to look for a symbol sync done by another process (default a minute). */
+  instrumentRefreshMs?: number;
 }
 
 export interface ServerRuntime {
@@ -90,7 +92,10 @@ export async function startServerRuntime(
     rateLimiter: rateLimiterFactory(redis),
     events: createDomainEvents(),
     mailer: createMailer(config, database.db, log),
-    instruments: await loadInstrumentMaster(database.db),
+    instruments: await loadInstrumentMaster(database.db, {
+      log,
+      refreshMs: options.instrumentRefreshMs ?? DEFAULT_MASTER_REFRESH_MS,
+    }),
     googleCertsUrl: options.googleCertsUrl,
   };
 
@@ -154,6 +159,7 @@ export async function startServerRuntime(
     await streamer?.stop();
     pipeline.stop();
     watchSet.stop();
+    deps.instruments.stop();
     fanout.stop();
     deps.events.off('holdings:changed', onChange);
     deps.events.off('rules:changed', onChange);

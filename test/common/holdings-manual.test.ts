@@ -90,6 +90,31 @@ describe('holdings API payload schemas', () => {
     expect(firstMessage(uploadCsvBody.safeParse({}))).to.equal('Please provide CSV data');
     expect(uploadCsvBody.safeParse({ csvData: 'x', broker_name: 'Z'.repeat(61) }).success).to.equal(false);
     expect(uploadCsvBody.parse({ csvData: 'x', broker_name: ' Zerodha ' }).broker_name).to.equal('Zerodha');
+    expect(firstMessage(uploadCsvBody.safeParse({ csvData: 'x', broker_name: 'Z'.repeat(61) }))).to.equal(
+      'Account name is too long (60 characters at most)',
+    );
+  });
+
+  it('uploadCsvBody takes a dry run and rows fixed by hand (the dialog preview)', () => {
+    expect(
+      uploadCsvBody.parse({
+        csvData: 'x',
+        dry_run: true,
+        overrides: [{ line: 2, symbol: ' itc ', exchange: 'NSE' }],
+      }),
+    ).to.deep.equal({
+      csvData: 'x',
+      dry_run: true,
+      overrides: [{ line: 2, symbol: 'itc', exchange: 'NSE' }],
+    });
+    expect(
+      uploadCsvBody.safeParse({ csvData: 'x', overrides: [{ line: 0, symbol: 'ITC', exchange: 'NSE' }] })
+        .success,
+    ).to.equal(false);
+    expect(
+      uploadCsvBody.safeParse({ csvData: 'x', overrides: [{ line: 1, symbol: 'ITC', exchange: 'NYSE' }] })
+        .success,
+    ).to.equal(false);
   });
 
   it('manualHoldingBody accepts numeric strings and normalises symbol and exchange', () => {

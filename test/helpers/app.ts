@@ -1,7 +1,7 @@
 /** Boots the real server runtime on a random port against the run's database. */
 import { randomUUID } from 'node:crypto';
 import { parseConfig } from '@app/config';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import type { DeliveryOverrides } from '../../server/src/alerts/index.ts';
 import type { DatabaseHandle } from '../../server/src/db/client.ts';
 import { startServerRuntime, type ServerRuntime } from '../../server/src/runtime.ts';
@@ -27,6 +27,10 @@ export interface BootOptions {
   database?: DatabaseHandle;
   /** Delivery worker tunables (short back-off in tests). */
   delivery?: DeliveryOverrides;
+  /** How often the app looks for a symbol sync by another process (default a minute). */
+  instrumentRefreshMs?: number;
+  /** A logger of the test's own (to read what the server logs). */
+  log?: Logger;
 }
 
 /**
@@ -53,12 +57,13 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
   const queuePrefix =
     (options.database && queuePrefixes.get(options.database)) ?? `test-${randomUUID().slice(0, 8)}`;
   const runtime = await startServerRuntime(config, {
-    log: pino({ level: config.LOG_LEVEL }),
+    log: options.log ?? pino({ level: config.LOG_LEVEL }),
     googleCertsUrl: options.googleCertsUrl,
     clientDist: options.clientDist,
     embeddedStreamer: options.embeddedStreamer,
     database: options.database,
     delivery: { queuePrefix, ...options.delivery },
+    instrumentRefreshMs: options.instrumentRefreshMs,
   });
   queuePrefixes.set(runtime.deps.database, queuePrefix);
   return { url: runtime.url, runtime, close: () => runtime.close() };

@@ -10,15 +10,32 @@ function positiveNumber(message: string) {
   );
 }
 
-/** `POST /api/holdings/upload`: the CSV text and an optional broker account label. */
+/** An unresolved import row fixed in the upload dialog with the symbol search. */
+const uploadOverride = z.object({
+  line: z.number().int().min(1),
+  symbol: z.string().trim().min(1).max(40),
+  exchange: z.enum(EXCHANGES),
+});
+
+/**
+ * `POST /api/holdings/upload-csv`: the CSV text (XLSX files arrive converted to CSV), an optional
+ * account name, `dry_run` for the dialog's preview, and `overrides` for rows fixed by hand.
+ */
 export const uploadCsvBody = z.object({
   csvData: z
     .string({ error: CSV_MESSAGES.empty })
     .refine((text) => text.trim() !== '', { error: CSV_MESSAGES.empty }),
-  broker_name: z.string().trim().max(60, { error: 'Broker name can be at most 60 characters' }).optional(),
+  broker_name: z
+    .string()
+    .trim()
+    .max(60, { error: 'Account name is too long (60 characters at most)' })
+    .optional(),
+  /** Validate and resolve only: nothing is stored. */
+  dry_run: z.boolean().optional(),
+  overrides: z.array(uploadOverride).max(1000).optional(),
 });
 
-/** `POST /api/holdings`: one manually entered holding. */
+/** `POST /api/holdings/manual`: one manually entered holding. */
 export const manualHoldingBody = z.object({
   symbol: z
     .string({ error: 'Symbol is required' })
@@ -35,7 +52,7 @@ export const manualHoldingBody = z.object({
   average_price: positiveNumber(PRICE_POSITIVE),
 });
 
-/** `PATCH /api/holdings/:id`: a new quantity and/or buy price. */
+/** `PUT /api/holdings/:id` (inline edit): a new quantity and/or buy price. */
 export const updateHoldingBody = z
   .object({
     quantity: positiveNumber(QUANTITY_POSITIVE).optional(),

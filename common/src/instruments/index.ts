@@ -9,3 +9,4 @@ export { buildSearchIndex, searchInstruments } from './search.ts';
 export type { SearchIndex, SearchOptions } from './search.ts';
 export { STARTER_INSTRUMENTS } from './starter.ts';
 export type { StarterInstrument } from './starter.ts';
+export { STARTER_RENAMES } from './starter-renames.ts';

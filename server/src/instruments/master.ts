@@ -1,15 +1,19 @@
 /**
  * The instrument master in memory: every listed symbol on NSE and BSE, the rename chain,
  * and a search index, so that search and import resolution never touch the database.
- * Loaded at start; rebuilt after a sync. Seeded from the team's starter list when empty.
+ * Loaded at start. Seeded from the team's starter list (instruments and renames) when empty.
+ * A sync by another process (`npm run symbols:sync` against the same PostgreSQL) is picked up
+ * by a cheap periodic check of the tables' version, then a reload.
  */
 import { buildSearchIndex, searchInstruments, type SearchIndex } from '@app/common/instruments/search';
 import { resolveRenames } from '@app/common/instruments/renames';
 import { STARTER_INSTRUMENTS } from '@app/common/instruments/starter';
+import { STARTER_RENAMES } from '@app/common/instruments/starter-renames';
 import type { Exchange, Instrument, SymbolChange } from '@app/common/instruments/types';
 import { yahooSymbol } from '@app/common/instruments/yahoo';
-import { count } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
+import { count, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { queryRows, type Database } from '../db/client.ts';
 import { instruments, symbolRenames } from '../db/schema.ts';
 
 export interface InstrumentMaster {
@@ -22,7 +26,20 @@ export interface InstrumentMaster {
   currentSymbol(symbol: string): string;
   stats(): { total: number; nse: number; bse: number; etfs: number; renames: number };
   reload(): Promise<void>;
+  /** Reloads when the tables changed since the last load (a sync elsewhere); true when it did. */
+  reloadIfSynced(): Promise<boolean>;
+  /** Stops the periodic check. */
+  stop(): void;
 }
+
+export interface MasterOptions {
+  /** How often to look for a sync done by another process, in ms; 0 (the default) never. */
+  refreshMs?: number;
+  log?: Logger;
+}
+
+/** The server checks this often for a sync by `npm run symbols:sync`. */
+export const DEFAULT_MASTER_REFRESH_MS = 60_000;
 
 const NAME_NOISE = /\b(LIMITED|LTD|THE|CORPORATION|CORP|COMPANY|CO|INDIA|OF|AND)\b|[^A-Z0-9 ]/g;
 
@@ -31,17 +48,35 @@ export function nameKey(name: string): string {
   return name.toUpperCase().replace(/&/g, ' ').replace(NAME_NOISE, ' ').replace(/\s+/g, ' ').trim();
 }
 
-/** Loads the master from the database, seeding the starter list into an empty table first. */
-export async function loadInstrumentMaster(db: Database): Promise<InstrumentMaster> {
+/**
+ * What changes with every sync: it replaces every instrument row (new `updated_at`) and the renames.
+ * One aggregate query over some ten thousand rows: cheap enough to run every minute.
+ */
+async function masterVersion(db: Database): Promise<string> {
+  const [row] = await queryRows<{ n: number; at: string | null; renames: number }>(
+    db,
+    sql`select count(*)::int as n, max(updated_at)::text as at,
+          (select count(*)::int from symbol_renames) as renames
+        from instruments`,
+  );
+  return `${row?.n}:${row?.at}:${row?.renames}`;
+}
+
+/** Loads the master from the database, seeding the starter list into empty tables first. */
+export async function loadInstrumentMaster(
+  db: Database,
+  options: MasterOptions = {},
+): Promise<InstrumentMaster> {
   let index: SearchIndex = buildSearchIndex([]);
   let bySymbol = new Map<string, Instrument>();
   let byName = new Map<string, Instrument[]>();
   let renames = new Map<string, string>();
   let list: Instrument[] = [];
+  let version = '';
 
   async function reload() {
-    const [{ value }] = (await db.select({ value: count() }).from(instruments)) as [{ value: number }];
-    if (Number(value) === 0) await seedStarterList(db);
+    await seedStarterList(db);
+    version = await masterVersion(db);
     const rows = await db.select().from(instruments);
     list = rows.map((r) => ({
       exchange: r.exchange,
@@ -71,6 +106,30 @@ export async function loadInstrumentMaster(db: Database): Promise<InstrumentMast
   }
 
   await reload();
+  let checking: Promise<boolean> | undefined;
+  const reloadIfSynced = () =>
+    (checking ??= (async () => {
+      try {
+        if ((await masterVersion(db)) === version) return false;
+        await reload();
+        options.log?.info(
+          { instruments: list.length, renames: renames.size },
+          'symbol master reloaded after a sync',
+        );
+        return true;
+      } finally {
+        checking = undefined;
+      }
+    })());
+  const timer = options.refreshMs
+    ? setInterval(() => {
+        reloadIfSynced().catch((err: unknown) =>
+          options.log?.warn({ err }, 'could not check the symbol master for a sync; will try again'),
+        );
+      }, options.refreshMs)
+    : undefined;
+  timer?.unref();
+
   const prefer = (items: readonly Instrument[] | undefined, exchange?: Exchange) =>
     items?.find((i) => i.exchange === (exchange ?? 'NSE')) ?? items?.[0];
 
@@ -93,12 +152,27 @@ export async function loadInstrumentMaster(db: Database): Promise<InstrumentMast
       renames: renames.size,
     }),
     reload,
+    reloadIfSynced,
+    stop: () => clearInterval(timer),
   };
 }
 
+/** A fresh install: the starter instruments, and the starter renames (ZOMATO → ETERNAL). */
 async function seedStarterList(db: Database) {
-  const rows = STARTER_INSTRUMENTS.map((i) => toRow(i, 'starter'));
-  await db.insert(instruments).values(rows).onConflictDoNothing();
+  const [{ value: instrumentCount }] = (await db.select({ value: count() }).from(instruments)) as [
+    { value: number },
+  ];
+  if (Number(instrumentCount) === 0) {
+    const rows = STARTER_INSTRUMENTS.map((i) => toRow(i, 'starter'));
+    await db.insert(instruments).values(rows).onConflictDoNothing();
+  }
+  const [{ value: renameCount }] = (await db.select({ value: count() }).from(symbolRenames)) as [
+    { value: number },
+  ];
+  if (Number(renameCount) === 0) {
+    const rows = STARTER_RENAMES.map((c) => ({ exchange: 'NSE' as const, ...c }));
+    await db.insert(symbolRenames).values(rows).onConflictDoNothing();
+  }
 }
 
 export function toRow(i: Instrument, source: string) {

@@ -1,7 +1,8 @@
 /**
  * `npm run symbols:sync` downloads the exchange master files and replaces the instrument table;
  * `npm run symbols:sync -- --from DIR` loads the same files from a folder (air-gapped installs).
- * With PGlite, run it while the server is stopped (one process owns the files).
+ * With PGlite, run it while the server is stopped (one process owns the files). With PostgreSQL,
+ * running servers notice the sync by themselves (instruments/master.ts checks every minute).
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -38,6 +39,8 @@ const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir:
 try {
   const result = await syncInstrumentMaster(database.db, files);
   console.log(`synced ${result.instruments} instruments and ${result.renames} symbol changes`, result.byFile);
+  if (config.DATABASE_URL)
+    console.log('servers running on this database pick the new master up within a minute');
 } finally {
   await database.close();
 }

@@ -2,7 +2,7 @@
  * Persists each tick batch: latest quotes in one statement, today's minute bars and the
  * daily close in one statement each. Idempotent, so several instances may ingest one batch.
  */
-import type { TickBatch } from '@app/common/market/tick-batch';
+import { instrumentKey, type Quote, type TickBatch } from '@app/common/market/tick-batch';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 
@@ -25,12 +25,26 @@ function numberArray(values: ReadonlyArray<number | null>): string {
 }
 
 /**
+ * One quote per instrument, the last one the batch gives winning: `insert … on conflict do
+ * update` fails when one statement touches the same row twice.
+ */
+export function latestQuotePerInstrument(quotes: readonly Quote[]): Quote[] {
+  const byInstrument = new Map<string, Quote>();
+  for (const quote of quotes) {
+    const key = instrumentKey(quote.exchange, quote.symbol);
+    byInstrument.delete(key);
+    byInstrument.set(key, quote);
+  }
+  return [...byInstrument.values()];
+}
+
+/**
  * Stores a batch: eight array parameters per statement, unnested into rows, rather than a
  * parameter per value (a 2,000-quote batch was a 16,000-parameter statement).
  */
 export async function ingestTickBatch(db: Executor, batch: TickBatch): Promise<void> {
   if (batch.quotes.length === 0) return;
-  const q = batch.quotes;
+  const q = latestQuotePerInstrument(batch.quotes);
   await db.execute(sql`
     insert into quotes (exchange, symbol, ltp, prev_close, change, change_percent, as_of, stale)
     select * from unnest(

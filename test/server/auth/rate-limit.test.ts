@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { AUTH_ROUTER_LIMIT } from '../../../server/src/routes/auth/router.ts';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { request } from '../../helpers/http.ts';
 
@@ -66,6 +67,20 @@ describe('auth: rate limits', () => {
     expectTooMany(await guess());
     const other = await fromAddress(app, randomUUID(), '/api/auth/refresh', { refresh_token: randomUUID() });
     expect(other.status).to.equal(401);
+  });
+
+  it('limits every /auth route per address: a flood of logouts ends in 429', async () => {
+    const address = randomUUID();
+    const logout = (from: string) => fromAddress(app, from, '/api/auth/logout', {});
+    for (let i = 0; i < AUTH_ROUTER_LIMIT; i++) {
+      expect((await logout(address)).status, `logout ${i + 1}`).to.equal(200);
+    }
+    expectTooMany(await logout(address));
+    const config = await request(app.url, 'GET', '/api/auth/config', undefined, {
+      headers: { 'x-forwarded-for': address },
+    });
+    expectTooMany(config);
+    expect((await logout(randomUUID())).status).to.equal(200);
   });
 });
 

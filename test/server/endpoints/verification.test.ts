@@ -1,5 +1,8 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { eq } from 'drizzle-orm';
+import { notificationEndpoints } from '../../../server/src/db/schema.ts';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
@@ -19,6 +22,7 @@ import {
 const INVALID = 'This verification link is invalid or has already been used.';
 const EXPIRED = 'This verification link has expired. Please request a new one from Settings.';
 const TOO_SOON = 'Please wait a minute before requesting another verification email.';
+const DAY_MS = 24 * 3_600_000;
 
 /** POST with a forged Host header (fetch does not allow setting one). */
 function postWithHost(url: string, path: string, token: string, host: string): Promise<number> {
@@ -97,6 +101,30 @@ describe('notification endpoints: email verification', () => {
     expect((await listEndpoints(app, user.token)).find((e) => e.id === id)!.verification_status).to.equal(
       'pending',
     );
+  });
+
+  it('stores only the SHA-256 of the link token, valid for 24 hours', async () => {
+    const sentAfter = Date.now();
+    const { id, token } = await addPending();
+    const sentBefore = Date.now();
+    const [row] = await app.runtime.deps.db
+      .select({ hash: notificationEndpoints.tokenHash, expiresAt: notificationEndpoints.tokenExpiresAt })
+      .from(notificationEndpoints)
+      .where(eq(notificationEndpoints.id, id));
+    expect(row!.hash).to.equal(createHash('sha256').update(token).digest('hex'));
+    expect(row!.hash).to.not.equal(token);
+    expect(row!.expiresAt!.getTime())
+      .to.be.at.least(sentAfter + DAY_MS - 1000)
+      .and.at.most(sentBefore + DAY_MS + 1000);
+  });
+
+  it('still verifies a token sent 23 h 59 min ago', async () => {
+    const { id, token } = await addPending();
+    // Sent 23 h 59 min ago: one minute of its 24 hours left.
+    await backdate(app, id, { tokenExpiresAt: new Date(Date.now() + 60_000) });
+    const res = await verify(app, token);
+    expect(res.status, res.body.error).to.equal(200);
+    expect(res.body.data).to.include({ id, verification_status: 'verified' });
   });
 
   it("a token is bound to its endpoint: another user's token never verifies this one", async () => {

@@ -136,10 +136,47 @@ describe('holdings: manual entry, edit, delete, ownership', () => {
     expect((await api.get<Holding[]>('/api/holdings', user.token)).body.data).to.deep.equal([]);
   });
 
-  it('answers 501 for broker API connection', async () => {
+  it('answers 501 for broker API connection and for syncing an own account', async () => {
     const user = await signIn(app);
     const res = await api.post('/api/brokers/connect', {}, user.token);
     expect(res.status).to.equal(501);
     expect(res.body.error).to.equal('Broker API connection is coming soon');
+    await addManual(user, 'ITC', 10, 400);
+    const [account] = (await api.get<{ broker_account_id: string }[]>('/api/brokers', user.token)).body.data!;
+    const sync = await api.post(`/api/brokers/${account!.broker_account_id}/sync`, {}, user.token);
+    expect(sync.status).to.equal(501);
+    expect(sync.body).to.deep.equal({ success: false, error: 'Broker API connection is coming soon' });
+  });
+
+  it("lists one of the owner's accounts with only that account's holdings", async () => {
+    const user = await signIn(app);
+    await addManual(user, 'ITC', 10, 400);
+    const upload = await api.post(
+      '/api/holdings/upload-csv',
+      { csvData: 'Symbol,Quantity,Buy Price\nSBIN,15,974.2\nTCS,2,3500\n', broker_name: 'Zerodha · AB1234' },
+      user.token,
+    );
+    expect(upload.status).to.equal(201);
+    const brokers = (
+      await api.get<{ broker_account_id: string; broker_name: string }[]>('/api/brokers', user.token)
+    ).body.data!;
+    const zerodha = brokers.find((b) => b.broker_name === 'Zerodha')!;
+    const res = await api.get<Holding[]>(
+      `/api/brokers/holdings/account/${zerodha.broker_account_id}`,
+      user.token,
+    );
+    expect(res.status).to.equal(200);
+    expect(
+      res.body.data!.map((h) => [h.symbol, h.quantity, h.average_price, h.broker_account_id]),
+    ).to.deep.equal([
+      ['SBIN', 15, 974.2, zerodha.broker_account_id],
+      ['TCS', 2, 3500, zerodha.broker_account_id],
+    ]);
+    const manual = brokers.find((b) => b.broker_name !== 'Zerodha')!;
+    const own = await api.get<Holding[]>(
+      `/api/brokers/holdings/account/${manual.broker_account_id}`,
+      user.token,
+    );
+    expect(own.body.data!.map((h) => [h.symbol, h.broker_type])).to.deep.equal([['ITC', 'USER_ADDED']]);
   });
 });

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
+import { signIn } from '../../helpers/users.ts';
+import { addEndpoint, outboxFor, uniqueEmail } from '../endpoints/support.ts';
 
 interface OutboxMail {
   to: string;
@@ -40,6 +42,30 @@ describe('dev outbox', () => {
       const all = await apiClient(app.url).get<OutboxMail[]>('/api/dev/outbox');
       expect(all.body.data!.map((m) => m.subject)).to.include.members(['first', 'second', 'elsewhere']);
     });
+  });
+
+  it('is shared by every instance on one database: sent through one, listed by the other', async () => {
+    const first = await bootApp();
+    const second = await bootApp({ database: first.runtime.deps.database });
+    try {
+      const to = `shared-${Date.now()}@example.com`;
+      await first.runtime.deps.mailer.send({ to, subject: 'from the first', text: 't', html: '<p>t</p>' });
+      const listed = await apiClient(second.url).get<OutboxMail[]>(
+        `/api/dev/outbox?to=${encodeURIComponent(to)}`,
+      );
+      expect(listed.status).to.equal(200);
+      expect(listed.body.data!.map((m) => [m.to, m.subject])).to.deep.equal([[to, 'from the first']]);
+      // And through the API of the other instance: a verification email sent by the second.
+      const user = await signIn(second);
+      const address = uniqueEmail('shared');
+      expect((await addEndpoint(second, user.token, { value: address })).status).to.equal(201);
+      const mails = await outboxFor(first, address);
+      expect(mails).to.have.length(1);
+      expect(mails[0]!.text).to.contain('/verify-endpoint?token=');
+    } finally {
+      await second.close();
+      await first.close();
+    }
   });
 
   it('is 404 outside demo mode', async () => {

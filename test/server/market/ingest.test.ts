@@ -101,4 +101,37 @@ describe('market: storing tick batches', () => {
       { interval: '1d', bucket: istDayStart(t0).toISOString().replace('.000', ''), ...ohlc },
     ]);
   });
+
+  it('stores a batch that names an instrument twice: the last quote wins, the other exchange is kept', async () => {
+    const s = tag();
+    const at = Date.UTC(2026, 0, 6, 4, 0, 0);
+    const db = app.runtime.deps.db;
+    await ingestTickBatch(
+      db,
+      batch([quote(s, 101, at), quote(s, 102, at, { exchange: 'BSE' }), quote(s, 103, at + 1)]),
+    );
+    const rows = await queryRows<{ exchange: string; ltp: string }>(
+      db,
+      sql`select exchange, ltp::text from quotes where symbol = ${s} order by exchange`,
+    );
+    expect(rows).to.deep.equal([
+      { exchange: 'BSE', ltp: '102.0000' },
+      { exchange: 'NSE', ltp: '103.0000' },
+    ]);
+    const bars = await queryRows<{ interval: string; close: string }>(
+      db,
+      sql`select interval, close::text from price_bars where symbol = ${s} and exchange = 'NSE' order by interval`,
+    );
+    expect(bars).to.deep.equal([
+      { interval: '1d', close: '103.0000' },
+      { interval: '1m', close: '103.0000' },
+    ]);
+
+    // Through the server's pipeline, as a streamer would publish it.
+    const t = tag();
+    await app.runtime.bus.publishBatch(batch([quote(t, 50, at), quote(t, 51, at)]));
+    await new Promise((resolve) => setImmediate(resolve));
+    await app.runtime.pipeline.idle();
+    expect((await stored([t])).map((r) => r.ltp)).to.deep.equal(['51.0000']);
+  });
 });

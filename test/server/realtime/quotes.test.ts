@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
-import { collectQuotes, connected, connectSocket } from '../../helpers/sockets.ts';
+import { collectQuotes, connected, connectSocket, type TestSocket } from '../../helpers/sockets.ts';
 import { signIn } from '../../helpers/users.ts';
 
 describe('live quotes over Socket.IO (embedded simulated market)', () => {
@@ -94,5 +94,64 @@ describe('live quotes over Socket.IO (embedded simulated market)', () => {
     await apiClient(app.url).post('/api/auth/logout-all', {}, user.token);
     expect(await gone).to.equal('io server disconnect');
     s.close();
+  });
+
+  it("pushes holdings:changed and rules:changed to every socket of the user, and to no one else's", async () => {
+    const api = apiClient(app.url);
+    const asha = await signIn(app);
+    const ravi = await signIn(app);
+    const tabs = [connectSocket(app.url, asha.token), connectSocket(app.url, asha.token)];
+    const other = connectSocket(app.url, ravi.token);
+    const seen = new Map<TestSocket, string[]>();
+    const waiters = new Set<() => void>();
+    for (const s of [...tabs, other]) {
+      seen.set(s, []);
+      s.onAny((event: string) => {
+        if (event !== 'holdings:changed' && event !== 'rules:changed') return;
+        seen.get(s)!.push(event);
+        for (const wake of waiters) wake();
+      });
+    }
+    /** Resolves once `s` has seen `count` change pushes. */
+    const received = (s: TestSocket, count: number) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`saw only ${seen.get(s)!.join(', ')}`)), 10_000);
+        const check = () => {
+          if (seen.get(s)!.length < count) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        check();
+      });
+    try {
+      await Promise.all([...tabs, other].map(connected));
+      const added = await api.post(
+        '/api/holdings/manual',
+        { symbol: 'TCS', exchange: 'NSE', quantity: 4, average_price: 3000 },
+        asha.token,
+      );
+      expect(added.status).to.equal(201);
+      const rule = await api.post(
+        '/api/position-rules',
+        { symbol: 'TCS', trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5, reference: 'buy_price' },
+        asha.token,
+      );
+      expect(rule.status, rule.body.error).to.equal(201);
+      await Promise.all(tabs.map((s) => received(s, 2)));
+      for (const s of tabs) expect(seen.get(s)).to.deep.equal(['holdings:changed', 'rules:changed']);
+
+      // Pushes reach one socket in order: when Ravi's own change arrives, nothing of Asha's came first.
+      await api.post(
+        '/api/holdings/manual',
+        { symbol: 'INFY', exchange: 'NSE', quantity: 1, average_price: 1500 },
+        ravi.token,
+      );
+      await received(other, 1);
+      expect(seen.get(other)).to.deep.equal(['holdings:changed']);
+    } finally {
+      for (const s of [...tabs, other]) s.close();
+    }
   });
 });

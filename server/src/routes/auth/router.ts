@@ -20,9 +20,18 @@ import { bumpTokenVersion, signInUser } from '../../users/service.ts';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.ts';
 
-/** Every /auth route of spec §7. */
+/** Requests a minute per client address to any /auth route: far above what a few tabs make. */
+export const AUTH_ROUTER_LIMIT = 300;
+
+/**
+ * Every /auth route of spec §7. Each client address gets `AUTH_ROUTER_LIMIT` requests a minute
+ * across the router, and stricter limits on sign-in and refresh.
+ */
 export function authRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/auth' });
+  router.use(
+    rateLimit(deps.rateLimiter({ name: 'auth-all', points: AUTH_ROUTER_LIMIT, durationSeconds: 60 })),
+  );
   const signInLimit = rateLimit(deps.rateLimiter({ name: 'auth-signin', points: 20, durationSeconds: 60 }));
   const refreshLimit = rateLimit(deps.rateLimiter({ name: 'auth-refresh', points: 60, durationSeconds: 60 }));
   const verifyGoogle = deps.config.GOOGLE_CLIENT_ID

@@ -1,6 +1,11 @@
 import Router from '@koa/router';
 import { EXPORT_HEADERS, holdingsExportRows } from '@app/common/holdings/export';
-import { manualHoldingBody, updateHoldingBody } from '@app/common/holdings/schemas';
+import {
+  manualHoldingBody,
+  updateHoldingBody,
+  uploadCsvBody,
+  type UploadCsvBody,
+} from '@app/common/holdings/schemas';
 import { writeToString } from 'fast-csv';
 import type { z } from 'zod';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
@@ -17,7 +22,6 @@ import {
   ownedHolding,
   updateHolding,
 } from '../../holdings/service.ts';
-import { uploadBody, type UploadBody } from './schema.ts';
 import { handleUpload } from './upload.ts';
 
 /** /holdings: list, import, manual entry, inline edit, delete (spec §7). */
@@ -46,8 +50,8 @@ export function holdingsRouter(deps: AppDeps): Router {
     );
   });
 
-  router.post('/upload-csv', uploadLimit, validate('body', uploadBody), async (ctx) => {
-    const result = await handleUpload(deps, currentUser(ctx).id, input<UploadBody>(ctx, 'body'));
+  router.post('/upload-csv', uploadLimit, validate('body', uploadCsvBody), async (ctx) => {
+    const result = await handleUpload(deps, currentUser(ctx).id, input<UploadCsvBody>(ctx, 'body'));
     ok(ctx, result, result.stored ? 201 : 200);
   });
 

@@ -2,16 +2,15 @@
 import { brokerFormatName } from '@app/common/holdings/formats';
 import { parseHoldingsTable } from '@app/common/holdings/import';
 import { CSV_MESSAGES } from '@app/common/holdings/messages';
+import type { UploadCsvBody } from '@app/common/holdings/schemas';
 import type { AppDeps } from '../../deps.ts';
 import { splitAccountName } from '../../holdings/accounts.ts';
 import { csvRows } from '../../holdings/csv-rows.ts';
 import { importHoldings } from '../../holdings/import.ts';
 import { resolveImportRows, type ImportRowInput } from '../../holdings/resolve.ts';
 import { Invalid } from '../../http/errors.ts';
-import type { UploadBody } from './schema.ts';
 
-export async function handleUpload(deps: AppDeps, userId: string, body: UploadBody) {
-  if (body.csvData.trim() === '') throw new Invalid(CSV_MESSAGES.empty);
+export async function handleUpload(deps: AppDeps, userId: string, body: UploadCsvBody) {
   let table: string[][];
   try {
     table = await csvRows(body.csvData);

@@ -1,0 +1,149 @@
+import { readdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { STARTER_INSTRUMENTS } from '@app/common/instruments/starter';
+import { expect } from 'chai';
+import { readMasterFiles, syncInstrumentMaster } from '../../../server/src/instruments/sync.ts';
+import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { apiClient } from '../../helpers/http.ts';
+import { signIn, type SignedInUser } from '../../helpers/users.ts';
+
+const dataDir = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
+const growwStatement = readFileSync(
+  new URL('../../../../shared/fixtures/brokers/groww_stocks_holdings_statement_layout.csv', import.meta.url),
+  'utf8',
+);
+
+/** ICICI Direct's layout (fixtures/brokers/README.md): ICICI's own stock codes, a trailing comma. */
+const iciciDirect = [
+  'Stock Symbol,Company Name,ISIN Code,Qty,Average Cost Price,Current Market Price,Value At Cost,Value At Market Price,',
+  'RELIND,RELIANCE INDUSTRIES LTD,INE002A01018,10,"1,245.60",1480.20,12456.00,14802.00,',
+  'HDFBAN,HDFC BANK LTD,INE040A01034,25,980.10,1012.00,24502.50,25300.00,',
+  'TATMOT,TATA MOTORS PASSENGER VEHICLES LTD,INE155A01022,40,493.86,397.80,19754.40,15912.00,',
+  'Total,,,,,,56712.90,56014.00,',
+].join('\r\n');
+
+interface Holding {
+  symbol: string;
+  exchange: string;
+  isin: string | null;
+  quantity: number;
+  average_price: number;
+  broker_name: string;
+}
+type Stats = { total: number; renames: number };
+
+const holdingsOf = async (app: TestApp, user: SignedInUser) =>
+  (await apiClient(app.url).get<Holding[]>('/api/holdings', user.token)).body.data!.map((h) => [
+    h.symbol,
+    h.exchange,
+    h.quantity,
+    h.average_price,
+  ]);
+
+describe('holdings import by ISIN, and renames, on a fresh install (starter list only)', () => {
+  let app: TestApp;
+  let api: ReturnType<typeof apiClient>;
+  before(async () => {
+    app = await bootApp({ env: { DATABASE_URL: undefined } });
+    api = apiClient(app.url);
+  });
+  after(() => app.close());
+
+  it("imports an ICICI Direct CSV by ISIN, not by ICICI's stock codes", async () => {
+    const user = await signIn(app);
+    const res = await api.post('/api/holdings/upload-csv', { csvData: iciciDirect }, user.token);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(await holdingsOf(app, user)).to.deep.equal([
+      ['HDFCBANK', 'NSE', 25, 980.1],
+      ['RELIANCE', 'NSE', 10, 1245.6],
+      ['TMPV', 'NSE', 40, 493.86],
+    ]);
+    const [holding] = (await api.get<Holding[]>('/api/holdings', user.token)).body.data!;
+    expect(holding).to.include({ isin: 'INE040A01034', broker_name: 'ICICI Direct' });
+  });
+
+  it('stores a manual ZOMATO as ETERNAL, and validate resolves ZOMATO and TATAMOTORS', async () => {
+    const stats = await api.get<Stats>('/api/symbols/stats', (await signIn(app)).token);
+    expect(stats.body.data!.total).to.equal(STARTER_INSTRUMENTS.length);
+    expect(stats.body.data!.renames).to.be.greaterThan(0);
+
+    const user = await signIn(app);
+    const added = await api.post(
+      '/api/holdings/manual',
+      { symbol: 'zomato', exchange: 'NSE', quantity: 20, average_price: 180 },
+      user.token,
+    );
+    expect(added.status, added.body.error).to.equal(201);
+    expect(added.body.data).to.include({ symbol: 'ETERNAL', exchange: 'NSE' });
+    expect(await holdingsOf(app, user)).to.deep.equal([['ETERNAL', 'NSE', 20, 180]]);
+
+    const zomato = await api.post('/api/symbols/validate', { symbol: 'ZOMATO' }, user.token);
+    expect(zomato.body.data).to.deep.include({
+      valid: true,
+      symbol: 'ETERNAL',
+      exchange: 'NSE',
+      renamed_from: 'ZOMATO',
+    });
+    const tata = await api.post('/api/symbols/validate', { symbol: 'TATAMOTORS' }, user.token);
+    expect(tata.body.data).to.deep.include({ valid: true, symbol: 'TMPV', renamed_from: 'TATAMOTORS' });
+    // TELCO → TATAMOTORS → TMPV: a chain resolves to the current symbol.
+    const telco = await api.post('/api/symbols/validate', { symbol: 'TELCO' }, user.token);
+    expect(telco.body.data).to.deep.include({ valid: true, symbol: 'TMPV' });
+  });
+});
+
+describe('a symbol sync reaches a running server', () => {
+  let app: TestApp;
+  let api: ReturnType<typeof apiClient>;
+  before(async () => {
+    app = await bootApp({ env: { DATABASE_URL: undefined }, instrumentRefreshMs: 100 });
+    api = apiClient(app.url);
+  });
+  after(() => app.close());
+
+  /** Asks the server until `check` holds, the way a user would retry. */
+  async function eventually<T>(ask: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 10_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await ask();
+      if (check(value)) return value;
+      if (Date.now() > deadline) throw new Error(`still ${JSON.stringify(value)} after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it('picks up a sync written to its database by another process, then imports a Groww statement by ISIN', async () => {
+    const user = await signIn(app);
+    const before = await api.post(
+      '/api/holdings/upload-csv',
+      { csvData: growwStatement, dry_run: true },
+      user.token,
+    );
+    // The starter list has no Tata Gold ETF: that row cannot be resolved yet.
+    expect((before.body.data as { preview: { problems: string[] } }).preview.problems).to.deep.equal([
+      'Row 3 (TATAAML-TATAGOLD): Could not find this stock - choose its symbol with the search',
+    ]);
+
+    // What `npm run symbols:sync -- --from DIR` does, on the database the server is using.
+    const result = await syncInstrumentMaster(
+      app.runtime.deps.db,
+      await readMasterFiles(dataDir, await readdir(dataDir)),
+    );
+    const stats = await eventually(
+      async () => (await api.get<Stats>('/api/symbols/stats', user.token)).body.data!,
+      (s) => s.total === result.instruments,
+    );
+    expect(stats.renames).to.be.greaterThan(1000);
+
+    const res = await api.post('/api/holdings/upload-csv', { csvData: growwStatement }, user.token);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(await holdingsOf(app, user)).to.deep.equal([
+      ['HDFCBANK', 'NSE', 4, 1003],
+      ['TATAGOLD', 'NSE', 200, 16],
+      ['TMPV', 'NSE', 40, 493.86],
+    ]);
+    const list = (await api.get<Holding[]>('/api/holdings', user.token)).body.data!;
+    expect(list.map((h) => h.broker_name)).to.deep.equal(['Groww', 'Groww', 'Groww']);
+  });
+});

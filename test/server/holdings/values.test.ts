@@ -1,0 +1,116 @@
+import type { Quote, TickBatch } from '@app/common/market/tick-batch';
+import { expect } from 'chai';
+import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { apiClient } from '../../helpers/http.ts';
+import { signIn, type SignedInUser } from '../../helpers/users.ts';
+
+/** Spec §3 Holding: the computed fields of GET /api/holdings. */
+const VALUE_FIELDS = [
+  'current_price',
+  'purchase_value',
+  'market_value',
+  'pnl',
+  'pnl_percent',
+  'day_change',
+  'day_change_percent',
+] as const;
+type Values = Record<(typeof VALUE_FIELDS)[number], number | null>;
+type Holding = Values & { symbol: string; quantity: number; average_price: number };
+
+describe('holdings: computed values (GET /api/holdings)', () => {
+  let app: TestApp;
+  let api: ReturnType<typeof apiClient>;
+  let user: SignedInUser;
+  before(async () => {
+    // A database of its own: no quote from another test may exist before the first batch.
+    app = await bootApp({ env: { DATABASE_URL: undefined }, embeddedStreamer: false });
+    api = apiClient(app.url);
+    user = await signIn(app);
+    for (const [symbol, quantity, price] of [
+      ['RELIANCE', 10, 1200],
+      ['TCS', 3, 3500],
+      ['INFY', 4, 1500],
+    ] as const) {
+      const res = await api.post(
+        '/api/holdings/manual',
+        { symbol, exchange: 'NSE', quantity, average_price: price },
+        user.token,
+      );
+      expect(res.status).to.equal(201);
+    }
+  });
+  after(() => app.close());
+
+  const valuesBySymbol = async () => {
+    const res = await api.get<Holding[]>('/api/holdings', user.token);
+    expect(res.status).to.equal(200);
+    return Object.fromEntries(
+      res.body.data!.map((h) => [h.symbol, Object.fromEntries(VALUE_FIELDS.map((f) => [f, h[f]]))]),
+    );
+  };
+
+  it('before any quote: values at the buy price, no P&L, and no day change (shown as —)', async () => {
+    expect((await valuesBySymbol()).RELIANCE).to.deep.equal({
+      current_price: null,
+      purchase_value: 12000,
+      market_value: 12000,
+      pnl: 0,
+      pnl_percent: 0,
+      day_change: null,
+      day_change_percent: null,
+    });
+  });
+
+  it('after a tick batch with previous closes: every field of spec §3', async () => {
+    const at = Date.now();
+    const quote = (symbol: string, ltp: number, prevClose: number | null): Quote => ({
+      symbol,
+      exchange: 'NSE',
+      ltp,
+      prevClose,
+      change: prevClose === null ? null : ltp - prevClose,
+      changePercent: prevClose === null ? null : ((ltp - prevClose) / prevClose) * 100,
+      asOf: at,
+    });
+    const batch: TickBatch = {
+      v: 1,
+      id: `values-${at}`,
+      at,
+      source: 'test',
+      quotes: [quote('RELIANCE', 1300, 1250), quote('TCS', 3200.5, 3300), quote('INFY', 1510, null)],
+    };
+    await app.runtime.bus.publishBatch(batch);
+    await new Promise((resolve) => setImmediate(resolve));
+    await app.runtime.pipeline.idle();
+
+    const values = await valuesBySymbol();
+    expect(values.RELIANCE).to.deep.equal({
+      current_price: 1300,
+      purchase_value: 12000,
+      market_value: 13000,
+      pnl: 1000,
+      pnl_percent: 8.33,
+      day_change: 500,
+      day_change_percent: 4,
+    });
+    expect(values.TCS).to.deep.equal({
+      current_price: 3200.5,
+      purchase_value: 10500,
+      market_value: 9601.5,
+      pnl: -898.5,
+      pnl_percent: -8.56,
+      day_change: -298.5,
+      day_change_percent: -3.02,
+    });
+    // A quote without a previous close has a price but no day change.
+    expect(values.INFY).to.deep.equal({
+      current_price: 1510,
+      purchase_value: 6000,
+      market_value: 6040,
+      pnl: 40,
+      pnl_percent: 0.67,
+      day_change: null,
+      day_change_percent: null,
+    });
+  });
+});
