@@ -19,6 +19,7 @@ function rule(over: Partial<ApiPositionRule>): ApiPositionRule {
     trigger_type: 'TRAILING_STOP_LOSS',
     trigger_value: 7,
     value_type: 'PERCENT',
+    reference: 'current',
     reference_price: 1500,
     peak_price: 1500,
     computed_trigger_price: 1395,

@@ -5,6 +5,7 @@ import type {
   ActionType,
   AlertDirection,
   OrderType,
+  ReferenceKind,
   RuleScope,
   SellQuantityType,
   SubscriptionTier,
@@ -26,6 +27,8 @@ export interface ApiPositionRule {
   trigger_type: TriggerType;
   trigger_value: number;
   value_type: ValueType;
+  /** What every (re-)arming measures the trigger from: the latest quote or the holding's buy price. */
+  reference: ReferenceKind;
   /** The price the trigger was measured from when the rule was (re-)armed. */
   reference_price: number;
   /** Trailing stops: the highest price since armed; null for other types. */

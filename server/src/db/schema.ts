@@ -179,6 +179,10 @@ export const positionRules = pgTable(
     }).notNull(),
     triggerValue: money('trigger_value').notNull(),
     valueType: text('value_type', { enum: ['PERCENT', 'ABSOLUTE'] }).notNull(),
+    /** What the trigger is measured from on every (re-)arming: the latest quote or the buy price. */
+    reference: text('reference', { enum: ['current', 'buy_price'] })
+      .notNull()
+      .default('current'),
     referencePrice: money('reference_price').notNull(),
     peakPrice: money('peak_price'),
     computedTriggerPrice: money('computed_trigger_price').notNull(),

@@ -1,9 +1,11 @@
 /** Holdings changed one at a time: manual entry, inline edit, delete. */
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
+import type { Database, Tx } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
-import { brokerAccounts, holdings } from '../db/schema.ts';
+import { brokerAccounts, holdings, positionRules } from '../db/schema.ts';
 import { Conflict, Forbidden, NotFound } from '../http/errors.ts';
+import { announceRulesChanged } from '../rules/changes.ts';
+import { deleteUncoveredRules } from '../rules/uncovered.ts';
 import { ensureAccount } from './accounts.ts';
 
 /** Manually added holdings live in the user's "Manual" account of type USER_ADDED. */
@@ -86,28 +88,70 @@ export async function updateHolding(
   return row;
 }
 
-export async function deleteHolding({ db, events }: HoldingsDeps, userId: string, id: string): Promise<void> {
-  const deleted = await db
-    .delete(holdings)
-    .where(and(eq(holdings.id, id), eq(holdings.userId, userId)))
-    .returning({ id: holdings.id });
-  if (deleted.length === 0) throw new NotFound('Holding not found');
-  events.emit('holdings:changed', userId);
+/** Deleting holdings also deletes the rules left covering nothing, and tells every instance. */
+export type HoldingsRemovalDeps = HoldingsDeps & Pick<AppDeps, 'redis' | 'log'>;
+
+/** What a removal deleted: rows, and rules it deleted itself (besides the uncovered ones). */
+interface Removed {
+  count: number;
+  rules?: string[];
 }
 
-/** Deletes every holding of the user; returns how many. */
-export async function deleteAllHoldings({ db, events }: HoldingsDeps, userId: string): Promise<number> {
-  const deleted = await db.delete(holdings).where(eq(holdings.userId, userId)).returning({ id: holdings.id });
-  if (deleted.length) events.emit('holdings:changed', userId);
-  return deleted.length;
+/**
+ * Runs `remove` and deletes the rules it left uncovered, in one transaction; after the commit,
+ * `holdings:changed`, and `rules:changed` (here and on every other instance) when rules went.
+ */
+async function removeWithRules(
+  deps: HoldingsRemovalDeps,
+  userId: string,
+  remove: (tx: Tx) => Promise<Removed>,
+): Promise<number> {
+  const { count, rules } = await deps.db.transaction(async (tx) => {
+    const removed = await remove(tx);
+    const uncovered = removed.count > 0 ? await deleteUncoveredRules(tx, userId) : [];
+    return { count: removed.count, rules: [...(removed.rules ?? []), ...uncovered] };
+  });
+  if (count > 0) deps.events.emit('holdings:changed', userId);
+  if (rules.length > 0) announceRulesChanged(deps, userId);
+  return count;
 }
 
-/** Deletes a broker account with its holdings. */
-export async function deleteBrokerAccount({ db, events }: HoldingsDeps, userId: string, accountId: string) {
-  const removed = await db
-    .delete(brokerAccounts)
-    .where(and(eq(brokerAccounts.id, accountId), eq(brokerAccounts.userId, userId)))
-    .returning({ id: brokerAccounts.id });
-  if (removed.length === 0) throw new NotFound('Broker account not found');
-  events.emit('holdings:changed', userId);
+/** Deletes one holding, and the user's rules that covered only it. */
+export async function deleteHolding(deps: HoldingsRemovalDeps, userId: string, id: string): Promise<void> {
+  await removeWithRules(deps, userId, async (tx) => {
+    const deleted = await tx
+      .delete(holdings)
+      .where(and(eq(holdings.id, id), eq(holdings.userId, userId)))
+      .returning({ id: holdings.id });
+    if (deleted.length === 0) throw new NotFound('Holding not found');
+    return { count: deleted.length };
+  });
+}
+
+/** Deletes every holding of the user, and with them every position rule; returns how many holdings. */
+export async function deleteAllHoldings(deps: HoldingsRemovalDeps, userId: string): Promise<number> {
+  return removeWithRules(deps, userId, async (tx) => {
+    const deleted = await tx
+      .delete(holdings)
+      .where(eq(holdings.userId, userId))
+      .returning({ id: holdings.id });
+    return { count: deleted.length };
+  });
+}
+
+/** Deletes a broker account with its holdings, and the rules left covering nothing. */
+export async function deleteBrokerAccount(deps: HoldingsRemovalDeps, userId: string, accountId: string) {
+  await removeWithRules(deps, userId, async (tx) => {
+    // Its account-specific rules go with it; deleted here so the other instances hear of them.
+    const cascaded = await tx
+      .delete(positionRules)
+      .where(and(eq(positionRules.userId, userId), eq(positionRules.targetAccountId, accountId)))
+      .returning({ id: positionRules.id });
+    const removed = await tx
+      .delete(brokerAccounts)
+      .where(and(eq(brokerAccounts.id, accountId), eq(brokerAccounts.userId, userId)))
+      .returning({ id: brokerAccounts.id });
+    if (removed.length === 0) throw new NotFound('Broker account not found');
+    return { count: removed.length, rules: cascaded.map((r) => r.id) };
+  });
 }

@@ -1,6 +1,7 @@
 /**
  * Enabling, disabling and deleting rules, one or many (all or nothing). Enabling re-arms a rule
- * from the latest quote with a fresh peak, as if created now; the tier limit applies again.
+ * with a fresh peak, as if created now, from its stored reference kind (the latest quote or the
+ * holding's buy price); the tier limit applies again.
  */
 import type { ApiBulkActionResult, ApiPositionRule, BulkRuleActionInput } from '@app/common/api/rules';
 import { instrumentKey } from '@app/common/market/tick-batch';
@@ -52,7 +53,7 @@ async function disable(tx: Tx, rows: RuleRow[]): Promise<RuleRow[]> {
     .returning();
 }
 
-/** Re-arms inactive rules from the latest quote; active ones are left as they are. */
+/** Re-arms inactive rules from their reference kind; active ones are left as they are. */
 async function enable(tx: Tx, userId: string, rows: RuleRow[], mode: 'single' | 'bulk'): Promise<RuleRow[]> {
   const tier = await lockUserTier(tx, userId);
   const waking = rows.filter((r) => !r.isActive);
@@ -68,7 +69,7 @@ async function enable(tx: Tx, userId: string, rows: RuleRow[], mode: 'single' | 
         triggerType: r.triggerType,
         valueType: r.valueType,
         triggerValue: Number(r.triggerValue),
-        reference: 'current',
+        reference: r.reference,
       },
       book,
       quotes,

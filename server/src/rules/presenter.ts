@@ -29,6 +29,7 @@ export function presentRule(row: RuleRow, currentPrice: number | null = null): A
     trigger_type: row.triggerType,
     trigger_value: Number(row.triggerValue),
     value_type: row.valueType,
+    reference: row.reference,
     reference_price: Number(row.referencePrice),
     peak_price: num(row.peakPrice),
     computed_trigger_price: Number(row.computedTriggerPrice),

@@ -64,6 +64,7 @@ function newRuleValues(userId: string, rule: CreateRuleInput, levels: ArmedLevel
     triggerType: rule.trigger_type,
     triggerValue: String(rule.trigger_value),
     valueType: rule.value_type,
+    reference: rule.reference,
     ...levelColumns(levels),
     sellQuantityType: rule.sell_quantity_type,
     sellQuantityValue: rule.sell_quantity_value == null ? null : String(rule.sell_quantity_value),
@@ -125,8 +126,10 @@ export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Pro
 const REARM_FIELDS = ['trigger_type', 'trigger_value', 'value_type', 'reference'] as const;
 
 /**
- * Edits a rule. A change to its trigger (type, value, value type or reference) re-arms it
- * from the latest quote with a fresh peak; a name, scope or priority change keeps its levels.
+ * Edits a rule. A change to its trigger (type, value, value type or reference) re-arms it with a
+ * fresh peak, measured from its stored reference kind (the latest quote, or the holding's buy
+ * price for a template rule) unless the edit names another; a name, scope or priority change
+ * keeps its levels.
  */
 export async function updateRule(
   deps: RulesDeps,
@@ -157,7 +160,7 @@ export async function updateRule(
       triggerType: input.trigger_type ?? existing.triggerType,
       valueType: input.value_type ?? existing.valueType,
       triggerValue: input.trigger_value ?? Number(existing.triggerValue),
-      reference: input.reference ?? 'current',
+      reference: input.reference ?? existing.reference,
     };
     const book = await loadHoldingsBook(tx, user.id);
     const quotes = await latestQuotes(tx, [existing]);
@@ -183,6 +186,7 @@ export async function updateRule(
         triggerType: merged.triggerType,
         triggerValue: String(merged.triggerValue),
         valueType: merged.valueType,
+        reference: merged.reference,
         updatedAt: new Date(),
       })
       .where(eq(positionRules.id, existing.id))

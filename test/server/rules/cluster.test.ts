@@ -1,4 +1,4 @@
-import type { ApiBulkCreateResult } from '@app/common/api/rules';
+import type { ApiBulkCreateResult, ApiPositionRule } from '@app/common/api/rules';
 import { expect } from 'chai';
 import { inArray, sql } from 'drizzle-orm';
 import { STARTER_INSTRUMENTS } from '../../../common/src/instruments/starter.ts';
@@ -6,11 +6,22 @@ import { alertDeliveries, devOutbox, ruleExecutions } from '../../../server/src/
 import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
-import { eventually, tickBatch, userFactory } from './support.ts';
+import {
+  addHolding,
+  createRule,
+  eventually,
+  listExecutions,
+  listRules,
+  tickBatch,
+  userFactory,
+} from './support.ts';
 
-const SYMBOLS = [
+const NSE_SYMBOLS = [
   ...new Set(STARTER_INSTRUMENTS.filter((i) => i.exchange === 'NSE').map((i) => i.symbol)),
-].slice(0, 20);
+];
+const SYMBOLS = NSE_SYMBOLS.slice(0, 20);
+/** Instruments of the change tests, apart from the 500-rule test's. */
+const [EDITED, DISABLED, SOLD] = NSE_SYMBOLS.slice(20, 23) as [string, string, string];
 
 /** Publishes on the shared Redis bus; resolves once every app's pipeline has handled the batch. */
 async function publishToAll(apps: TestApp[], prices: Record<string, number>): Promise<void> {
@@ -130,5 +141,63 @@ describe('two server instances, one database, one Redis: every trigger claimed o
     );
     expect(sent).to.equal(500);
     for (const app of [a, b]) expect(app.runtime.engine.stats().rules).to.equal(before[0]!);
+  });
+
+  /** Waits until instance `app`'s engine holds `count` active rules. */
+  const holds = (app: TestApp, count: number, what: string) =>
+    eventually(async () => (app.runtime.engine.stats().rules === count ? true : undefined), what);
+
+  /** Evaluates a batch on B's engine alone: whatever fires now, B fired. */
+  const evaluateOnB = (prices: Record<string, number>) => b.runtime.engine.evaluate(tickBatch(prices));
+
+  it('a rule edited or disabled on A: B no longer fires at the old level, and fires at the new one', async () => {
+    await warmUp([a, b], { [EDITED]: 1000, [DISABLED]: 1000 });
+    const start = b.runtime.engine.stats().rules;
+    const user = await users.make();
+    await addHolding(a, user, EDITED);
+    await addHolding(a, user, DISABLED);
+    const stop = (symbol: string) => ({ symbol, trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5 });
+    const edited = (await createRule(a, user, stop(EDITED))).body.data!;
+    const disabled = (await createRule(a, user, stop(DISABLED))).body.data!;
+    expect([edited.computed_trigger_price, disabled.computed_trigger_price]).to.deep.equal([950, 950]);
+    await holds(b, start + 2, 'B to hold both new rules');
+
+    const api = apiClient(a.url);
+    const put = await api.put<ApiPositionRule>(
+      `/api/position-rules/${edited.id}`,
+      { trigger_value: 10 },
+      user.token,
+    );
+    expect(put.body.data!.computed_trigger_price).to.equal(900);
+    const off = await api.patch(`/api/position-rules/${disabled.id}`, { is_active: false }, user.token);
+    expect(off.status).to.equal(200);
+    // B reloads the user's rules on the disable's message, after the edit was committed.
+    await holds(b, start + 1, 'B to drop the disabled rule');
+
+    await evaluateOnB({ [EDITED]: 940, [DISABLED]: 900 });
+    expect(await listExecutions(a, user)).to.deep.equal([]);
+    await evaluateOnB({ [EDITED]: 899 });
+    const fired = await listExecutions(a, user);
+    expect(fired.map((e) => [e.rule_id, e.trigger_price, e.execution_price])).to.deep.equal([
+      [edited.id, 900, 899],
+    ]);
+    await holds(b, start, 'B to drop the fired rule');
+  });
+
+  it("a holding deleted on A takes its rules out of B's engine", async () => {
+    await warmUp([a, b], { [SOLD]: 1000 });
+    const start = b.runtime.engine.stats().rules;
+    const user = await users.make();
+    await addHolding(a, user, SOLD);
+    await createRule(a, user, { symbol: SOLD, trigger_type: 'TRAILING_STOP_LOSS', trigger_value: 5 });
+    await holds(b, start + 1, 'B to hold the new rule');
+    const api = apiClient(a.url);
+    const held = await api.get<Array<{ id: string; symbol: string }>>('/api/holdings/user-added', user.token);
+    const holding = held.body.data!.find((h) => h.symbol === SOLD)!;
+    expect((await api.delete(`/api/holdings/${holding.id}`, user.token)).status).to.equal(200);
+    await holds(b, start, "B to drop the deleted holding's rule");
+    expect(await listRules(b, user)).to.deep.equal([]);
+    await evaluateOnB({ [SOLD]: 800 });
+    expect(await listExecutions(a, user)).to.deep.equal([]);
   });
 });

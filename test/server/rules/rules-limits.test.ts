@@ -1,14 +1,17 @@
 import type { ApiBulkCreateResult } from '@app/common/api/rules';
 import { expect } from 'chai';
 import { STARTER_INSTRUMENTS } from '../../../common/src/instruments/starter.ts';
+import { positionRules } from '../../../server/src/db/schema.ts';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
-import { createRule, publishPrices, userFactory } from './support.ts';
+import { addHolding, createRule, publishPrices, userFactory } from './support.ts';
 
 const SYMBOLS = [
   ...new Set(STARTER_INSTRUMENTS.filter((i) => i.exchange === 'NSE').map((i) => i.symbol)),
 ].slice(0, 52);
+const ADVANCED_LIMIT =
+  'Rules can cover up to 200 holdings on the Advanced tier. Remove rules from holdings you no longer need before adding new ones.';
 const BASIC_LIMIT =
   'Rules can cover up to 50 holdings on the Basic tier. Upgrade to the Advanced tier to protect up to 200 holdings.';
 
@@ -78,5 +81,43 @@ describe('position rules: tier limits on holdings covered (spec §6)', () => {
     );
     expect(res.status, res.body.error).to.equal(201);
     expect(res.body.data!.created).to.equal(52);
+  });
+
+  /** Active rules on `count` distinct instruments, written straight to the database. */
+  async function seedCoveredHoldings(user: SignedInUser, count: number) {
+    await app.runtime.deps.db.insert(positionRules).values(
+      Array.from({ length: count }, (_, i) => ({
+        userId: user.id,
+        symbol: `SEED${String(i).padStart(3, '0')}`,
+        exchange: 'NSE' as const,
+        ruleName: 'Fixed stop loss 5%',
+        ruleScope: 'all_holdings' as const,
+        actionType: 'ALERT' as const,
+        triggerType: 'FIXED_STOP_LOSS' as const,
+        triggerValue: '5',
+        valueType: 'PERCENT' as const,
+        referencePrice: '100',
+        computedTriggerPrice: '95',
+      })),
+    );
+  }
+
+  it('lets an Advanced user cover 200 holdings and refuses the 201st (403)', async () => {
+    const user = await users.make('advanced');
+    await seedCoveredHoldings(user, 199);
+    const [last, over] = SYMBOLS as [string, string];
+    await addHolding(app, user, last);
+    await addHolding(app, user, over);
+    const allowed = await createRule(app, user, rule(last));
+    expect(allowed.status, allowed.body.error).to.equal(201);
+    const refused = await createRule(app, user, rule(over));
+    expect(refused.status).to.equal(403);
+    expect(refused.body.error).to.equal(ADVANCED_LIMIT);
+    const another = await createRule(app, user, {
+      ...rule(last),
+      trigger_type: 'TAKE_PROFIT',
+      trigger_value: 20,
+    });
+    expect(another.status, another.body.error).to.equal(201);
   });
 });

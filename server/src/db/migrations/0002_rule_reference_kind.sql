@@ -1,0 +1,1 @@
+ALTER TABLE "position_rules" ADD COLUMN "reference" text DEFAULT 'current' NOT NULL;
