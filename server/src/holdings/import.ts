@@ -1,11 +1,14 @@
 /**
  * A broker file goes into one broker account in one transaction: the file is the account's
  * current statement, so its rows replace what the account held (new rows added, existing
- * rows updated, rows no longer in the file removed). Any error changes nothing.
+ * rows updated, rows no longer in the file removed, with the rules left covering nothing). Any
+ * error changes nothing.
  */
 import { and, eq, notInArray, sql } from 'drizzle-orm';
-import type { HoldingsDeps } from './service.ts';
+import type { HoldingsRemovalDeps } from './service.ts';
 import { holdings } from '../db/schema.ts';
+import { announceRulesChanged } from '../rules/changes.ts';
+import { deleteUncoveredRules } from '../rules/uncovered.ts';
 import { ensureAccount } from './accounts.ts';
 import { mergeDuplicateRows, type ResolvedRow } from './resolve.ts';
 
@@ -26,11 +29,11 @@ export interface ImportSummary {
 }
 
 export async function importHoldings(
-  { db, events }: HoldingsDeps,
+  deps: HoldingsRemovalDeps,
   cmd: ImportHoldingsCommand,
 ): Promise<ImportSummary> {
   const rows = mergeDuplicateRows(cmd.rows);
-  const summary = await db.transaction(async (tx) => {
+  const { summary, rulesDeleted } = await deps.db.transaction(async (tx) => {
     const account = await ensureAccount(tx, cmd.userId, cmd.brokerName, cmd.accountLabel, 'CSV_IMPORT');
     const existing = await tx
       .select({ symbol: holdings.symbol, exchange: holdings.exchange })
@@ -72,8 +75,9 @@ export async function importHoldings(
         ),
       )
       .returning({ id: holdings.id });
+    const uncovered = removed.length > 0 ? await deleteUncoveredRules(tx, cmd.userId) : [];
     const created = rows.filter((r) => !had.has(`${r.exchange}:${r.symbol}`)).length;
-    return {
+    const summary: ImportSummary = {
       broker_account_id: account.id,
       account_name: [account.brokerName, account.accountLabel].filter(Boolean).join(' · '),
       created,
@@ -81,7 +85,9 @@ export async function importHoldings(
       removed: removed.length,
       total: rows.length,
     };
+    return { summary, rulesDeleted: uncovered.length };
   });
-  events.emit('holdings:changed', cmd.userId);
+  deps.events.emit('holdings:changed', cmd.userId);
+  if (rulesDeleted > 0) announceRulesChanged(deps, cmd.userId);
   return summary;
 }

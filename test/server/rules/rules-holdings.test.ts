@@ -135,6 +135,27 @@ describe('position rules follow their holdings: deleting a holding deletes the r
     expect((await listRules(app, user)).map((r) => r.id)).to.deep.equal([ntpc.id]);
   });
 
+  it('a re-upload that leaves a symbol out deletes its rules (tabs told); the rest stay armed', async () => {
+    const user = await users.make();
+    await publishPrices(app, { SUNPHARMA: 1700, CIPLA: 1500 });
+    await importFile(user, 'Zerodha', ['SUNPHARMA,10,1600', 'CIPLA,8,1400']);
+    await createRule(app, user, stop('SUNPHARMA'));
+    const cipla = (await createRule(app, user, stop('CIPLA'))).body.data!;
+
+    const socket = connectSocket(app.url, user.token);
+    try {
+      await connected(socket);
+      const told = new Promise<void>((resolve) => socket.once('rules:changed', () => resolve()));
+      await importFile(user, 'Zerodha', ['CIPLA,8,1400']);
+      await told;
+    } finally {
+      socket.close();
+    }
+    expect((await listRules(app, user)).map((r) => r.id)).to.deep.equal([cipla.id]);
+    await publishPrices(app, { SUNPHARMA: 1500, CIPLA: 1400 });
+    expect((await listExecutions(app, user)).map((e) => e.rule_id)).to.deep.equal([cipla.id]);
+  });
+
   it('Delete All deletes every position rule; a fall then fires nothing', async () => {
     const user = await users.make();
     await publishPrices(app, { TITAN: 3200, DRREDDY: 1250 });
