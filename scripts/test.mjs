@@ -10,7 +10,10 @@ import path from 'node:path';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
+import pg from 'pg';
 
+/** Where the process-level tests create their databases when DATABASE_URL is unset. */
+const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mochaBin = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
 let current;
@@ -50,6 +53,45 @@ function preflight() {
   return missing;
 }
 
+/** Hides a password in a connection URL before it is printed. */
+function redact(url) {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(an unparsable DATABASE_URL)';
+  }
+}
+
+/**
+ * The process-level tests (test/reliability, the server and streamer processes) need a
+ * PostgreSQL server even when the rest of the suite runs on PGlite: they create a database of
+ * their own on DATABASE_URL's server, or on the local one. Undefined when it answers and may
+ * create databases, else one line saying what is missing.
+ */
+async function postgresMissing() {
+  const url = process.env.DATABASE_URL || LOCAL_POSTGRES;
+  const shown = redact(url);
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const { rows } = await client.query(
+      'select rolcreatedb or rolsuper as can_create from pg_roles where rolname = current_user',
+    );
+    if (!rows[0]?.can_create) {
+      return `the PostgreSQL role of ${shown} may not create databases (the process tests need CREATEDB)`;
+    }
+    return undefined;
+  } catch (err) {
+    const hint = process.env.DATABASE_URL ? 'check DATABASE_URL' : 'start one there, or set DATABASE_URL';
+    return `no PostgreSQL server at ${shown} (${err.message}); the process tests need one: ${hint}`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /**
  * Runs a command with inherited stdin/stderr; stdout is streamed through and, when
  * `onLine` is given, each line is also handed to it. Resolves to the exit code.
@@ -87,6 +129,8 @@ function finish(passed, failed) {
 }
 
 const missing = preflight();
+const postgres = await postgresMissing();
+if (postgres) missing.push(postgres);
 if (missing.length > 0) {
   console.error(`npm test: missing prerequisite: ${missing.join('; ')}`);
   finish(0, 1);

@@ -35,6 +35,46 @@ export function startProcess(entry: string, env: Record<string, string>): Runnin
   };
 }
 
+/**
+ * Runs `npm run <script>` as a user types it, in a process group of its own (npm, the shell and
+ * tsx each spawn a child), so `stop()` signals the whole group, not only npm.
+ */
+export function startNpmScript(script: string, env: Record<string, string>): RunningProcess {
+  const child = spawn('npm', ['run', '--silent', script], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? root, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return {
+    child,
+    output: () => out,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
+      process.kill(-child.pid!, signal);
+      const [code] = (await exited) as [number | null];
+      // npm may exit before its children: wait (up to 10 s) until the whole group is gone.
+      for (let i = 0; i < 100 && groupAlive(child.pid!); i++) await new Promise((r) => setTimeout(r, 100));
+      return code;
+    },
+  };
+}
+
+/** Whether any process of the group `pgid` is still running. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw err;
+  }
+}
+
 /** Polls `url` until it answers 200 or the process exits. */
 export async function waitHealthy(url: string, proc: RunningProcess, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

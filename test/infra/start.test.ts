@@ -1,7 +1,7 @@
 /**
  * `npm start` as a newcomer runs it: scripts/start.mjs in embedded mode (PGlite under
- * DATA_DIR, no Redis) on PORT, serving the API and the built landing page, and stopping
- * cleanly on SIGTERM.
+ * DATA_DIR, no Redis) on PORT, serving the API and the built landing page, stopping cleanly on
+ * SIGTERM, and starting again on the same DATA_DIR with its users kept.
  */
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -34,10 +34,11 @@ describe('infra: npm start (scripts/start.mjs)', function () {
   let dataDir: string;
   let url: string;
   let log = '';
+  const email = `asha-${Date.now()}@example.com`;
+  let userId: string;
 
-  before(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'guard-start-'));
-    const port = await freePort();
+  /** Spawns `npm start` (node scripts/start.mjs) on `port` with DATA_DIR and waits until healthy. */
+  async function start(port: number): Promise<void> {
     url = `http://127.0.0.1:${port}`;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -57,6 +58,7 @@ describe('infra: npm start (scripts/start.mjs)', function () {
     ]) {
       delete env[name];
     }
+    log = '';
     child = spawn(process.execPath, ['scripts/start.mjs'], {
       cwd: root,
       env,
@@ -65,6 +67,24 @@ describe('infra: npm start (scripts/start.mjs)', function () {
     child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     await waitForHealth(url, child, () => log);
+  }
+
+  /** Demo sign-in; the signed-in user's id. */
+  async function signIn(email: string): Promise<string> {
+    const res = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, name: 'Asha Rao' }),
+    });
+    const body = (await res.json()) as { data?: { user: { id: string; email: string } } };
+    expect(res.status, JSON.stringify(body)).to.equal(200);
+    expect(body.data!.user.email).to.equal(email);
+    return body.data!.user.id;
+  }
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'guard-start-'));
+    await start(await freePort());
   });
 
   after(async () => {
@@ -106,10 +126,21 @@ describe('infra: npm start (scripts/start.mjs)', function () {
     }
   });
 
+  it('signs a demo user in', async () => {
+    userId = await signIn(email);
+    expect(userId).to.be.a('string');
+  });
+
   it('passes SIGTERM to the server and exits with its code', async () => {
     const exited = once(child, 'exit');
     child.kill('SIGTERM');
     const [code] = (await exited) as [number | null];
     expect(code, log).to.equal(0);
+  });
+
+  it('after a restart on the same DATA_DIR, the same email signs in as the same user', async () => {
+    expect(userId, 'signed in before the restart').to.be.a('string');
+    await start(await freePort());
+    expect(await signIn(email)).to.equal(userId);
   });
 });

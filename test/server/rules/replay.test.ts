@@ -7,27 +7,8 @@ import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { connected, connectSocket } from '../../helpers/sockets.ts';
 import { outboxFor } from '../endpoints/support.ts';
+import { replayMarketCsv } from './replay-market.ts';
 import { addHolding, createRule, eventually, listExecutions, listRules, userFactory } from './support.ts';
-
-/** RELIANCE falls through a fixed stop, TCS rises then falls through a trailing stop, INFY rises to a target. */
-function replayCsv(): string {
-  const rows = ['time,symbol,exchange,price,prev_close'];
-  const batch = (t: number, r: number, tcs: number, infy: number) =>
-    rows.push(`t${t},RELIANCE,NSE,${r},1000`, `t${t},TCS,NSE,${tcs},1000`, `t${t},INFY,NSE,${infy},1000`);
-  let t = 0;
-  // Time to sign in and arm the rules at 1000 before anything moves.
-  for (; t < 25; t++) batch(t, 1000, 1000, 1000);
-  const moves: Array<[number, number, number]> = [
-    [980, 1050, 1050],
-    [950, 1100, 1099], // RELIANCE at its stop 950 exactly; TCS peak 1100 raises its stop to 1045
-    [940, 1080, 1100], // INFY reaches its 1100 target; RELIANCE already fired
-    [930, 1046, 1120],
-    [930, 1044, 1130], // TCS below the raised stop
-    [900, 1000, 1150],
-  ];
-  for (const [r, tcs, infy] of moves) batch(t++, r, tcs, infy);
-  return `${rows.join('\n')}\n`;
-}
 
 describe('rules engine on the replayed market: fires each rule once, at the first crossing', () => {
   let app: TestApp;
@@ -36,7 +17,7 @@ describe('rules engine on the replayed market: fires each rule once, at the firs
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'replay-'));
     const file = path.join(dir, 'moves.csv');
-    writeFileSync(file, replayCsv());
+    writeFileSync(file, replayMarketCsv(25));
     app = await bootApp({
       env: {
         QUOTE_PROVIDER: 'replay',

@@ -1,0 +1,205 @@
+/**
+ * Two server instances on one Redis and one PostgreSQL, a streamer replaying a market where a
+ * new instrument crosses its stops every third batch. Instance A is killed with SIGKILL after the
+ * first crossing, while crossing batches are still arriving, and restarted on the same port:
+ * every crossing gives exactly one execution, one email and one `alert` on the user's tab, none
+ * lost while A was down and none repeated once it is back. (A kill while an email is in flight
+ * at the provider is test/reliability/server-killed.test.ts.)
+ */
+import type { AlertExecution } from '@app/common/realtime/events';
+import { expect } from 'chai';
+import type { RunningProcess } from '../helpers/processes.ts';
+import { startRedisServer, type RedisServer } from '../helpers/services.ts';
+import { connected, connectSocket, type TestSocket } from '../helpers/sockets.ts';
+import { tapTickBatches, type TappedBatch, type TickTap } from '../helpers/tick-tap.ts';
+import {
+  armStops,
+  createTestDatabase,
+  executionsOf,
+  JWT_SECRET,
+  replayCsv,
+  seedQuotes,
+  signInAt,
+  sleep,
+  startServerProcess,
+  startStreamerProcess,
+  tail,
+  tempDir,
+  waitFor,
+  type Investor,
+  type ServerProcess,
+  type TestDatabase,
+} from './support/cluster.ts';
+import { startMailProvider, type MailProvider } from './support/mail-provider.ts';
+
+/** Two groups of five (a Basic user's five emails a month); each user holds one group. */
+const GROUPS = [
+  ['RELIANCE', 'TCS', 'INFY', 'HDFCBANK', 'ICICIBANK'],
+  ['SBIN', 'ITC', 'LT', 'AXISBANK', 'WIPRO'],
+];
+const USERS_PER_GROUP = 3;
+const INTERVAL_MS = 1000;
+/** Crossing order: the groups interleaved, so every crossing batch fires three users' rules. */
+const CROSSINGS = GROUPS[0]!.flatMap((s, i) => [s, GROUPS[1]![i]!]);
+const ALL = GROUPS.flat();
+
+/** Batch 1 at 1000; then each crossing (to 900, and it stays there) followed by two quiet batches. */
+function replay(): string {
+  const prices = Object.fromEntries(ALL.map((s) => [s, 1000]));
+  const batches: Array<Record<string, number>> = [{ ...prices }];
+  for (const symbol of CROSSINGS) {
+    prices[symbol] = 900;
+    batches.push({ ...prices }, { ...prices }, { ...prices });
+  }
+  return replayCsv(batches);
+}
+
+/** When each crossing batch arrived on Redis (a symbol at 900 for the first time). */
+function crossingArrivals(batches: TappedBatch[]): Array<{ symbol: string; at: number }> {
+  const crossed = new Set<string>();
+  const out: Array<{ symbol: string; at: number }> = [];
+  for (const { batch, receivedAt } of batches) {
+    for (const q of batch.quotes) {
+      if (q.ltp <= 950 && !crossed.has(q.symbol)) {
+        crossed.add(q.symbol);
+        out.push({ symbol: q.symbol, at: receivedAt });
+      }
+    }
+  }
+  return out;
+}
+
+describe('reliability: one of two server instances killed (SIGKILL) mid-stream and restarted', function () {
+  this.timeout(180_000);
+  let db: TestDatabase;
+  let redis: RedisServer;
+  let mail: MailProvider;
+  let tap: TickTap;
+  let files: ReturnType<typeof tempDir>;
+  let env: Record<string, string>;
+  const servers: ServerProcess[] = [];
+  let streamer: RunningProcess | undefined;
+  const sockets: TestSocket[] = [];
+
+  before(async () => {
+    [db, redis, mail] = await Promise.all([createTestDatabase(), startRedisServer(), startMailProvider()]);
+    tap = await tapTickBatches(redis.url);
+    files = tempDir('pg-killed-mid-');
+    env = {
+      DATA_DIR: files.dir,
+      DATABASE_URL: db.url,
+      REDIS_URL: redis.url,
+      JWT_SECRET,
+      QUOTE_PROVIDER: 'replay',
+      REPLAY_FILE: files.file('replay.csv', replay()),
+      QUOTE_INTERVAL_MS: String(INTERVAL_MS),
+      SENDGRID_API_KEY: 'SG.fake-key',
+      SENDGRID_API_URL: mail.url,
+    };
+    // The first applies the migrations; the second starts on a migrated database.
+    servers.push(await startServerProcess(env));
+    servers.push(await startServerProcess(env));
+  });
+  afterEach(function () {
+    if (this.currentTest?.state !== 'failed') return;
+    for (const s of servers) console.log(`--- server :${s.port} ---\n${tail(s.proc, 30)}`);
+    if (streamer) console.log(`--- streamer ---\n${tail(streamer, 15)}`);
+  });
+  after(async () => {
+    tap?.close();
+    for (const s of sockets) s.close();
+    await streamer?.stop();
+    for (const s of servers) await s.proc.stop();
+    await redis?.stop();
+    await mail?.close();
+    await db?.drop();
+    files?.remove();
+  });
+
+  it('alerts every crossing exactly once, before, during and after the outage of one instance', async () => {
+    await seedQuotes(db, Object.fromEntries(ALL.map((s) => [s, 1000])));
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const users: Array<Investor & { symbols: string[] }> = [];
+    const alerts = new Map<string, AlertExecution[]>();
+    for (let i = 0; i < GROUPS.length * USERS_PER_GROUP; i++) {
+      const via = servers[i % 2]!;
+      const symbols = GROUPS[i % GROUPS.length]!;
+      const user = await signInAt(via.url);
+      const rules = await armStops(via.url, user, symbols);
+      expect(rules.map((r) => r.computed_trigger_price)).to.deep.equal(symbols.map(() => 950));
+      users.push({ ...user, symbols });
+      // The tab stays on B, which lives throughout.
+      const socket = connectSocket(b.url, user.token);
+      await connected(socket);
+      sockets.push(socket);
+      alerts.set(user.id, []);
+      socket.on('alert', ({ execution }) => alerts.get(user.id)!.push(execution));
+    }
+    const ids = users.map((u) => u.id);
+    const expected = users.flatMap((u) => u.symbols.map((s) => `${u.email} ${s}`)).sort();
+
+    streamer = startStreamerProcess(env);
+    // The first crossing claimed and mailed (no send in flight), then A dies mid-stream.
+    await waitFor('the first crossing to be claimed and mailed', async () => {
+      const [row] = await db.query<{ n: number }>(
+        `select count(*)::int as n from alert_deliveries where status = 'SENT'`,
+      );
+      return row!.n >= USERS_PER_GROUP ? true : undefined;
+    });
+    const killedAt = Date.now();
+    await a.proc.stop('SIGKILL');
+    expect(a.proc.child.signalCode).to.equal('SIGKILL');
+    const restarted = await startServerProcess(env, a.port);
+    servers[0] = restarted;
+    const restartedAt = Date.now();
+
+    await waitFor(
+      'the replay to end',
+      () => (tap.batches.length >= 1 + 3 * CROSSINGS.length ? true : undefined),
+      60_000,
+    );
+    const arrivals = crossingArrivals(tap.batches);
+    const timeline = `crossings at ${arrivals.map((x) => x.at - killedAt).join(', ')} ms from the kill; A back at ${restartedAt - killedAt} ms`;
+    expect(arrivals.map((x) => x.symbol)).to.deep.equal(CROSSINGS);
+    expect(
+      arrivals.filter((x) => x.at > killedAt && x.at < restartedAt).length,
+      `precondition: crossings arrived while A was down (${timeline})`,
+    ).to.be.greaterThan(0);
+    expect(
+      arrivals.filter((x) => x.at > restartedAt).length,
+      `precondition: crossings arrived after A was back (${timeline})`,
+    ).to.be.greaterThan(0);
+
+    await waitFor(
+      'every email',
+      () => (mail.accepted().length >= expected.length ? true : undefined),
+      60_000,
+    );
+    await sleep(3 * INTERVAL_MS); // the last batches and any late delivery: nothing more goes out
+
+    const executions = await executionsOf(db, ids);
+    expect(executions, 'one execution per crossing').to.have.length(expected.length);
+    expect(new Set(executions.map((e) => `${e.user_id} ${e.symbol}`)).size).to.equal(expected.length);
+    expect(executions.every((e) => Number(e.execution_price) === 900)).to.equal(true);
+    const emails = mail.accepted().map((m) => `${m.to} ${m.subject.split(' ')[1]}`);
+    expect(emails.sort(), 'one email per crossing').to.deep.equal(expected);
+    const [sent] = await db.query<{ n: number }>(
+      `select count(*)::int as n from alert_deliveries where status = 'SENT'`,
+    );
+    expect(sent!.n).to.equal(expected.length);
+    for (const user of users) {
+      expect(
+        alerts
+          .get(user.id)!
+          .map((x) => x.symbol)
+          .sort(),
+        'one alert per crossing on the tab',
+      ).to.deep.equal([...user.symbols].sort());
+    }
+    await waitFor('every execution to be SUCCESS', async () =>
+      (await executionsOf(db, ids)).every((e) => e.status === 'SUCCESS') ? true : undefined,
+    );
+    expect(restarted.proc.child.exitCode, tail(restarted.proc)).to.equal(null);
+    expect(b.proc.child.exitCode, tail(b.proc)).to.equal(null);
+  });
+});
