@@ -6,7 +6,8 @@ import type { AllocationSlice } from './dashboardMath.ts';
 export default function AllocationChart({ slices }: { slices: AllocationSlice[] }) {
   return (
     <ResponsiveContainer width="100%" height={200}>
-      <PieChart>
+      {/* Decorative: the legend carries the numbers, so nothing in the chart takes focus. */}
+      <PieChart accessibilityLayer={false}>
         <Pie
           data={slices}
           dataKey="value"
@@ -16,6 +17,7 @@ export default function AllocationChart({ slices }: { slices: AllocationSlice[] 
           paddingAngle={1}
           stroke="var(--color-surface)"
           isAnimationActive={false}
+          rootTabIndex={-1}
         >
           {slices.map((slice, index) => (
             <Cell key={slice.name} fill={sliceColour(slice, index)} />

@@ -14,9 +14,12 @@ import { useAuthConfig } from './useAuthConfig.ts';
 
 const LOGIN_FAILED = 'Login failed. Please try again.';
 
-/** The server's own words when it answered, else the spec's generic failure text. */
+/**
+ * The spec's failure text (§8 Login failure). Only a rate limit keeps the server's sentence,
+ * since it tells the user how long to wait rather than to try again at once.
+ */
 function loginFailure(err: unknown): string {
-  return err instanceof ApiError && err.fromServer ? err.message : LOGIN_FAILED;
+  return err instanceof ApiError && err.status === 429 && err.fromServer ? err.message : LOGIN_FAILED;
 }
 
 /** Sign-in (spec §2 Login): Google when configured, demo sign-in in demo mode. */

@@ -116,7 +116,7 @@ function MobileSort({ sort, onSort }: { sort: SortState; onSort: (field: Holding
         type="button"
         className="btn btn-secondary btn-sm"
         onClick={() => onSort(sort.field)}
-        aria-label={`Sort ${sort.direction === 'asc' ? 'descending' : 'ascending'}`}
+        aria-label={sort.direction === 'asc' ? 'Asc: switch to descending' : 'Desc: switch to ascending'}
       >
         {sort.direction === 'asc' ? '▲ Asc' : '▼ Desc'}
       </button>

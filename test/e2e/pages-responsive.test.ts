@@ -1,0 +1,179 @@
+/**
+ * Every route of spec §2 at 360 px (issue 2: responsive down to 360 px with no sideways
+ * scroll) and accessible (labels, contrast): every form field has an accessible name, and
+ * axe-core finds no critical or serious violation.
+ */
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { bootApp, type TestApp } from '../helpers/app.ts';
+import {
+  assertNoHorizontalScroll,
+  DESKTOP,
+  launchBrowser,
+  newPage,
+  requireBuiltClient,
+} from '../helpers/browser.ts';
+import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { addHolding } from '../server/rules/support.ts';
+import { signedInContext } from './support.ts';
+
+const NARROW = { width: 360, height: 740 };
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Runs axe-core in the page; returns the critical and serious violations, one line each. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // page.evaluate runs through the debugging protocol, which the page's CSP does not restrict.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Form fields without an accessible name (label, aria-label, aria-labelledby or title). */
+function unnamedFields(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('input, select, textarea')]
+      .filter((el) => !(el instanceof HTMLInputElement && el.type === 'hidden'))
+      .filter((el) => {
+        const labels = (el as HTMLInputElement).labels;
+        const labelled = el
+          .getAttribute('aria-labelledby')
+          ?.split(/\s+/)
+          .some((id) => document.getElementById(id)?.textContent?.trim());
+        return !(
+          (labels && [...labels].some((l) => l.textContent?.trim())) ||
+          el.getAttribute('aria-label')?.trim() ||
+          labelled ||
+          el.getAttribute('title')?.trim()
+        );
+      })
+      .map((el) => el.outerHTML.slice(0, 160)),
+  );
+}
+
+interface RouteCase {
+  path: string;
+  /** Resolves once the page shows its content (not a loading state). */
+  ready(page: Page): Promise<unknown>;
+}
+
+const PUBLIC_ROUTES: RouteCase[] = [
+  { path: '/', ready: (p) => p.getByRole('button', { name: 'Get Started' }).first().waitFor() },
+  { path: '/login', ready: (p) => p.getByRole('button', { name: 'Sign in (demo)' }).waitFor() },
+  {
+    path: '/terms',
+    ready: (p) => p.getByRole('heading', { level: 1, name: 'Terms and Conditions' }).waitFor(),
+  },
+  { path: '/privacy', ready: (p) => p.getByRole('heading', { level: 1, name: 'Privacy Policy' }).waitFor() },
+  { path: '/contact', ready: (p) => p.getByRole('heading', { level: 1, name: 'Contact us' }).waitFor() },
+  {
+    path: '/know-more',
+    ready: (p) => p.getByText('Pricing information available after login').waitFor(),
+  },
+  { path: '/verify-endpoint', ready: (p) => p.getByText('Invalid verification link.').waitFor() },
+];
+
+const SIGNED_IN_ROUTES: RouteCase[] = [
+  {
+    path: '/dashboard',
+    ready: async (p) => {
+      await p.getByRole('list', { name: 'Allocation by holding' }).waitFor();
+      await p.locator('.allocation-chart svg').first().waitFor();
+    },
+  },
+  { path: '/holdings', ready: (p) => p.getByText('RELIANCE').first().waitFor() },
+  {
+    path: '/history',
+    ready: (p) => p.getByRole('heading', { level: 1, name: 'Rule Execution History' }).waitFor(),
+  },
+  { path: '/settings', ready: (p) => p.getByRole('list', { name: 'Notification endpoints' }).waitFor() },
+  { path: '/know-more', ready: (p) => p.getByText('Your plan').waitFor() },
+];
+
+describe('e2e: every route at 360 px, with labelled fields and no serious axe violations', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let browser: Browser;
+  let user: SignedInUser;
+
+  before(async () => {
+    app = await bootApp({ clientDist: requireBuiltClient() });
+    browser = await launchBrowser();
+    user = await signIn(app, { name: 'Sunita Deshpande' });
+    await addHolding(app, user, 'RELIANCE', 25, 2450.5);
+    await addHolding(app, user, 'TCS', 8, 3900);
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  async function checkRoute(page: Page, route: RouteCase) {
+    const errors: string[] = [];
+    const record = (err: Error) => errors.push(err.message);
+    page.on('pageerror', record);
+    await page.goto(`${app.url}${route.path}`);
+    await route.ready(page);
+    await assertNoHorizontalScroll(page);
+    expect(await unnamedFields(page), `${route.path}: fields without a name`).to.deep.equal([]);
+    expect(await seriousViolations(page), `${route.path}: axe`).to.deep.equal([]);
+    expect(errors, `${route.path}: page errors`).to.deep.equal([]);
+    page.off('pageerror', record);
+  }
+
+  for (const route of PUBLIC_ROUTES) {
+    it(`${route.path} (signed out)`, async () => {
+      const page = await newPage(browser, NARROW);
+      await checkRoute(page, route);
+      await page.close();
+    });
+  }
+
+  for (const route of SIGNED_IN_ROUTES) {
+    it(`${route.path} (signed in)`, async () => {
+      const context = await signedInContext(browser, app, user, NARROW);
+      await checkRoute(await context.newPage(), route);
+      await context.close();
+    });
+  }
+
+  it('every route at 1280 px, where the wide layouts show (tables, header links)', async () => {
+    const context = await signedInContext(browser, app, user, DESKTOP);
+    const page = await context.newPage();
+    for (const route of SIGNED_IN_ROUTES) await checkRoute(page, route);
+    await context.close();
+    const visitor = await newPage(browser, DESKTOP);
+    for (const route of PUBLIC_ROUTES) await checkRoute(visitor, route);
+    await visitor.close();
+  });
+
+  it('/settings with the add form and the phone menu open', async () => {
+    const context = await signedInContext(browser, app, user, NARROW);
+    const page = await context.newPage();
+    await checkRoute(
+      page,
+      SIGNED_IN_ROUTES.find((r) => r.path === '/settings')!,
+    );
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByLabel('Email Address').waitFor();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('button', { name: 'Close menu' }).waitFor();
+    await assertNoHorizontalScroll(page);
+    expect(await unnamedFields(page)).to.deep.equal([]);
+    expect(await seriousViolations(page)).to.deep.equal([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The Verify page's states in Chromium (spec §2 Verify endpoint, §8): 'Verifying your
+ * email...' while the call runs, 'Verification failed.' for a refusal without a reason,
+ * the call-failure text when the call never completes, and 'Go to Notification Settings'
+ * on every outcome.
+ */
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { bootApp, type TestApp } from '../helpers/app.ts';
+import { launchBrowser, newPage, PHONE, requireBuiltClient, screenshot } from '../helpers/browser.ts';
+import { signIn } from '../helpers/users.ts';
+import { addEndpoint, outboxFor, uniqueEmail, verifyLink } from '../server/endpoints/support.ts';
+import { pageErrors } from './helpers.ts';
+import { holdCalls } from './session-support.ts';
+
+const VERIFY_CALL = '**/api/notification-endpoints/verify?**';
+
+async function expectSettingsLink(page: Page) {
+  const link = page.getByRole('link', { name: 'Go to Notification Settings' });
+  await link.waitFor();
+  expect(await link.getAttribute('href')).to.equal('/settings');
+}
+
+describe('e2e: Verify page states', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let browser: Browser;
+
+  before(async () => {
+    app = await bootApp({ clientDist: requireBuiltClient() });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it("shows 'Verifying your email...' until the server answers, then the thank-you", async () => {
+    const user = await signIn(app);
+    const email = uniqueEmail('verify-wait');
+    await addEndpoint(app, user.token, { value: email });
+    const [mail] = await outboxFor(app, email);
+    const link = new URL(verifyLink(mail!.text));
+
+    const page = await newPage(browser);
+    const errors = pageErrors(page);
+    const verify = await holdCalls(page, VERIFY_CALL);
+    await page.goto(`${app.url}${link.pathname}${link.search}`);
+    await verify.arrived;
+    await page.getByRole('status').getByText('Verifying your email...').waitFor();
+    expect(await page.getByRole('link', { name: 'Go to Notification Settings' }).count()).to.equal(0);
+    await screenshot(page, 'verify-pending');
+    await verify.release();
+    await page.getByText('You will now receive stock alert notifications when your rules trigger').waitFor();
+    await expectSettingsLink(page);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
+  it("says 'Verification failed.' when the server refuses without a reason", async () => {
+    const page = await newPage(browser);
+    await page.route(VERIFY_CALL, (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":false}' }),
+    );
+    await page.goto(`${app.url}/verify-endpoint?token=${'a'.repeat(43)}`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect((await alert.innerText()).trim()).to.equal('Verification failed.');
+    await expectSettingsLink(page);
+    await page.close();
+  });
+
+  it('says the link may be invalid or expired when the call fails, on a phone too', async () => {
+    const page = await newPage(browser, PHONE);
+    await page.route(VERIFY_CALL, (route) => route.abort('connectionreset'));
+    await page.goto(`${app.url}/verify-endpoint?token=${'b'.repeat(43)}`);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Verification failed. The link may be invalid or expired.' })
+      .waitFor();
+    await expectSettingsLink(page);
+    await screenshot(page, 'verify-failed-phone');
+
+    // Signed out, the link leads through sign-in back to the settings.
+    await page.getByRole('link', { name: 'Go to Notification Settings' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(new URL(page.url()).searchParams.get('redirect')).to.equal('/settings');
+    await page.close();
+  });
+});
