@@ -6,6 +6,7 @@ import {
   DUPLICATE_HEADING,
   EXAMPLE_ROW,
   initialManualRows,
+  isDuplicateFailure,
   OTHER_ERRORS_HEADING,
 } from '../../client/src/routes/holdings/manual/manualEntry.ts';
 
@@ -39,9 +40,9 @@ describe('client: manual entry form', () => {
   it('groups refused rows under Duplicate Holdings and Other Errors, in the spec words', () => {
     const report = describeAddFailures(
       [
-        { symbol: 'TCS', exchange: 'NSE', message: 'TCS (NSE) already exists', duplicate: true },
-        { symbol: 'XYZ', exchange: 'BSE', message: 'Symbol not found', duplicate: false },
-        { symbol: 'ABC', exchange: 'NSE', message: '', duplicate: false },
+        { symbol: 'TCS', exchange: 'NSE', message: 'TCS (NSE) already exists' },
+        { symbol: 'XYZ', exchange: 'BSE', message: 'Symbol not found' },
+        { symbol: 'ABC', exchange: 'NSE', message: '' },
       ],
       4,
     );
@@ -52,5 +53,22 @@ describe('client: manual entry form', () => {
     expect(report.others).to.deep.equal(['XYZ (BSE): Symbol not found', 'ABC (NSE): Failed to add holding']);
     expect([DUPLICATE_HEADING, OTHER_ERRORS_HEADING]).to.deep.equal(['Duplicate Holdings:', 'Other Errors:']);
     expect(describeAddFailures([], 1).title).to.equal('Failed to add holding');
+  });
+
+  it("sorts a failure by its message containing 'already exists', not by the status code", () => {
+    const report = describeAddFailures(
+      [
+        // Any answer whose text says so is a duplicate (spec §8), e.g. a 400 from a proxy.
+        { symbol: 'INFY', exchange: 'BSE', message: 'Holding INFY already exists in this account' },
+        // A conflict about something else is not.
+        { symbol: 'SBIN', exchange: 'NSE', message: 'Another save is in progress' },
+      ],
+      2,
+    );
+    expect(report.duplicates).to.deep.equal([
+      'INFY (BSE) already exists. You can edit the quantity or buy price if needed.',
+    ]);
+    expect(report.others).to.deep.equal(['SBIN (NSE): Another save is in progress']);
+    expect(isDuplicateFailure({ symbol: 'A', exchange: 'NSE', message: 'Already Exists' })).to.equal(false);
   });
 });

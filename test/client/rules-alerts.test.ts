@@ -62,9 +62,10 @@ describe('client: alerts display', () => {
     );
   });
 
-  it("labels IN_APP_ONLY 'In-app only' in grey, not as a yellow pending", () => {
+  it("colours SUCCESS green, FAILED red and anything else yellow, IN_APP_ONLY too ('In-app only')", () => {
     expect(statusLabel('IN_APP_ONLY')).to.equal('In-app only');
-    expect(statusTone('IN_APP_ONLY')).to.equal('neutral');
+    expect(statusTone('IN_APP_ONLY')).to.equal('warning');
+    expect(statusTone('SKIPPED')).to.equal('warning');
     expect([statusLabel('PENDING'), statusTone('PENDING')]).to.deep.equal(['PENDING', 'warning']);
     expect([statusLabel(''), statusTone('SUCCESS'), statusTone('FAILED')]).to.deep.equal([
       'PENDING',

@@ -158,6 +158,36 @@ describe('e2e: History', function () {
     expect(errors).to.deep.equal([]);
   });
 
+  it("shows any status other than SUCCESS or FAILED in yellow, 'In-app only' included", async () => {
+    const user = await signIn(app);
+    await insertExecutions(app, user, [
+      { symbol: 'ITC', status: 'IN_APP_ONLY', minutesAgo: 3, message: 'Monthly alert limit reached' },
+      { symbol: 'LT', status: 'RETRYING', minutesAgo: 4 },
+    ]);
+    const page = await openSignedIn(browser, app, user, '/history');
+    const badges = page.locator('tbody .execution-status');
+    await badges.nth(1).waitFor();
+    const shown = await badges.evaluateAll((items) =>
+      items.map((b) => [b.textContent, b.className.match(/badge-(gain|loss|warning|neutral)/)?.[1]]),
+    );
+    expect(shown).to.deep.equal([
+      ['In-app only', 'warning'],
+      ['RETRYING', 'warning'],
+    ]);
+    const colours = await badges.evaluateAll((items) =>
+      items.map((b) => getComputedStyle(b).backgroundColor),
+    );
+    const pending = await page.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.className = 'badge badge-warning';
+      document.body.append(probe);
+      const colour = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return colour;
+    });
+    expect(colours).to.deep.equal([pending, pending]);
+  });
+
   it('pages with Load more when there are more than 100', async () => {
     const user = await signIn(app);
     await insertExecutions(

@@ -1,6 +1,8 @@
 /**
  * Live prices in the browser: two tabs of one user (two pages of one browser context) follow
- * the simulated market and each other, and the Holdings page fits a phone without sideways
+ * the simulated market within a second of each batch's publish (measured from the batch's `at`
+ * to each tab's DOM change), with the changed cell highlighted and the Portfolio Summary
+ * following; edits reach the other tab; the Holdings page fits a phone without sideways
  * scrolling.
  */
 import { expect } from 'chai';
@@ -33,6 +35,41 @@ async function nextLtpChange(page: Page, from: string): Promise<number> {
     { timeout: 10_000, polling: 20 },
   );
   return Date.now();
+}
+
+/** A RELIANCE price as a batch published it. */
+interface PublishedPrice {
+  at: number;
+  ltp: number;
+}
+
+interface LtpChange {
+  value: number;
+  previous: number;
+  className: string;
+  /** Epoch ms when the cell showed it. */
+  at: number;
+}
+
+interface LiveLog {
+  ltpChanges: LtpChange[];
+}
+
+/** Logs, in the page, each new number of the RELIANCE LTP cell with its class and the time. */
+async function recordLtpChanges(page: Page): Promise<void> {
+  await page.evaluate((selector) => {
+    const log: LtpChange[] = [];
+    (window as unknown as LiveLog).ltpChanges = log;
+    const cell = document.querySelector(selector)!.closest('[data-col="ltp"]')!;
+    let last = cell.querySelector('[data-live-value]')!.getAttribute('data-live-value');
+    new MutationObserver(() => {
+      const span = cell.querySelector('[data-live-value]');
+      const value = span?.getAttribute('data-live-value');
+      if (!span || !value || value === last) return;
+      log.push({ value: Number(value), previous: Number(last), className: span.className, at: Date.now() });
+      last = value;
+    }).observe(cell, { subtree: true, childList: true, attributes: true });
+  }, LTP);
 }
 
 describe('e2e: live prices across tabs', function () {
@@ -79,15 +116,37 @@ describe('e2e: live prices across tabs', function () {
     }
   });
 
-  it('moves the LTP in both tabs within a second of each other when a batch arrives', async () => {
+  it('moves the LTP of both tabs within a second of the batch, with the up or down highlight', async () => {
     for (const tab of tabs)
       await tab.waitForFunction(
         (s) => Boolean(document.querySelector(s)?.getAttribute('data-live-value')),
         LTP,
       );
-    const before = await Promise.all(tabs.map(ltpOf));
-    const [first, second] = await Promise.all(tabs.map((tab, i) => nextLtpChange(tab, before[i]!)));
-    expect(Math.abs(first! - second!)).to.be.below(1000);
+    const batches: PublishedPrice[] = [];
+    const stop = app.runtime.bus.onBatch((batch) => {
+      const quote = batch.quotes.find((q) => q.symbol === 'RELIANCE' && q.exchange === 'NSE');
+      if (quote) batches.push({ at: batch.at, ltp: quote.ltp });
+    });
+    try {
+      for (const tab of tabs) await recordLtpChanges(tab);
+      for (const tab of tabs) {
+        await tab.waitForFunction(() => (window as unknown as LiveLog).ltpChanges.length > 0, undefined, {
+          timeout: 10_000,
+        });
+      }
+      for (const [i, tab] of tabs.entries()) {
+        const [change] = await tab.evaluate(() => (window as unknown as LiveLog).ltpChanges);
+        // The batch that carried this price: the latest one published before the cell moved.
+        const batch = batches.filter((b) => b.ltp === change!.value && b.at <= change!.at).at(-1);
+        expect(batch, `tab ${i + 1}: a published batch carried ₹${change!.value}`).to.not.equal(undefined);
+        expect(change!.at - batch!.at, `tab ${i + 1}: ms from the batch's publish to the cell`).to.be.below(
+          1000,
+        );
+        expect(change!.className).to.equal(`flash flash-${change!.value > change!.previous ? 'up' : 'down'}`);
+      }
+    } finally {
+      stop();
+    }
     // The P&L follows the new price: quantity × (LTP − buy price).
     const tab = tabs[0]!;
     const { ltp, pnl } = await tab.evaluate(() => {
@@ -98,6 +157,45 @@ describe('e2e: live prices across tabs', function () {
       };
     });
     expect(pnl).to.be.closeTo(40 * (ltp - 1320.5), 0.01);
+  });
+
+  it("updates the Portfolio Summary's current value and day change after a batch", async () => {
+    const tab = tabs[0]!;
+    await tab.getByRole('button', { name: 'Show values' }).click();
+    const value = '[data-stat="Current Value"] [data-live-value]';
+    const day = '[data-stat="Day change"] [data-live-value]';
+    await tab.locator(`${day}[data-live-value]:not([data-live-value=""])`).waitFor();
+    const before = await tab.evaluate(
+      ([v, d]) => [v, d].map((s) => document.querySelector(s!)!.getAttribute('data-live-value')),
+      [value, day],
+    );
+    await tab.waitForFunction(
+      ([v, d, was]) =>
+        [v, d].every((s, i) => {
+          const now = document.querySelector(s!)?.getAttribute('data-live-value');
+          return Boolean(now) && now !== (was as string[])[i];
+        }),
+      [value, day, before] as const,
+      { timeout: 10_000 },
+    );
+    // Between batches the summary is the sum of the rows at their LTPs.
+    await tab.waitForFunction(
+      ([v, quantities]) => {
+        let expected = 0;
+        for (const [symbol, qty] of Object.entries(quantities as Record<string, number>)) {
+          const cell = document.querySelector(
+            `tr.holding-row[data-symbol="${symbol}"] [data-col="ltp"] [data-live-value]`,
+          );
+          expected += qty * Number(cell?.getAttribute('data-live-value'));
+        }
+        const shown = Number(document.querySelector(v as string)?.getAttribute('data-live-value'));
+        return Math.abs(shown - expected) < 0.01;
+      },
+      [value, { RELIANCE: 40, TCS: 12, INFY: 30 }] as const,
+      { timeout: 10_000 },
+    );
+    expect(await tab.locator('[data-stat="Current Value"]').innerText()).to.match(/^₹[\d,]+\.\d{2}$/);
+    await tab.getByRole('button', { name: 'Hide values' }).click();
   });
 
   it('changes a quantity edited in one tab in the other tab without a reload', async () => {

@@ -17,19 +17,12 @@ export function GettingStarted({ hasHoldings, rulesDone, onHoldingsAdded }: Gett
       <h2 id="getting-started-title" className="card-title">
         Getting Started
       </h2>
-      <p className="text-muted">Two steps and your portfolio is guarded.</p>
+      <p className="text-muted">
+        {hasHoldings ? 'One step left: protect your holdings.' : 'Two steps and your portfolio is guarded.'}
+      </p>
       <ol className="checklist">
-        {hasHoldings ? (
-          <li className="checklist-step" data-done="true">
-            <StepMark done number={1} />
-            <div className="checklist-body">
-              <h3>Add Your Holdings</h3>
-              <p className="text-muted">
-                Done. <Link to="/holdings">See your holdings</Link>
-              </p>
-            </div>
-          </li>
-        ) : (
+        {/* Spec §2: the holdings step is shown until the user has any holdings. */}
+        {hasHoldings ? null : (
           <li className="checklist-step">
             <StepMark done={false} number={1} />
             <div className="checklist-body">
@@ -44,7 +37,7 @@ export function GettingStarted({ hasHoldings, rulesDone, onHoldingsAdded }: Gett
             </div>
           </li>
         )}
-        <li className="checklist-step" data-done={rulesDone}>
+        <li className="checklist-step" data-done={rulesDone} value={2}>
           <StepMark done={rulesDone} number={2} />
           <div className="checklist-body">
             <h3>

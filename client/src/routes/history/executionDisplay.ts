@@ -26,19 +26,18 @@ export function ruleTypeLabel(triggerType: string): string {
   return triggerType.replace(/_/g, ' ');
 }
 
-export type StatusTone = 'gain' | 'loss' | 'warning' | 'neutral';
+export type StatusTone = 'gain' | 'loss' | 'warning';
 
 /** Recorded and shown in the app, but not emailed (over the monthly quota, or no verified email). */
 export const IN_APP_ONLY = 'IN_APP_ONLY';
 
 /**
- * SUCCESS is green, FAILED red, IN_APP_ONLY grey (delivered in the app; nothing is pending),
- * anything else is pending and yellow.
+ * SUCCESS is green, FAILED red, anything else (pending, IN_APP_ONLY) yellow (spec §2 History,
+ * §3 Rule execution).
  */
 export function statusTone(status: string): StatusTone {
   if (status === 'SUCCESS') return 'gain';
   if (status === 'FAILED') return 'loss';
-  if (status === IN_APP_ONLY) return 'neutral';
   return 'warning';
 }
 

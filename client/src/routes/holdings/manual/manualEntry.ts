@@ -42,8 +42,6 @@ export interface AddFailure {
   exchange: string;
   /** The server's error text, or '' when it gave none. */
   message: string;
-  /** The server answered 409: the holding exists already. */
-  duplicate: boolean;
 }
 
 export interface AddFailureReport {
@@ -60,18 +58,26 @@ export const OTHER_ERRORS_HEADING = 'Other Errors:';
 const ADD_ONE_FAILED = 'Failed to add holding';
 const ADD_MANY_FAILED = 'Failed to add holdings';
 
+/**
+ * Spec §8 sorts a refused row by its message: one containing 'already exists' is a duplicate,
+ * whatever the status code that carried it.
+ */
+export function isDuplicateFailure(failure: AddFailure): boolean {
+  return failure.message.includes('already exists');
+}
+
 /** Groups refused rows as spec §8 words them. */
 export function describeAddFailures(failures: readonly AddFailure[], submitted: number): AddFailureReport {
   return {
     title: submitted === 1 ? ADD_ONE_FAILED : ADD_MANY_FAILED,
     duplicates: failures
-      .filter((f) => f.duplicate)
+      .filter(isDuplicateFailure)
       .map(
         (f) =>
           `${f.symbol} (${f.exchange}) already exists. You can edit the quantity or buy price if needed.`,
       ),
     others: failures
-      .filter((f) => !f.duplicate)
+      .filter((f) => !isDuplicateFailure(f))
       .map((f) => `${f.symbol} (${f.exchange}): ${f.message || ADD_ONE_FAILED}`),
   };
 }

@@ -79,12 +79,11 @@ async function addHolding(holding: ManualHolding): Promise<AddFailure | null> {
     await api.post('/holdings/manual', holding);
     return null;
   } catch (err) {
-    const message = err instanceof ApiError ? err.message : '';
+    if (!(err instanceof ApiError)) console.warn('Adding a holding failed', err);
     return {
       symbol: holding.symbol,
       exchange: holding.exchange,
-      message,
-      duplicate: err instanceof ApiError && err.status === 409,
+      message: err instanceof ApiError ? err.message : '',
     };
   }
 }

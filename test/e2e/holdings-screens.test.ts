@@ -1,0 +1,159 @@
+/**
+ * Screenshots of the signed-in screens with realistic data, at 1280 px and 375 px, into
+ * test-results/screenshots/: Holdings with an expanded row and unsaved drafts, the Dashboard,
+ * and History. Each page is also checked to fit its width without sideways scrolling.
+ */
+import { expect } from 'chai';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ruleExecutions } from '../../server/src/db/schema.ts';
+import { readShared } from '../common/helpers.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { assertNoHorizontalScroll, DESKTOP, launchBrowser, PHONE, screenshot } from '../helpers/browser.ts';
+import { apiClient } from '../helpers/http.ts';
+import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+
+const REPLAY = [
+  'time,symbol,exchange,price,prev_close',
+  'open,NIFTYBEES,NSE,272.99,273.37',
+  'open,SBIN,NSE,1021.10,1025.30',
+  'open,M&M,NSE,3120.40,3101.20',
+  'open,BAJAJ-AUTO,NSE,8650.50,8633.20',
+  'open,IDEA,NSE,7.12,7.04',
+  'open,RELIANCE,NSE,1492.30,1478.60',
+  'open,INFY,NSE,1512.40,1500.00',
+].join('\n');
+
+const WIDTHS = [
+  { name: 'desktop-1280', viewport: { ...DESKTOP, height: 900 } },
+  { name: 'phone-375', viewport: PHONE },
+] as const;
+
+describe('e2e: screenshots of Holdings, Dashboard and History', function () {
+  this.timeout(120_000);
+  let app: TestApp;
+  let browser: Browser;
+  let dir: string;
+  let user: SignedInUser;
+  const contexts: BrowserContext[] = [];
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'screens-e2e-'));
+    const replayFile = path.join(dir, 'replay.csv');
+    await writeFile(replayFile, `${REPLAY}\n`);
+    app = await bootBrowserApp({
+      QUOTE_PROVIDER: 'replay',
+      REPLAY_FILE: replayFile,
+      REPLAY_LOOP: 'true',
+      QUOTE_INTERVAL_MS: '500',
+    });
+    browser = await launchBrowser();
+    user = await signIn(app, { name: 'Asha Verma' });
+    const api = apiClient(app.url);
+    const upload = await api.post(
+      '/api/holdings/upload-csv',
+      { csvData: readShared('fixtures/brokers/zerodha_kite_holdings.csv'), broker_name: 'Zerodha · AB1234' },
+      user.token,
+    );
+    expect(upload.status, upload.body.error).to.equal(201);
+    for (const holding of [
+      { symbol: 'RELIANCE', exchange: 'NSE', quantity: 25, average_price: 1418.6 },
+      { symbol: 'NIFTYBEES', exchange: 'NSE', quantity: 150, average_price: 268.4 },
+      { symbol: 'INFY', exchange: 'NSE', quantity: 30, average_price: 1455 },
+    ]) {
+      const res = await api.post('/api/holdings/manual', holding, user.token);
+      expect(res.status, res.body.error).to.equal(201);
+    }
+    for (let attempt = 0; ; attempt++) {
+      const res = await api.post(
+        '/api/position-rules',
+        {
+          symbol: 'INFY',
+          exchange: 'NSE',
+          rule_name: 'INFY stop',
+          trigger_type: 'TRAILING_STOP_LOSS',
+          trigger_value: 8,
+        },
+        user.token,
+      );
+      if (res.status === 201) break;
+      if (attempt > 50) throw new Error(`rule: ${res.status} ${res.body.error}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    await app.runtime.deps.db.insert(ruleExecutions).values(
+      [
+        { symbol: 'SBIN', status: 'SUCCESS', at: 12, message: 'Alert sent to asha@example.com' },
+        { symbol: 'IDEA', status: 'FAILED', at: 300, message: 'Email could not be delivered' },
+        { symbol: 'M&M', status: 'IN_APP_ONLY', at: 2000, message: 'Monthly alert limit reached' },
+        { symbol: 'BAJAJ-AUTO', status: 'PENDING', at: 5000, message: null },
+      ].map((row) => ({
+        userId: user.id,
+        symbol: row.symbol,
+        exchange: 'NSE' as const,
+        triggerType: 'TRAILING_STOP_LOSS',
+        status: row.status,
+        triggerPrice: '1000.0000',
+        executionPrice: '998.5000',
+        message: row.message,
+        executedAt: minutesAgo(row.at),
+      })),
+    );
+  });
+
+  after(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await app?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  for (const { name, viewport } of WIDTHS) {
+    it(`screenshots Holdings with an expanded row and drafts, the Dashboard and History at ${name}`, async () => {
+      const context = await signedInContext(browser, app, user, viewport);
+      contexts.push(context);
+      const page: Page = await context.newPage();
+      const errors = watchPageErrors(page);
+      const phone = viewport.width < 700;
+      const item = phone ? 'li.holding-card' : 'tr.holding-row';
+
+      await page.goto(`${app.url}/holdings`);
+      await page.locator(`${item}[data-symbol="SBIN"] [data-col="ltp"]`).getByText('₹').waitFor();
+      await page.getByRole('button', { name: 'Show values' }).click();
+      await page.locator(`${item}[data-symbol="NIFTYBEES"] .expand-button`).click();
+      await page.locator('.holding-details .account-item').nth(1).waitFor();
+      // A draft in each of NIFTYBEES's two accounts.
+      const addRule = page
+        .locator('.holding-details')
+        .getByRole('button', { name: /^Add a rule for NIFTYBEES/ });
+      for (let drafts = 1; drafts <= 2; drafts++) {
+        await addRule.first().click();
+        await page
+          .locator('form.rule-draft')
+          .nth(drafts - 1)
+          .waitFor();
+      }
+      await page.locator('form.rule-draft').nth(1).waitFor();
+      await page.waitForTimeout(1200);
+      await assertNoHorizontalScroll(page);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `screens-holdings-${name}`);
+
+      await page.getByRole('link', { name: 'Home' }).first().click();
+      await page.getByRole('heading', { name: 'Allocation' }).waitFor();
+      await page.locator('.allocation-chart svg').first().waitFor();
+      await page.waitForTimeout(800);
+      await assertNoHorizontalScroll(page);
+      await screenshot(page, `screens-dashboard-${name}`);
+
+      await page.goto(`${app.url}/history`);
+      await page.getByText('Showing 4 of 4 executions').waitFor();
+      await assertNoHorizontalScroll(page);
+      await screenshot(page, `screens-history-${name}`);
+      expect(errors).to.deep.equal([]);
+    });
+  }
+});
