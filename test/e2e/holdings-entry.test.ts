@@ -125,7 +125,7 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
     await page.goto(`${app.url}/holdings`);
     await page.locator('tr.holding-row[data-symbol="INFY"]').waitFor();
     await page.getByRole('button', { name: '+ Add New' }).click();
-    const symbol = page.getByRole('combobox', { name: /^Symbol\W+row 1$/ });
+    const symbol = page.getByRole('combobox', { name: 'Symbol (row 1)', exact: true });
 
     await symbol.fill('R');
     // Past the 300 ms debounce: one character asks nothing and lists nothing.
@@ -162,13 +162,13 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
   it('adds the good row of a Save All and lists the duplicate under Duplicate Holdings:', async () => {
     await page.getByRole('button', { name: '+ Add New' }).click();
     const form = page.locator('form.manual-entry');
-    await form.getByRole('combobox', { name: /^Symbol\W+row 1$/ }).fill('TCS');
-    await form.getByLabel(/^Quantity\W+row 1$/).fill('5');
-    await form.getByLabel(/^Buy Price \(₹\)\W+row 1$/).fill('3300');
+    await form.getByRole('combobox', { name: 'Symbol (row 1)', exact: true }).fill('TCS');
+    await form.getByLabel('Quantity (row 1)', { exact: true }).fill('5');
+    await form.getByLabel('Buy Price (₹) (row 1)', { exact: true }).fill('3300');
     await form.getByRole('button', { name: '+ Add Row' }).click();
-    await form.getByRole('combobox', { name: /^Symbol\W+row 2$/ }).fill('INFY');
-    await form.getByLabel(/^Quantity\W+row 2$/).fill('3');
-    await form.getByLabel(/^Buy Price \(₹\)\W+row 2$/).fill('1450');
+    await form.getByRole('combobox', { name: 'Symbol (row 2)', exact: true }).fill('INFY');
+    await form.getByLabel('Quantity (row 2)', { exact: true }).fill('3');
+    await form.getByLabel('Buy Price (₹) (row 2)', { exact: true }).fill('1450');
     await form.getByRole('button', { name: 'Save All' }).click();
 
     const problem = form.getByRole('alert');
@@ -186,8 +186,10 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
       '10',
     );
     // Only the refused row stays in the form.
-    expect(await form.getByRole('combobox', { name: /^Symbol\W+row 1$/ }).inputValue()).to.equal('INFY');
-    expect(await form.getByRole('combobox', { name: /^Symbol\W+row 2$/ }).count()).to.equal(0);
+    expect(await form.getByRole('combobox', { name: 'Symbol (row 1)', exact: true }).inputValue()).to.equal(
+      'INFY',
+    );
+    expect(await form.getByRole('combobox', { name: 'Symbol (row 2)', exact: true }).count()).to.equal(0);
     await form.getByRole('button', { name: 'Cancel' }).click();
   });
 

@@ -7,7 +7,7 @@ interface SymbolSearchProps {
   label: string;
   /** Show the label to screen readers only. */
   hideLabel?: boolean;
-  /** Extra words for screen readers after the label, e.g. ', row 2'. */
+  /** Extra words for screen readers after the label, e.g. ' (row 2)'. */
   labelSuffix?: string;
   value: string;
   onChange: (text: string) => void;

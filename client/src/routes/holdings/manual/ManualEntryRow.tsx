@@ -21,7 +21,7 @@ export function ManualEntryRow({
   onRemove,
 }: ManualEntryRowProps) {
   const id = `manual-${row.key}`;
-  const suffix = `, row ${number}`;
+  const suffix = ` (row ${number})`;
   return (
     <fieldset className="manual-row" disabled={disabled}>
       <legend className="visually-hidden">
