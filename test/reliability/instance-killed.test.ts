@@ -149,6 +149,10 @@ describe('reliability: one of two server instances killed (SIGKILL) mid-stream a
     const killedAt = Date.now();
     await a.proc.stop('SIGKILL');
     expect(a.proc.child.signalCode).to.equal('SIGKILL');
+    // A stays down until a crossing has arrived without it (B alone must handle it).
+    await waitFor('a crossing while A is down', () =>
+      crossingArrivals(tap.batches).some((x) => x.at > killedAt) ? true : undefined,
+    );
     const restarted = await startServerProcess(env, a.port);
     servers[0] = restarted;
     const restartedAt = Date.now();

@@ -20,7 +20,7 @@ import {
   publishPrices,
   userFactory,
 } from '../server/rules/support.ts';
-import { startMailProvider, type MailProvider } from './support/mail-provider.ts';
+import { startMailProvider, type MailAnswer, type MailProvider } from './support/mail-provider.ts';
 
 const TIMEOUT_MS = 1000;
 
@@ -53,8 +53,10 @@ describe('reliability: the mail provider answering 500 or not at all', function 
     await mail.close();
   });
 
-  async function fire(symbol: string): Promise<SignedInUser> {
+  /** A new user's stop on `symbol` crosses; the provider answers their mail with `answers`. */
+  async function fire(symbol: string, ...answers: MailAnswer[]) {
     const user = await users.make();
+    mail.scriptFor(user.email, ...answers);
     await publishPrices(app, { [symbol]: 1000 });
     await addHolding(app, user, symbol);
     const rule = await createRule(app, user, { symbol, trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5 });
@@ -89,8 +91,7 @@ describe('reliability: the mail provider answering 500 or not at all', function 
   }
 
   it('500 then 202: retried after a back-off, one email, SUCCESS', async () => {
-    mail.script(500);
-    const user = await fire('SBIN');
+    const user = await fire('SBIN', 500);
     await expectBackOff(user, /^HTTP 500/);
     const execution: ApiRuleExecution = await settled(user);
     expect(execution).to.deep.include({ status: 'SUCCESS', error_message: null });
@@ -98,8 +99,7 @@ describe('reliability: the mail provider answering 500 or not at all', function 
   });
 
   it('no answer before the timeout, then 202: retried, one email, SUCCESS', async () => {
-    mail.script({ status: 202, delayMs: TIMEOUT_MS * 2 });
-    const user = await fire('ITC');
+    const user = await fire('ITC', { status: 202, delayMs: TIMEOUT_MS * 2 });
     await expectBackOff(user, /SendGrid unreachable/);
     const execution = await settled(user);
     expect(execution).to.deep.include({ status: 'SUCCESS', error_message: null });
@@ -108,8 +108,7 @@ describe('reliability: the mail provider answering 500 or not at all', function 
   });
 
   it('429, 500 and a timeout in a row, then 202: one email, SUCCESS', async () => {
-    mail.script(429, 500, { status: 202, delayMs: TIMEOUT_MS * 2 });
-    const user = await fire('LT');
+    const user = await fire('LT', 429, 500, { status: 202, delayMs: TIMEOUT_MS * 2 });
     const execution = await settled(user);
     expect(execution).to.deep.include({ status: 'SUCCESS', error_message: null });
     await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 2));

@@ -16,6 +16,9 @@ export interface MailAttempt {
   status?: number;
 }
 
+/** A scripted answer: a status, or a status after a delay. */
+export type MailAnswer = number | { status: number; delayMs?: number };
+
 export interface MailProvider {
   url: string;
   attempts: MailAttempt[];
@@ -26,7 +29,12 @@ export interface MailProvider {
   /** Answers from now on (and the held ones still connected) with 202, or the scripted statuses. */
   answer(): void;
   /** The next requests get these statuses (a delay in ms with `{status, delayMs}`), then 202. */
-  script(...answers: Array<number | { status: number; delayMs?: number }>): void;
+  script(...answers: MailAnswer[]): void;
+  /**
+   * The next requests to `to` get these answers, then 202. Other senders' mail cannot use them
+   * up: a test on a database shared with other tests may also deliver their leftover alerts.
+   */
+  scriptFor(to: string, ...answers: MailAnswer[]): void;
   close(): Promise<void>;
 }
 
@@ -35,6 +43,8 @@ export async function startMailProvider(): Promise<MailProvider> {
   const waiting: Array<{ attempt: MailAttempt; res: ServerResponse }> = [];
   let holding = false;
   const script: Array<{ status: number; delayMs?: number }> = [];
+  const scripts = new Map<string, Array<{ status: number; delayMs?: number }>>();
+  const scripted = (answers: MailAnswer[]) => answers.map((a) => (typeof a === 'number' ? { status: a } : a));
 
   const reply = (attempt: MailAttempt, res: ServerResponse, status: number) => {
     if (res.destroyed || res.socket?.destroyed) {
@@ -74,7 +84,7 @@ export async function startMailProvider(): Promise<MailProvider> {
         waiting.push({ attempt, res });
         return;
       }
-      const next = script.shift() ?? { status: 202 };
+      const next = scripts.get(attempt.to)?.shift() ?? script.shift() ?? { status: 202 };
       if (next.delayMs) setTimeout(() => reply(attempt, res, next.status), next.delayMs).unref();
       else reply(attempt, res, next.status);
     });
@@ -95,7 +105,10 @@ export async function startMailProvider(): Promise<MailProvider> {
       for (const { attempt, res } of waiting.splice(0)) reply(attempt, res, 202);
     },
     script: (...answers) => {
-      script.push(...answers.map((a) => (typeof a === 'number' ? { status: a } : a)));
+      script.push(...scripted(answers));
+    },
+    scriptFor: (to, ...answers) => {
+      scripts.set(to, [...(scripts.get(to) ?? []), ...scripted(answers)]);
     },
     close: async () => {
       server.closeAllConnections();
