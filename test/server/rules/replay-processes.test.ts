@@ -14,6 +14,7 @@ import { startRedisServer, type RedisServer } from '../../helpers/services.ts';
 import { connected, connectSocket, type TestSocket } from '../../helpers/sockets.ts';
 import { publishedBatchIds } from '../../helpers/tick-tap.ts';
 import {
+  createTestDatabase,
   signInAt,
   sleep,
   startServerProcess,
@@ -22,6 +23,7 @@ import {
   waitFor,
   type Investor,
   type ServerProcess,
+  type TestDatabase,
 } from '../../reliability/support/cluster.ts';
 import type { OutboxMail } from '../endpoints/support.ts';
 import { REPLAY_MOVES, replayMarketCsv } from './replay-market.ts';
@@ -39,9 +41,12 @@ describe('rules engine end to end: the server and `npm run streamer` (replay) as
   let socket: TestSocket | undefined;
   let files: ReturnType<typeof tempDir>;
   let env: Record<string, string>;
+  let db: TestDatabase | undefined;
 
   before(async () => {
     redis = await startRedisServer();
+    // A database of its own: the suite's shared one holds other tests' quotes for these symbols.
+    if (testServices().databaseUrl) db = await createTestDatabase();
     files = tempDir('pg-replay-rules-');
     env = {
       DATA_DIR: files.dir,
@@ -51,7 +56,7 @@ describe('rules engine end to end: the server and `npm run streamer` (replay) as
       QUOTE_PROVIDER: 'replay',
       REPLAY_FILE: files.file('moves.csv', replayMarketCsv(FLAT_BATCHES)),
       QUOTE_INTERVAL_MS: String(INTERVAL_MS),
-      ...(testServices().databaseUrl ? { DATABASE_URL: testServices().databaseUrl! } : {}),
+      ...(db ? { DATABASE_URL: db.url } : {}),
     };
     server = await startServerProcess(env);
   });
@@ -65,6 +70,7 @@ describe('rules engine end to end: the server and `npm run streamer` (replay) as
     await streamer?.stop();
     await server?.proc.stop();
     await redis?.stop();
+    await db?.drop();
     files?.remove();
   });
 

@@ -36,13 +36,15 @@ describe('rules engine on the replayed market: fires each rule once, at the firs
   it('fixed stop, trailing stop and take profit each fire once, pushed, emailed and listed', async () => {
     const api = apiClient(app.url);
     const user = await users.make();
+    // The replay's flat prices, not quotes other tests left in a shared database.
     await eventually(async () => {
       await app.runtime.pipeline.idle();
-      const res = await api.get<Record<string, unknown>>(
-        '/api/position-rules/current-prices?symbols=INFY',
+      const res = await api.get<Record<string, { ltp: number }>>(
+        '/api/position-rules/current-prices?symbols=RELIANCE,TCS,INFY',
         user.token,
       );
-      return res.body.data?.INFY;
+      const prices = ['RELIANCE', 'TCS', 'INFY'].map((s) => res.body.data?.[s]?.ltp);
+      return prices.every((ltp) => ltp === 1000) ? true : undefined;
     }, 'the first replay batch');
     for (const symbol of ['RELIANCE', 'TCS', 'INFY']) await addHolding(app, user, symbol, 10, 900);
     const fixed = await createRule(app, user, {
