@@ -6,14 +6,9 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { ruleExecutions } from '../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import {
-  assertNoHorizontalScroll,
-  launchBrowser,
-  PHONE,
-  requireBuiltClient,
-  screenshot,
-} from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { assertNoHorizontalScroll, PHONE, screenshot } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { openSignedIn, pageErrors } from './helpers.ts';
 
@@ -61,13 +56,9 @@ describe('e2e: History', function () {
   let browser: Browser;
 
   before(async () => {
-    app = await bootApp({ clientDist: requireBuiltClient() });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite());
   });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  after(() => stopBrowserSuite({ app, browser }));
 
   it('shows the empty state, and asks for the last 7, 30 or 90 days', async () => {
     const user = await signIn(app);

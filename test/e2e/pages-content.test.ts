@@ -5,15 +5,9 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import {
-  DESKTOP,
-  launchBrowser,
-  newPage,
-  PHONE,
-  requireBuiltClient,
-  screenshot,
-} from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { DESKTOP, newPage, PHONE, screenshot } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { openSignedIn, pageErrors } from './helpers.ts';
 import { holdCalls } from './session-support.ts';
@@ -144,13 +138,9 @@ describe('e2e: what the pages say', function () {
   let browser: Browser;
 
   before(async () => {
-    app = await bootApp({ clientDist: requireBuiltClient() });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite());
   });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  after(() => stopBrowserSuite({ app, browser }));
 
   for (const entry of PUBLIC_PAGES) {
     it(`${entry.path} shows the spec's content (${entry.name})`, async () => {

@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import { assertNoHorizontalScroll, launchBrowser, newPage, requireBuiltClient } from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { assertNoHorizontalScroll, newPage } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { pageErrors, pathOf } from './helpers.ts';
 
 /** Fills and sends the demo sign-in form of /login. */
@@ -23,13 +24,9 @@ describe('e2e: public pages and the sign-in flow', function () {
   let browser: Browser;
 
   before(async () => {
-    app = await bootApp({ clientDist: requireBuiltClient() });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite());
   });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  after(() => stopBrowserSuite({ app, browser }));
 
   it('goes Get Started → login → dashboard → logout → landing', async () => {
     const page = await newPage(browser);

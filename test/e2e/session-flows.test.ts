@@ -5,8 +5,9 @@
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, newPage, requireBuiltClient, screenshot } from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { newPage, screenshot } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { request } from '../helpers/http.ts';
 import { signIn } from '../helpers/users.ts';
 import { signAsServer } from '../security/support/tokens.ts';
@@ -20,13 +21,9 @@ describe('e2e: session check, Get Started and expiry', function () {
   let browser: Browser;
 
   before(async () => {
-    app = await bootApp({ clientDist: requireBuiltClient() });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite());
   });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  after(() => stopBrowserSuite({ app, browser }));
 
   /** The landing page, signed out, with `access`/`refresh` stored afterwards (no check ran yet). */
   async function landingWithTokens(access: string, refresh: string) {

@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, newPage, PHONE, requireBuiltClient, screenshot } from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { newPage, PHONE, screenshot } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { pageErrors } from './helpers.ts';
 import { holdCalls, storedTokens } from './session-support.ts';
 
@@ -24,13 +25,9 @@ describe('e2e: Login page texts', function () {
   let browser: Browser;
 
   before(async () => {
-    app = await bootApp({ clientDist: requireBuiltClient() });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite());
   });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  after(() => stopBrowserSuite({ app, browser }));
 
   it('shows the Setup Required notice beside a labelled demo sign-in form when Google is not configured', async () => {
     for (const [viewport, name] of [

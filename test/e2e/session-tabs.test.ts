@@ -5,8 +5,9 @@
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, requireBuiltClient } from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { request } from '../helpers/http.ts';
 import { signIn } from '../helpers/users.ts';
 import { pageErrors, pathOf } from './helpers.ts';
@@ -19,13 +20,9 @@ describe('e2e: two tabs of one browser', function () {
   let browser: Browser;
 
   before(async () => {
-    app = await bootApp({ clientDist: requireBuiltClient() });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite());
   });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  after(() => stopBrowserSuite({ app, browser }));
 
   it('logging out in one tab signs the other out', async () => {
     const user = await signIn(app);

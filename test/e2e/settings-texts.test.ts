@@ -6,8 +6,9 @@
 import { CHECK_EMAIL_NOTICE } from '@app/common/api/endpoints';
 import { expect } from 'chai';
 import type { Browser, Page, Route } from 'playwright-core';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, requireBuiltClient, screenshot } from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { screenshot } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { signIn } from '../helpers/users.ts';
 import { addEndpoint, uniqueEmail } from '../server/endpoints/support.ts';
 import { openSignedIn, pageErrors } from './helpers.ts';
@@ -35,13 +36,9 @@ describe('e2e: Settings busy and failure texts', function () {
   let browser: Browser;
 
   before(async () => {
-    app = await bootApp({ clientDist: requireBuiltClient() });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite());
   });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  after(() => stopBrowserSuite({ app, browser }));
 
   it("shows placeholder examples, 'Adding...' while adding, and the fallback when adding fails", async () => {
     const user = await signIn(app);

@@ -8,14 +8,9 @@ import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { notificationEndpoints } from '../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import {
-  assertNoHorizontalScroll,
-  launchBrowser,
-  PHONE,
-  requireBuiltClient,
-  screenshot,
-} from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { assertNoHorizontalScroll, PHONE, screenshot } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { signIn } from '../helpers/users.ts';
 import { addEndpoint, backdate, outboxFor, uniqueEmail, verifyLink } from '../server/endpoints/support.ts';
 import { openSignedIn, pageErrors } from './helpers.ts';
@@ -48,13 +43,9 @@ describe('e2e: Settings and email verification', function () {
   let browser: Browser;
 
   before(async () => {
-    app = await bootApp({ clientDist: requireBuiltClient() });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite());
   });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  after(() => stopBrowserSuite({ app, browser }));
 
   it('adds an email, shows it Unverified, and verifies it through the emailed link', async () => {
     const user = await signIn(app, { name: 'Asha Verma' });
@@ -232,13 +223,9 @@ describe('e2e: Verify page', function () {
   let browser: Browser;
 
   before(async () => {
-    app = await bootApp({ clientDist: requireBuiltClient() });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite());
   });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  after(() => stopBrowserSuite({ app, browser }));
 
   it('says the link is invalid without a token, and shows the server error for a bad one', async () => {
     const page = await browser.newPage();

@@ -6,8 +6,9 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, newPage, PHONE, requireBuiltClient, screenshot } from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { newPage, PHONE, screenshot } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { signIn } from '../helpers/users.ts';
 import { addEndpoint, outboxFor, uniqueEmail, verifyLink } from '../server/endpoints/support.ts';
 import { pageErrors } from './helpers.ts';
@@ -27,13 +28,9 @@ describe('e2e: Verify page states', function () {
   let browser: Browser;
 
   before(async () => {
-    app = await bootApp({ clientDist: requireBuiltClient() });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite());
   });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  after(() => stopBrowserSuite({ app, browser }));
 
   it("shows 'Verifying your email...' until the server answers, then the thank-you", async () => {
     const user = await signIn(app);
