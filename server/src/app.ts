@@ -7,6 +7,7 @@ import { staticClient } from './http/static-client.ts';
 import type { ServerMetrics } from './metrics/index.ts';
 import { apiRouter } from './routes/index.ts';
 import { metricsRouter } from './routes/metrics/router.ts';
+import { settlesWithin } from './util/settles-within.ts';
 
 /** Request bodies above this are refused with 413 (a 1,000-row broker file is ~100 KB). */
 export const BODY_LIMIT = '2mb';
@@ -19,15 +20,12 @@ export interface AppOptions {
 }
 
 /** A quick database ping, bounded to 2 s. */
-function databaseReachable(deps: AppDeps): Promise<boolean> {
-  const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref());
-  return Promise.race([
-    deps.database.ping().then(
-      () => true,
-      () => false,
-    ),
-    timeout,
-  ]);
+async function databaseReachable(deps: AppDeps): Promise<boolean> {
+  let answered = false;
+  const ping = deps.database.ping().then(() => {
+    answered = true;
+  });
+  return (await settlesWithin(ping, 2000)) && answered;
 }
 
 /** Builds the Koa app: middleware chain, /api routes, and the built client. */

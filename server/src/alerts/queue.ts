@@ -3,14 +3,19 @@
  * (jobId = delivery id, so duplicates collapse); a worker claims the row in Postgres before
  * sending (so a job delivered twice sends once); retries are delayed jobs; a sweeper
  * re-enqueues due rows whose job may be lost (an instance killed between commit and enqueue).
+ * Stopping waits for the deliveries in flight (they need only PostgreSQL and the mail provider),
+ * but not for BullMQ's own bookkeeping when Redis is down: that would wait for Redis forever.
  */
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { settlesWithin } from '../util/settles-within.ts';
 import { claimDelivery, overdueDeliveryIds } from './deliveries.ts';
 import { deliver, type DeliveryDeps } from './send.ts';
 import type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
 
 export const DELIVERY_QUEUE = 'alert-deliveries';
+/** How long stopping waits for BullMQ to close once our own deliveries are done. */
+const CLOSE_WAIT_MS = 3000;
 
 interface DeliveryJobData {
   deliveryId: string;
@@ -46,12 +51,20 @@ export function createQueuedDeliveryWorker(
     );
   };
 
-  const process = async (job: Job<DeliveryJobData>) => {
+  const sendJob = async (job: Job<DeliveryJobData>) => {
     const claimed = await claimDelivery(deps.db, job.data.deliveryId, opts.lockMs);
     if (!claimed) return;
     const outcome = await deliver(deps, claimed, opts.retry, opts.onOutcome);
     // A fresh id per attempt: this job's id is still taken while it runs.
     if (outcome.kind === 'retry') await enqueue([claimed.id], outcome.delayMs, `-retry-${claimed.attempts}`);
+  };
+  const inFlight = new Set<Promise<void>>();
+  const process = (job: Job<DeliveryJobData>) => {
+    const sending = sendJob(job);
+    inFlight.add(sending);
+    const forget = () => void inFlight.delete(sending);
+    sending.then(forget, forget);
+    return sending;
   };
   const worker = new Worker<DeliveryJobData>(DELIVERY_QUEUE, process, {
     connection: workerConnection,
@@ -88,8 +101,15 @@ export function createQueuedDeliveryWorker(
     async stop() {
       clearInterval(sweeper);
       await sweeping;
-      await worker.close();
-      await queue.close();
+      // No new jobs from here; the ones running finish.
+      const workerClosed = worker.close();
+      await Promise.allSettled([...inFlight]);
+      const closed = await settlesWithin(
+        Promise.all([workerClosed, queue.close()]),
+        workerConnection.status === 'ready' ? CLOSE_WAIT_MS : 0,
+      );
+      if (!closed)
+        log.warn('delivery queue closed without Redis (unreachable); the sweeper recovers its jobs');
       queueConnection.disconnect();
       workerConnection.disconnect();
     },

@@ -47,7 +47,7 @@ const FLOOD_LIMIT = 50;
 /** How often sockets whose access token has expired are closed. */
 export const EXPIRY_SWEEP_MS = 1000;
 
-type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 /** Counts what a client sends (`this` is the socket: one function for every socket). */
 function countClientMessage(this: AppSocket): void {
@@ -62,20 +62,29 @@ function countClientMessage(this: AppSocket): void {
 }
 
 /**
- * The Redis adapter publishes without handling a failure: during a Redis outage each push
- * would become an unhandled rejection, which ends the process. Local sockets still get the
+ * The Redis adapter sends these commands without handling a failure: during a Redis outage
+ * each would become an unhandled rejection, which ends the process (a publish for a push, the
+ * unsubscribes when the server closes). Failures are logged instead. Local sockets still get a
  * push; other instances' tabs miss it and refetch when they reconnect.
  */
-function catchPublishFailures(client: Redis, deps: Pick<AppDeps, 'log'>): void {
-  const publish = client.publish.bind(client) as (
-    channel: string,
-    message: string | Buffer,
-  ) => Promise<number>;
-  (client as unknown as { publish: typeof publish }).publish = (channel, message) =>
-    publish(channel, message).catch((err: unknown) => {
-      deps.log.warn({ err: (err as Error).message }, 'socket adapter could not publish; Redis unreachable');
-      return 0;
-    });
+const ADAPTER_COMMANDS = {
+  pub: ['publish'],
+  sub: ['psubscribe', 'subscribe', 'punsubscribe', 'unsubscribe'],
+} as const;
+
+function logAdapterFailures(client: Redis, commands: readonly string[], deps: Pick<AppDeps, 'log'>): void {
+  const methods = client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const command of commands) {
+    const send = methods[command]!.bind(client);
+    methods[command] = (...args) =>
+      send(...args).catch((err: unknown) => {
+        deps.log.warn(
+          { err: (err as Error).message, command },
+          'socket adapter command failed; Redis unreachable',
+        );
+        return 0;
+      });
+  }
 }
 
 export function createSocketServer(
@@ -102,10 +111,12 @@ export function createSocketServer(
   let subClient: Redis | undefined;
   if (deps.redis) {
     pubClient = deps.redis.duplicate();
-    subClient = deps.redis.duplicate();
+    // Subscribing waits out an outage, so the adapter's subscriptions are never lost.
+    subClient = deps.redis.duplicate({ maxRetriesPerRequest: null });
     for (const c of [pubClient, subClient])
       c.on('error', (err) => deps.log.warn({ err: err.message }, 'socket adapter redis error'));
-    catchPublishFailures(pubClient, deps);
+    logAdapterFailures(pubClient, ADAPTER_COMMANDS.pub, deps);
+    logAdapterFailures(subClient, ADAPTER_COMMANDS.sub, deps);
     io.adapter(createAdapter(pubClient, subClient));
   }
 
