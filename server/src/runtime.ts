@@ -34,6 +34,7 @@ import { createMailer } from './mail/factory.ts';
 import { createMarketPipeline, type MarketPipeline } from './market/pipeline.ts';
 import { createWatchSetKeeper } from './market/watch-set.ts';
 import { countPendingDeliveries, createServerMetrics, type ServerMetrics } from './metrics/index.ts';
+import { relayFeedStatus } from './realtime/feed-status.ts';
 import { createQuoteFanout, type QuoteFanout } from './realtime/quote-fanout.ts';
 import { createSocketServer, userRoom, type RealtimeServer } from './realtime/socket-server.ts';
 import { createRulesEngine, type RulesEngine } from './rules/index.ts';
@@ -116,6 +117,7 @@ export async function startServerRuntime(
   const http = createServer(requests.handle);
   const realtime = createSocketServer(http, deps);
   const fanout = createQuoteFanout(realtime.io, deps.db, deps.events, log, Boolean(redis));
+  const stopFeedStatus = relayFeedStatus(realtime.io, bus);
   const watchSet = createWatchSetKeeper(deps.db, bus, log);
   const onChange = () => watchSet.changed();
   deps.events.on('holdings:changed', onChange);
@@ -161,6 +163,7 @@ export async function startServerRuntime(
     watchSet.stop();
     deps.instruments.stop();
     fanout.stop();
+    stopFeedStatus();
     deps.events.off('holdings:changed', onChange);
     deps.events.off('rules:changed', onChange);
     const httpClosed = new Promise<void>((resolve) => http.once('close', () => resolve()));

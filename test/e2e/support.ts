@@ -24,8 +24,8 @@ export async function bootBrowserApp(env: Record<string, string> = {}): Promise<
 /** A browser context whose localStorage holds the user's tokens (as after signing in). */
 export async function signedInContext(
   browser: Browser,
-  app: TestApp,
-  user: SignedInUser,
+  app: Pick<TestApp, 'url'>,
+  user: Pick<SignedInUser, 'token' | 'refreshToken'>,
   viewport: Viewport = DESKTOP,
 ): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });

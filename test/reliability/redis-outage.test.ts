@@ -4,14 +4,18 @@
  * the socket stays connected and the API keeps serving; both processes reconnect by themselves
  * and rebuild what Redis lost (the watch set, the leader lock); a rule whose price crossed
  * during the outage fires on the first batch after it, and every alert is mailed exactly once.
- * The quick form stops Redis for 3 s; `npm run test:soak` for 10 s.
+ * A browser tab on the built client shows Live, then Reconnecting while Redis is down (its own
+ * socket stays up, but no price can reach it), then Live again. The quick form stops Redis for 3 s; `npm run test:soak` for 10 s.
  */
 import type { AlertExecution, QuotesMessage } from '@app/common/realtime/events';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
+import type { Browser, Page } from 'playwright-core';
+import { signedInContext } from '../e2e/support.ts';
+import { launchBrowser, requireBuiltClient } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import type { RunningProcess } from '../helpers/processes.ts';
-import { startRedisServer, type RedisServer } from '../helpers/services.ts';
+import { freePort, startRedisServer, type RedisServer } from '../helpers/services.ts';
 import { connected, connectSocket, type TestSocket } from '../helpers/sockets.ts';
 import {
   armStops,
@@ -36,7 +40,7 @@ import { startMailProvider, type MailProvider } from './support/mail-provider.ts
 
 const OUTAGE_MS = LONG_FORM ? 10_000 : 3_000;
 /** Long enough that the batch after the first cannot go out before Redis is stopped. */
-const INTERVAL_MS = 2_000;
+const INTERVAL_MS = 3_000;
 
 /**
  * Batch 1: RELIANCE holds at 1000, TCS falls through its stop (fires before the outage).
@@ -59,11 +63,16 @@ describe(`reliability: Redis stopped for ${OUTAGE_MS / 1000} s while batches flo
   let socket: TestSocket | undefined;
   let files: ReturnType<typeof tempDir>;
   let env: Record<string, string>;
+  let browser: Browser | undefined;
 
   before(async () => {
+    requireBuiltClient();
+    const port = await freePort();
     [db, redis, mail] = await Promise.all([createTestDatabase(), startRedisServer(), startMailProvider()]);
     files = tempDir('pg-redis-outage-');
     env = {
+      // The tab's origin: the socket's Origin check lets it in.
+      APP_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: files.dir,
       DATABASE_URL: db.url,
       REDIS_URL: redis.url,
@@ -74,7 +83,8 @@ describe(`reliability: Redis stopped for ${OUTAGE_MS / 1000} s while batches flo
       SENDGRID_API_KEY: 'SG.fake-key',
       SENDGRID_API_URL: mail.url,
     };
-    server = await startServerProcess(env);
+    server = await startServerProcess(env, port);
+    browser = await launchBrowser();
   });
   afterEach(function () {
     if (this.currentTest?.state !== 'failed') return;
@@ -82,6 +92,7 @@ describe(`reliability: Redis stopped for ${OUTAGE_MS / 1000} s while batches flo
     if (streamer) console.log(`--- streamer ---\n${tail(streamer, 30)}`);
   });
   after(async () => {
+    await browser?.close();
     socket?.close();
     await streamer?.stop();
     await server?.proc.stop();
@@ -108,10 +119,14 @@ describe(`reliability: Redis stopped for ${OUTAGE_MS / 1000} s while batches flo
     socket.on('disconnect', (reason) => disconnects.push(reason));
     const priceOf = (m: QuotesMessage, symbol: string) => m.quotes.find((q) => q.symbol === symbol)?.ltp;
 
+    // The tab is open before the first batch: between that batch and the outage there is no time.
+    const tab = await openDashboard(browser!, server.url, user);
+    await tab.locator('.live-indicator:not([data-tone="pending"])').waitFor({ timeout: 15_000 });
     streamer = startStreamerProcess(env);
     await waitFor('the first batch and the TCS alert', () =>
       quotes.length >= 1 && alerts.some((a) => a.symbol === 'TCS') ? true : undefined,
     );
+    await expectIndicator(tab, 'Live');
     await redis.stop();
     const stoppedAt = Date.now();
     expect(
@@ -131,6 +146,7 @@ describe(`reliability: Redis stopped for ${OUTAGE_MS / 1000} s while batches flo
     expect(ready.status).to.equal(503);
     expect(ready.body.data).to.deep.equal({ database: true, redis: false });
     expect((await signInAt(server.url)).token).to.be.a('string');
+    await expectIndicator(tab, 'Reconnecting');
     expect(await executionsOf(db, [user.id]), 'RELIANCE has not fired').to.have.length(1);
     await sleep(Math.max(0, OUTAGE_MS - (Date.now() - stoppedAt)));
     expect(server.proc.child.exitCode, tail(server.proc)).to.equal(null);
@@ -141,6 +157,7 @@ describe(`reliability: Redis stopped for ${OUTAGE_MS / 1000} s while batches flo
     await redis.start();
     const after = await waitFor('the first batch after the outage', () => quotes[1], 30_000);
     expect(priceOf(after, 'RELIANCE'), 'the first batch after carries the crossed price').to.equal(900);
+    await expectIndicator(tab, 'Live');
     const fired = await waitFor('RELIANCE to fire', async () => {
       const rows = await executionsOf(db, [user.id]);
       return rows.some((r) => r.symbol === 'RELIANCE') ? rows : undefined;
@@ -185,4 +202,25 @@ describe(`reliability: Redis stopped for ${OUTAGE_MS / 1000} s while batches flo
     expect(server.proc.child.exitCode, tail(server.proc)).to.equal(null);
     expect(streamer.child.exitCode, tail(streamer)).to.equal(null);
   });
+
+  it('still shuts down on SIGTERM while Redis is down (server and streamer exit 0)', async () => {
+    await redis.stop();
+    await sleep(500);
+    expect(await server.proc.stop('SIGTERM'), tail(server.proc)).to.equal(0);
+    expect(await streamer!.stop('SIGTERM'), tail(streamer!)).to.equal(0);
+  });
 });
+
+/** The dashboard in a fresh context signed in as `user` (tokens stored as after signing in). */
+async function openDashboard(browser: Browser, url: string, user: Investor): Promise<Page> {
+  const page = await (await signedInContext(browser, { url }, user)).newPage();
+  await page.goto(`${url}/dashboard`);
+  return page;
+}
+
+/** Waits for the header's live indicator to read `label`. */
+async function expectIndicator(page: Page, label: 'Live' | 'Reconnecting'): Promise<void> {
+  const indicator = page.locator('.live-indicator .live-label');
+  await indicator.filter({ hasText: new RegExp(`^${label}$`) }).waitFor({ timeout: 15_000 });
+  expect(await indicator.textContent(), 'the header says').to.equal(label);
+}

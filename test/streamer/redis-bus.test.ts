@@ -83,9 +83,14 @@ describe('streamer: Redis market bus (private redis-server)', function () {
   it('survives a Redis restart: calls fail meanwhile, then the subscription is back by itself', async () => {
     const bus = newBus();
     const seen: string[] = [];
+    const receiving: boolean[] = [];
     bus.onBatch((batch) => void seen.push(batch.id));
+    bus.onReceivingChange((up) => receiving.push(up));
     await subscribed(1);
+    expect(bus.isReceiving()).to.equal(true);
     await server.stop();
+    await waitFor('the subscriber to notice', () => receiving.length === 1);
+    expect(bus.isReceiving(), 'not receiving while Redis is down').to.equal(false);
     let failed = false;
     await bus.getWatchSet().catch(() => (failed = true));
     expect(failed, 'a call during the outage rejects').to.equal(true);
@@ -93,6 +98,8 @@ describe('streamer: Redis market bus (private redis-server)', function () {
     await subscribed(1);
     await bus.publishBatch(sampleBatch('2-1', { SBIN: 960 }));
     await waitFor('a batch after the restart', () => seen.includes('2-1'), 10_000);
+    expect(receiving, 'down once, then back').to.deep.equal([false, true]);
+    expect(bus.isReceiving()).to.equal(true);
     expect(lines.some((l) => l.msg === 'redis connection lost; reconnecting')).to.equal(true);
   });
 });

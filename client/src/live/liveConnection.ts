@@ -7,6 +7,8 @@
  * - When the server closes the socket ('io server disconnect': the 15-minute token expired or
  *   the sessions were revoked) or refuses the handshake, the session is refreshed once and the
  *   socket reconnects with backoff; if the session cannot be renewed the state becomes offline.
+ * - The server's `feed:status` says whether prices can reach the tab: while its link to the
+ *   market feed (Redis) is down the socket stays connected but the state is reconnecting.
  * - `quotes` go into the quote store; `connect`, `holdings:changed`, `rules:changed`, `alert` (with
  *   its execution) and `rules:levels` (with the levels) are passed on to `onLiveEvent` listeners
  *   (pages re-fetch their REST snapshot on them).
@@ -127,6 +129,9 @@ function open(): void {
     // `active` is false when the server refused the handshake; Socket.IO then stops retrying.
     if (live.active) setStatus('reconnecting');
     else reconnectLater(live, err.message === SOCKET_ERRORS.unauthorized);
+  });
+  live.on('feed:status', ({ live: feedLive }) => {
+    if (live.connected) setStatus(feedLive ? 'live' : 'reconnecting');
   });
   live.on('quotes', (message) => quoteStore.applyBatch(message));
   live.on('holdings:changed', () => emit('holdings:changed'));

@@ -44,6 +44,11 @@ export interface ServerToClientEvents {
   'rules:levels': (
     levels: { id: string; peak_price: number | null; computed_trigger_price: number }[],
   ) => void;
+  /**
+   * Whether tick batches can reach this tab: `live: false` while the server's link to the
+   * market feed (Redis) is down, sent on connecting then too; `live: true` when it is back.
+   */
+  'feed:status': (status: { live: boolean }) => void;
 }
 
 export type ClientToServerEvents = Record<string, never>;

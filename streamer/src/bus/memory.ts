@@ -58,6 +58,10 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
       };
     },
 
+    // Nothing stands between the streamer and the server in one process.
+    isReceiving: () => true,
+    onReceivingChange: () => () => undefined,
+
     async getWatchSet() {
       open();
       return [...watch]

@@ -38,6 +38,16 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
   });
   const handlers = new Set<BatchHandler>();
   let subscribed = false;
+  // The subscriber connection, once it has been up: false while it is reconnecting.
+  let receiving = true;
+  const receivingListeners = new Set<(receiving: boolean) => void>();
+  const setReceiving = (next: boolean) => {
+    if (next === receiving) return;
+    receiving = next;
+    for (const listener of [...receivingListeners]) listener(next);
+  };
+  subscriber.on('close', () => setReceiving(false));
+  subscriber.on('ready', () => setReceiving(true));
 
   subscriber.on('message', (channel: string, message: string) => {
     if (channel !== MARKET_KEYS.ticksChannel || handlers.size === 0) return;
@@ -82,6 +92,15 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
       };
     },
 
+    isReceiving: () => receiving,
+
+    onReceivingChange(listener) {
+      receivingListeners.add(listener);
+      return () => {
+        receivingListeners.delete(listener);
+      };
+    },
+
     async getWatchSet() {
       const members = await commands.smembers(MARKET_KEYS.watchSet);
       return members
@@ -119,6 +138,7 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
 
     async close() {
       handlers.clear();
+      receivingListeners.clear();
       await Promise.all([closeRedisConnection(commands, log), closeRedisConnection(subscriber, log)]);
     },
   };

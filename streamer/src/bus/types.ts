@@ -24,6 +24,13 @@ export interface MarketBus {
    * validated on arrival; an invalid one is logged and dropped. Returns the unsubscribe function.
    */
   onBatch(handler: BatchHandler): () => void;
+  /**
+   * Whether batches can reach this process: false from the moment the subscriber loses its
+   * connection to Redis until it is back (always true in process).
+   */
+  isReceiving(): boolean;
+  /** Calls `listener` each time `isReceiving()` changes. Returns the unsubscribe function. */
+  onReceivingChange(listener: (receiving: boolean) => void): () => void;
   /** The instruments someone holds or has a rule on, sorted by instrument key. */
   getWatchSet(): Promise<WatchedInstrument[]>;
   /** Makes the watch set exactly `list` (atomically). */

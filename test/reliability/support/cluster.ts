@@ -148,6 +148,7 @@ export interface Investor {
   id: string;
   email: string;
   token: string;
+  refreshToken: string;
 }
 
 /** Demo sign-in through `url` (each from its own address, so sign-in limits stay out of the way). */
@@ -158,9 +159,12 @@ export async function signInAt(url: string): Promise<Investor> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, name: 'Reliability Investor' }),
   });
-  const body = (await res.json()) as { data?: { token: string; user: { id: string } }; error?: string };
+  const body = (await res.json()) as {
+    data?: { token: string; refresh_token: string; user: { id: string } };
+    error?: string;
+  };
   if (res.status !== 200 || !body.data) throw new Error(`sign-in failed: ${res.status} ${body.error}`);
-  return { id: body.data.user.id, email, token: body.data.token };
+  return { id: body.data.user.id, email, token: body.data.token, refreshToken: body.data.refresh_token };
 }
 
 /** Holds each symbol (one upload) and arms a fixed stop loss of `percent` on each. */
