@@ -5,13 +5,14 @@
  * holdings cache (holdings/cache.ts) current: batch prices, and other instances' changes.
  */
 import { instrumentKey, type TickBatch } from '@app/common/market/tick-batch';
-import type { LiveQuote } from '@app/common/realtime/events';
+import type { LiveQuote, QuotesMessage } from '@app/common/realtime/events';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { queryRows, type Executor } from '../db/client.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import { attachHoldingsCache } from '../holdings/cache.ts';
 import { userRoom, type RealtimeServer } from './socket-server.ts';
+import { preEncoded } from './wire.ts';
 
 /**
  * One string per instrument key for the whole process: thousands of users watch the same few
@@ -90,11 +91,15 @@ export function createQuoteFanout(
   events.on('holdings:changed', changed);
   events.on('rules:changed', changed);
 
+  /**
+   * Each quote is serialised once per batch; a user's message is those strings joined, the same
+   * JSON as `JSON.stringify({at, quotes})`, handed to Socket.IO ready-made (`wire.ts`).
+   */
   function sendQuotes(batch: TickBatch): void {
     if (watchers.size === 0 || batch.quotes.length === 0) return;
-    const byKey = new Map<string, LiveQuote>();
+    const quoteJson = new Map<string, string>();
     for (const q of batch.quotes) {
-      byKey.set(instrumentKey(q.exchange, q.symbol), {
+      const quote: LiveQuote = {
         symbol: q.symbol,
         exchange: q.exchange,
         ltp: q.ltp,
@@ -102,15 +107,18 @@ export function createQuoteFanout(
         change: q.change,
         changePercent: q.changePercent,
         asOf: q.asOf,
-      });
+      };
+      quoteJson.set(instrumentKey(q.exchange, q.symbol), JSON.stringify(quote));
     }
+    const head = `{"at":${JSON.stringify(batch.at)},"quotes":[`;
     for (const [userId, keys] of watchers) {
-      const quotes: LiveQuote[] = [];
+      let quotes = '';
       for (const key of keys) {
-        const quote = byKey.get(key);
-        if (quote) quotes.push(quote);
+        const json = quoteJson.get(key);
+        if (json !== undefined) quotes = quotes ? `${quotes},${json}` : json;
       }
-      if (quotes.length) io.local.to(userRoom(userId)).emit('quotes', { at: batch.at, quotes });
+      if (quotes)
+        io.local.to(userRoom(userId)).emit('quotes', preEncoded<QuotesMessage>(`${head}${quotes}]}`));
     }
   }
 

@@ -16,6 +16,7 @@ import { Server, type Socket } from 'socket.io';
 import { authenticateSession } from '../auth/require-user.ts';
 import type { AppDeps } from '../deps.ts';
 import { SOCKET_TRANSPORT_HEADERS } from '../http/security.ts';
+import { livePathParser } from './wire.ts';
 
 export interface SocketData {
   userId: string;
@@ -94,6 +95,7 @@ export function createSocketServer(
   const allowedOrigin = new URL(deps.config.appUrl).origin;
   const io: RealtimeServer = new Server(http, {
     cors: { origin: allowedOrigin, credentials: false },
+    parser: livePathParser,
     maxHttpBufferSize: MAX_CLIENT_MESSAGE_BYTES,
     pingInterval: 20_000,
     pingTimeout: 20_000,

@@ -63,6 +63,52 @@ describe('live quotes over Socket.IO (embedded simulated market)', () => {
     }
   });
 
+  it('delivers each quote of a batch exactly as published (nulls, negatives, symbols with & and -)', async () => {
+    const api = apiClient(app.url);
+    const user = await signIn(app);
+    for (const symbol of ['M&M', 'BAJAJ-AUTO'])
+      await api.post(
+        '/api/holdings/manual',
+        { symbol, exchange: 'NSE', quantity: 1, average_price: 100 },
+        user.token,
+      );
+    const socket = connectSocket(app.url, user.token);
+    try {
+      await connected(socket);
+      // The first simulated batch shows the server has loaded the user's instruments.
+      await collectQuotes(socket, (all) => all.length >= 1);
+      const at = Date.now() + 1;
+      const quotes = [
+        {
+          symbol: 'M&M',
+          exchange: 'NSE' as const,
+          ltp: 3012.45,
+          prevClose: null,
+          change: null,
+          changePercent: null,
+          asOf: at - 500,
+        },
+        {
+          symbol: 'BAJAJ-AUTO',
+          exchange: 'NSE' as const,
+          ltp: 8790.1,
+          prevClose: 8800,
+          change: -9.9,
+          changePercent: -0.11,
+          asOf: at - 400,
+        },
+      ];
+      const received = collectQuotes(socket, (all) => all.some((m) => m.at === at));
+      await app.runtime.bus.publishBatch({ v: 1, id: `wire-${at}`, at, source: 'test', quotes });
+      const message = (await received).find((m) => m.at === at)!;
+      const bySymbol = (a: { symbol: string }, b: { symbol: string }) => a.symbol.localeCompare(b.symbol);
+      expect(message.at).to.equal(at);
+      expect([...message.quotes].sort(bySymbol)).to.deep.equal([...quotes].sort(bySymbol));
+    } finally {
+      socket.close();
+    }
+  });
+
   it('refuses a socket without a valid token, and one from a foreign origin', async () => {
     const user = await signIn(app);
     for (const token of [undefined, 'not-a-jwt', `${user.token}x`]) {
