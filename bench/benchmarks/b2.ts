@@ -2,14 +2,22 @@
  * B2: how many sockets one server process holds while delivering a full tick batch to every one
  * of them within a second, and the memory each costs. Sockets are added in steps; at each step
  * three full batches go out and the median time to the last socket must stay ≤ 1 s. Baseline: the
- * same ramp on a bare `ws` server. Clients run in child processes (on the same cores).
+ * same ramp on a bare `ws` server. Reference: the same ramp, up to the memory step, on a bare
+ * Socket.IO server, the floor under the app's memory per socket. Clients run in child processes
+ * (on the same cores).
  */
 import { execFileSync } from 'node:child_process';
 import { createRedisBus } from '@app/streamer';
 import { pino } from 'pino';
 import { publishBatches, startFleet } from '../lib/fleet.ts';
 import { plausibleSymbols, tickBatch } from '../lib/market.ts';
-import { startAppServer, startBareWsServer, tokenFor, type ServerHandle } from '../lib/servers.ts';
+import {
+  startAppServer,
+  startBareSocketIoServer,
+  startBareWsServer,
+  tokenFor,
+  type ServerHandle,
+} from '../lib/servers.ts';
 import { freshDatabase, startRedisServer } from '../lib/services.ts';
 import { max, median, phases } from '../lib/stats.ts';
 import { result, round, type BenchContext, type Benchmark } from '../lib/types.ts';
@@ -62,6 +70,8 @@ export interface B2Evidence {
   fileLimit: number;
   app: Ramp;
   baseline: Ramp;
+  /** Bare Socket.IO, up to the memory step. */
+  bareSocketIo: Ramp;
 }
 
 /** The hard limit on open files; the children raise their soft limit to it (child.ts). */
@@ -99,7 +109,7 @@ async function ramp(
       }
       open = n;
       await server
-        .waitFor((s) => s.sockets >= n && (kind === 'ws' || s.watchedUsers >= n), 120_000)
+        .waitFor((s) => s.sockets >= n && (server.database === null || s.watchedUsers >= n), 120_000)
         .catch(async (err: Error) => {
           throw new Error(`${err.message}; sockets lost: ${JSON.stringify(await fleet.lost())}`);
         });
@@ -171,9 +181,10 @@ export const b2: Benchmark<B2Evidence> = {
         await redis.stop();
       }
     };
-    const bareRamp = async () => {
+    const bareRamp = async (kind: 'ws' | 'socket.io', upTo: number[]) => {
       const redis = await startRedisServer();
-      const bare = await startBareWsServer({ redisUrl: redis.url, symbols, perUser: size.perUser }).catch(
+      const spec = { redisUrl: redis.url, symbols, perUser: size.perUser };
+      const bare = await (kind === 'ws' ? startBareWsServer(spec) : startBareSocketIoServer(spec)).catch(
         async (err: unknown) => {
           await redis.stop();
           throw err;
@@ -182,7 +193,7 @@ export const b2: Benchmark<B2Evidence> = {
       try {
         const targets = (from: number, to: number) =>
           Array.from({ length: to - from }, (_, i) => ({ user: from + i }));
-        return await ramp(bare, 'ws', targets, redis.url, symbols, size, steps, ctx.log);
+        return await ramp(bare, kind, targets, redis.url, symbols, size, upTo, ctx.log);
       } finally {
         await bare.stop();
         await redis.stop();
@@ -190,9 +201,21 @@ export const b2: Benchmark<B2Evidence> = {
     };
     let app: Ramp;
     let baseline: Ramp;
+    let bareSocketIo: Ramp;
     try {
-      ctx.log(`B2: app server (${database.kind}, Redis), then bare ws; up to ${steps.at(-1)} sockets`);
-      [app, baseline] = await phases<[Ramp, Ramp]>(ctx.quick, appRamp, bareRamp);
+      ctx.log(
+        `B2: app server (${database.kind}, Redis), then bare ws, then bare Socket.IO; up to ${steps.at(-1)} sockets`,
+      );
+      [app, baseline, bareSocketIo] = await phases<[Ramp, Ramp, Ramp]>(
+        ctx.quick,
+        appRamp,
+        () => bareRamp('ws', steps),
+        () =>
+          bareRamp(
+            'socket.io',
+            steps.filter((n) => n <= size.memoryAt),
+          ),
+      );
     } finally {
       await database.drop();
     }
@@ -204,6 +227,7 @@ export const b2: Benchmark<B2Evidence> = {
     );
     const appMem = memoryLine(app, common);
     const baseMem = memoryLine(baseline, common);
+    const socketIoMem = memoryLine(bareSocketIo, common);
     const kb = (bytes: number | undefined) => (bytes === undefined ? null : round(bytes / 1024, 1));
     const capped =
       steps.length < size.steps.length ? ` (the ramp stops at ${steps.at(-1)}: open files ≤ ${limit})` : '';
@@ -237,6 +261,15 @@ export const b2: Benchmark<B2Evidence> = {
             baseMem !== undefined &&
             appMem.heapPerSocket <= 2 * baseMem.heapPerSocket,
         }),
+        result({
+          id: 'B2-memory-socket.io',
+          name: `Memory per socket at ${common} sockets, bare Socket.IO (the interface ARCHITECTURE §4 fixes), against bare ws`,
+          value: kb(socketIoMem?.heapPerSocket),
+          unit: 'KB',
+          baseline: kb(baseMem?.heapPerSocket),
+          target: 'reported (the floor under B2-memory)',
+          pass: true,
+        }),
       ],
       notes: [
         `B2: ${database.kind}; ${size.batches} full batches per step (median of the time to the last socket); ` +
@@ -244,8 +277,9 @@ export const b2: Benchmark<B2Evidence> = {
           `open-file limit ${limit}.`,
         `B2 app ramp: ${describe(app)}.`,
         `B2 bare ws ramp: ${describe(baseline)}.`,
+        `B2 bare Socket.IO ramp: ${describe(bareSocketIo)}.`,
       ],
-      evidence: { size, fileLimit: limit, app, baseline },
+      evidence: { size, fileLimit: limit, app, baseline, bareSocketIo },
     };
   },
 };

@@ -11,7 +11,10 @@ import { serveParent } from './child.ts';
 export interface ConnectRequest {
   kind: 'socket.io' | 'ws';
   url: string;
-  /** One socket each: the access token (socket.io) or the user's ordinal (ws). */
+  /**
+   * One socket each: the access token (socket.io) and the user's ordinal (ws, and the bare
+   * Socket.IO server, which has no sign-in).
+   */
   targets: Array<{ token?: string; user: number }>;
   /** Handshakes in flight at once. */
   concurrency: number;
@@ -45,9 +48,9 @@ function record(message: QuotesMessage): void {
   r.maxQuotes = Math.max(r.maxQuotes, message.quotes.length);
 }
 
-function connectSocketIo(url: string, token: string): Promise<Closer> {
+function connectSocketIo(url: string, token: string | undefined, user: number): Promise<Closer> {
   const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(url, {
-    auth: { token },
+    auth: { token, user },
     transports: ['websocket'],
     reconnection: false,
     forceNew: true,
@@ -83,7 +86,7 @@ async function connect(req: ConnectRequest) {
         const close =
           req.kind === 'ws'
             ? await connectWs(req.url, target.user)
-            : await connectSocketIo(req.url, target.token!);
+            : await connectSocketIo(req.url, target.token, target.user);
         open.push(close);
       } catch (err) {
         failed += 1;

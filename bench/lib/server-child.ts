@@ -1,6 +1,6 @@
 /**
  * A server under test, alone in its process: the real app (startServerRuntime, as bootApp
- * does, without the embedded streamer), a bare `ws` server or a bare Koa route. Started by
+ * does, without the embedded streamer), a bare `ws` or Socket.IO server or a bare Koa route. Started by
  * servers.ts; answers its calls (seed, status, memory, ...) over IPC.
  */
 import { randomUUID } from 'node:crypto';
@@ -8,7 +8,13 @@ import { writeHeapSnapshot } from 'node:v8';
 import { parseConfig } from '@app/config';
 import { pino } from 'pino';
 import { startServerRuntime, type ServerRuntime } from '../../server/src/runtime.ts';
-import { startBareKoa, startBareWs, type BareServer, type BareWsSpec } from './bare-servers.ts';
+import {
+  startBareKoa,
+  startBareSocketIo,
+  startBareWs,
+  type BareServer,
+  type BareWsSpec,
+} from './bare-servers.ts';
 import { serveParent, settledMemory } from './child.ts';
 import {
   countHoldings,
@@ -30,7 +36,10 @@ export interface AppSpec {
 }
 
 export type ServerSpec =
-  ({ kind: 'app' } & AppSpec) | ({ kind: 'bare-ws' } & BareWsSpec) | { kind: 'bare-koa'; body: unknown };
+  | ({ kind: 'app' } & AppSpec)
+  | ({ kind: 'bare-ws' } & BareWsSpec)
+  | ({ kind: 'bare-socket.io' } & BareWsSpec)
+  | { kind: 'bare-koa'; body: unknown };
 
 export interface ServerStatus {
   /** Open sockets (engine.io clients, or ws connections). */
@@ -71,7 +80,12 @@ serveParent(
   {
     async start(spec: ServerSpec) {
       if (spec.kind === 'app') return startApp(spec);
-      bare = spec.kind === 'bare-ws' ? await startBareWs(spec) : await startBareKoa(spec.body);
+      bare =
+        spec.kind === 'bare-ws'
+          ? await startBareWs(spec)
+          : spec.kind === 'bare-socket.io'
+            ? await startBareSocketIo(spec)
+            : await startBareKoa(spec.body);
       return { url: bare.url, database: null };
     },
     status(): ServerStatus {

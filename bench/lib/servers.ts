@@ -72,6 +72,7 @@ export async function startAppServer(spec: Omit<AppSpec, 'jwtSecret'>): Promise<
 }
 
 export const startBareWsServer = (spec: BareWsSpec) => startServer({ kind: 'bare-ws', ...spec });
+export const startBareSocketIoServer = (spec: BareWsSpec) => startServer({ kind: 'bare-socket.io', ...spec });
 export const startBareKoaServer = (body: unknown) => startServer({ kind: 'bare-koa', body });
 
 /** A 15-minute access token for a seeded user, as demo sign-in would issue. */

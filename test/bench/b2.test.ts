@@ -7,8 +7,8 @@ describe('bench B2 (quick): sockets per process and memory per socket', function
 
   it('ramps up, delivering every batch to every socket at each step, and measures memory', async () => {
     const { results, evidence } = await b2.run(await quickContext());
-    expectWellFormed(results, ['B2-sockets', 'B2-memory']);
-    for (const ramp of [evidence.app, evidence.baseline]) {
+    expectWellFormed(results, ['B2-sockets', 'B2-memory', 'B2-memory-socket.io']);
+    for (const ramp of [evidence.app, evidence.baseline, evidence.bareSocketIo]) {
       expect(
         ramp.steps.map((s) => s.sockets),
         ramp.stoppedBy,
@@ -22,5 +22,6 @@ describe('bench B2 (quick): sockets per process and memory per socket', function
       }
     }
     expect(results[1]!.value).to.be.a('number');
+    expect(results[2]!.value, 'bare Socket.IO measured at the same step').to.be.a('number');
   });
 });
