@@ -5,7 +5,7 @@
  *
  * A server holds tens of thousands of sockets, so a socket carries no timers or closures of
  * its own: its state is four fields of `socket.data`, one sweep closes expired sockets, and the
- * handshake's HTTP request is not kept.
+ * handshake's HTTP requests are not kept (upgrade-request.ts).
  */
 import type { Server as HttpServer } from 'node:http';
 import type { AlertExecution, ClientToServerEvents, ServerToClientEvents } from '@app/common/realtime/events';
@@ -16,6 +16,7 @@ import { Server, type Socket } from 'socket.io';
 import { authenticateSession } from '../auth/require-user.ts';
 import type { AppDeps } from '../deps.ts';
 import { SOCKET_TRANSPORT_HEADERS } from '../http/security.ts';
+import { releaseUpgradeRequests } from './upgrade-request.ts';
 import { livePathParser } from './wire.ts';
 
 export interface SocketData {
@@ -125,10 +126,7 @@ export function createSocketServer(
   io.engine.on('headers', (headers: Record<string, string>) =>
     Object.assign(headers, SOCKET_TRANSPORT_HEADERS),
   );
-  // The first request of each connection is otherwise kept for the socket's life.
-  io.engine.on('connection', (raw: { request: unknown }) => {
-    raw.request = null;
-  });
+  io.engine.on('connection', releaseUpgradeRequests);
 
   io.use(async (socket, next) => {
     const token = socket.handshake.auth?.token;
