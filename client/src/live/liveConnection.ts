@@ -1,6 +1,7 @@
 /**
  * The tab's one Socket.IO connection (ARCHITECTURE §4: same origin, `auth: {token}`).
  *
+ * - WebSocket first, long-polling where a WebSocket cannot open.
  * - Opened while anything holds it (`retainLive`), closed shortly after the last holder lets go.
  * - Every (re)connect attempt reads the stored access token, so a token refreshed by the API
  *   client or another tab is used automatically.
@@ -109,6 +110,10 @@ function open(): void {
       handshakeToken = getAccessToken();
       callback({ token: handshakeToken });
     },
+    // WebSocket first (ARCHITECTURE §10: behind a load balancer without sticky sessions);
+    // long-polling only where a WebSocket cannot open (a proxy that refuses upgrades).
+    transports: ['websocket', 'polling'],
+    tryAllTransports: true,
     reconnectionDelay: 1_000,
     reconnectionDelayMax: MAX_BACKOFF_MS,
   });

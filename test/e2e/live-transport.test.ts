@@ -1,0 +1,107 @@
+/**
+ * How a tab reaches the live feed: over a WebSocket from the first request (ARCHITECTURE §10:
+ * no sticky sessions needed behind a load balancer), and over long-polling only where a
+ * WebSocket cannot open, still Live and still moving prices.
+ */
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import type { TestApp } from '../helpers/app.ts';
+import { launchBrowser } from '../helpers/browser.ts';
+import { apiClient } from '../helpers/http.ts';
+import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+
+const LTP = 'tr.holding-row[data-symbol="RELIANCE"] [data-col="ltp"] [data-live-value]';
+
+/** The Socket.IO traffic of a page: long-polling requests and WebSocket addresses. */
+function watchTransports(page: Page): { polling: string[]; webSockets: string[] } {
+  const seen = { polling: [] as string[], webSockets: [] as string[] };
+  page.on('request', (req) => {
+    if (req.url().includes('/socket.io/') && req.url().includes('transport=polling'))
+      seen.polling.push(req.url());
+  });
+  page.on('websocket', (ws) => seen.webSockets.push(ws.url()));
+  return seen;
+}
+
+/** Waits for Live in the header and a RELIANCE price in the table. */
+async function expectLivePrices(page: Page): Promise<void> {
+  await page.locator('.live-indicator[data-tone="live"]').waitFor({ timeout: 15_000 });
+  expect(await page.locator('.live-label').innerText()).to.equal('Live');
+  const first = await page.locator(LTP).getAttribute('data-live-value', { timeout: 15_000 });
+  await page.waitForFunction(
+    ([selector, before]) => {
+      const now = document.querySelector(selector!)?.getAttribute('data-live-value');
+      return Boolean(now) && now !== before;
+    },
+    [LTP, first] as const,
+    { timeout: 15_000 },
+  );
+}
+
+describe('e2e: the live connection’s transport', function () {
+  this.timeout(90_000);
+  let app: TestApp;
+  let browser: Browser;
+  let user: SignedInUser;
+
+  before(async () => {
+    app = await bootBrowserApp({ QUOTE_INTERVAL_MS: '300' });
+    browser = await launchBrowser();
+    user = await signIn(app);
+    const res = await apiClient(app.url).post(
+      '/api/holdings/manual',
+      { symbol: 'RELIANCE', exchange: 'NSE', quantity: 10, average_price: 1300 },
+      user.token,
+    );
+    expect(res.status, res.body.error).to.equal(201);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('connects over a WebSocket from the first request, with no long-polling', async () => {
+    const context = await signedInContext(browser, app, user);
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    const seen = watchTransports(page);
+    await page.goto(`${app.url}/holdings`);
+    await expectLivePrices(page);
+    expect(seen.polling, 'long-polling requests').to.deep.equal([]);
+    expect(seen.webSockets).to.have.length(1);
+    expect(seen.webSockets[0]).to.match(/\/socket\.io\/\?EIO=4&transport=websocket$/);
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('falls back to long-polling where a WebSocket cannot open, and still shows Live prices', async () => {
+    const context = await signedInContext(browser, app, user);
+    // As behind a proxy that refuses upgrades: every WebSocket fails before it opens.
+    // (A string: the test's compiled TypeScript may use helpers the page does not have.)
+    await context.addInitScript(`
+      window.WebSocket = class RefusedWebSocket extends EventTarget {
+        constructor() {
+          super();
+          this.readyState = 0;
+          setTimeout(() => {
+            this.readyState = 3;
+            this.onerror?.(new Event('error'));
+            this.onclose?.(new CloseEvent('close', { code: 1006 }));
+          }, 10);
+        }
+        send() {}
+        close() {}
+      };
+    `);
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    const seen = watchTransports(page);
+    await page.goto(`${app.url}/holdings`);
+    await expectLivePrices(page);
+    expect(seen.polling.length, 'long-polling requests').to.be.greaterThan(0);
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+});
