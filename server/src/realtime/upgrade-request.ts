@@ -42,6 +42,7 @@ function releaseWebSocketUpgrade(transport: EngineTransport): void {
 /** Call on `io.engine`'s `connection`: now for a WebSocket-first connection, else at its upgrade. */
 export function releaseUpgradeRequests(connection: EngineConnection): void {
   connection.request = null;
-  releaseWebSocketUpgrade(connection.transport);
-  connection.once('upgrade', releaseWebSocketUpgrade);
+  // Only a long-polling connection gets a listener: a WebSocket-first one holds none for this.
+  if (connection.transport.name === 'websocket') releaseWebSocketUpgrade(connection.transport);
+  else connection.once('upgrade', releaseWebSocketUpgrade);
 }
