@@ -6,10 +6,11 @@
  *
  * With a market calendar (real feeds) it polls only while the market is open, plus once per
  * instrument after each close (so a restart or a newly watched instrument out of hours still
- * gets its closing price). A cycle that yields no quotes publishes nothing.
+ * gets its closing price). A cycle that yields no quotes publishes nothing; one that yields more
+ * than a batch can carry publishes several.
  */
 import type { MarketCalendar } from '@app/common/market/calendar';
-import { instrumentKey, type TickBatch } from '@app/common/market/tick-batch';
+import { instrumentKey, MAX_QUOTES_PER_BATCH, type TickBatch } from '@app/common/market/tick-batch';
 import type { Logger } from 'pino';
 import type { MarketBus } from './bus/types.ts';
 import type { LeaderLock } from './leader.ts';
@@ -82,15 +83,19 @@ export function createStreamer(deps: StreamerDeps): Streamer {
     if (due) {
       for (const q of result.quotes) if (!q.stale) polledSinceClose.add(instrumentKey(q.exchange, q.symbol));
     }
-    let id: string | undefined;
-    if (result.quotes.length > 0) {
-      id = `${runStartedAt}-${++seq}`;
-      const batch: TickBatch = { v: 1, id, at: Date.now(), source: provider.name, quotes: result.quotes };
+    // A watch set larger than one message goes out as several batches, never refused.
+    const ids: string[] = [];
+    for (let start = 0; start < result.quotes.length; start += MAX_QUOTES_PER_BATCH) {
+      const id = `${runStartedAt}-${++seq}`;
+      const quotes = result.quotes.slice(start, start + MAX_QUOTES_PER_BATCH);
+      const batch: TickBatch = { v: 1, id, at: Date.now(), source: provider.name, quotes };
       await bus.publishBatch(batch);
+      ids.push(id);
     }
     log.info(
       {
-        batch: id,
+        batch: ids[0],
+        ...(ids.length > 1 ? { batches: ids } : {}),
         instruments: instruments.length,
         quotes: result.quotes.length,
         stale: result.stale,

@@ -105,7 +105,7 @@ describe('holdings API payload schemas', () => {
     ).to.deep.equal({
       csvData: 'x',
       dry_run: true,
-      overrides: [{ line: 2, symbol: 'itc', exchange: 'NSE' }],
+      overrides: [{ line: 2, symbol: 'ITC', exchange: 'NSE' }],
     });
     expect(
       uploadCsvBody.safeParse({ csvData: 'x', overrides: [{ line: 0, symbol: 'ITC', exchange: 'NSE' }] })

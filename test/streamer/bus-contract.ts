@@ -1,6 +1,6 @@
 /** The semantics both market buses share, run against each implementation. */
 import { expect } from 'chai';
-import type { TickBatch } from '@app/common/market/tick-batch';
+import { MAX_QUOTES_PER_BATCH, type TickBatch } from '@app/common/market/tick-batch';
 import type { MarketBus } from '../../streamer/src/bus/types.ts';
 import { delay, waitFor } from './helpers.ts';
 
@@ -90,6 +90,26 @@ export function describeBusContract(setup: () => BusUnderTest): void {
     const bad = { ...sampleBatch('1-1', { SBIN: 960 }), v: 2 } as unknown as TickBatch;
     let failed = false;
     await t.bus.publishBatch(bad).catch(() => (failed = true));
+    expect(failed).to.equal(true);
+  });
+
+  it('drops a quote that breaks the contract, not its batch, at the publishing end', async () => {
+    const seen: TickBatch[] = [];
+    t.bus.onBatch((batch) => void seen.push(batch));
+    await t.subscribed(1);
+    const batch = sampleBatch('1-1', { ['A'.repeat(41)]: 10, SBIN: 960, TCS: -5 });
+    await t.bus.publishBatch(batch);
+    await waitFor('the batch', () => seen.length === 1);
+    expect(seen[0]!.quotes.map((q) => q.symbol)).to.deep.equal(['SBIN']);
+    expect([...(await t.bus.getLatestQuotes()).keys()]).to.deep.equal(['NSE:SBIN']);
+  });
+
+  it('refuses a batch larger than one message can carry, so the streamer splits it', async () => {
+    const prices = Object.fromEntries(
+      Array.from({ length: MAX_QUOTES_PER_BATCH + 1 }, (_, i) => [`S${i}`, 100]),
+    );
+    let failed = false;
+    await t.bus.publishBatch(sampleBatch('1-1', prices)).catch(() => (failed = true));
     expect(failed).to.equal(true);
   });
 

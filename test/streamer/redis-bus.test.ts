@@ -67,6 +67,26 @@ describe('streamer: Redis market bus (private redis-server)', function () {
     ]);
   });
 
+  it('delivers a published batch without its bad quote, logging that instrument once', async () => {
+    const bus = newBus();
+    const seen: TickBatch[] = [];
+    bus.onBatch((batch) => void seen.push(batch));
+    await subscribed(1);
+    const bad = { ...sampleBatch('x', { SBIN: 960 }).quotes[0]!, symbol: 'A'.repeat(41) };
+    for (const id of ['1-1', '1-2']) {
+      const batch = sampleBatch(id, { SBIN: 960, TCS: 3250 });
+      await raw.publish(
+        MARKET_KEYS.ticksChannel,
+        JSON.stringify({ ...batch, quotes: [bad, ...batch.quotes] }),
+      );
+    }
+    await waitFor('both batches', () => seen.length === 2);
+    for (const batch of seen) expect(batch.quotes.map((q) => q.symbol)).to.deep.equal(['SBIN', 'TCS']);
+    const dropped = lines.filter((l) => l.msg.includes('dropped a quote'));
+    expect(dropped).to.have.length(1);
+    expect(dropped[0]!.instrument).to.equal(`NSE:"${'A'.repeat(41)}"`);
+  });
+
   it('skips invalid values in the latest-quotes hash', async () => {
     const bus = newBus();
     await bus.publishBatch(sampleBatch('1-1', { SBIN: 960 }));

@@ -1,5 +1,5 @@
 import type { MarketCalendar } from '@app/common/market/calendar';
-import type { Quote, TickBatch } from '@app/common/market/tick-batch';
+import { MAX_QUOTES_PER_BATCH, type Quote, type TickBatch } from '@app/common/market/tick-batch';
 import { expect } from 'chai';
 import { createMemoryBus } from '../../streamer/src/bus/memory.ts';
 import type { MarketBus } from '../../streamer/src/bus/types.ts';
@@ -69,6 +69,21 @@ describe('streamer: poll loop', () => {
   }
 
   const cycleLines = () => lines.filter((l) => l.msg === 'poll cycle');
+
+  it('publishes a watch set larger than one message as several batches, every instrument once', async () => {
+    const many = Array.from({ length: MAX_QUOTES_PER_BATCH + 5 }, (_, i): WatchedInstrument => ({
+      symbol: `S${i}`,
+      exchange: 'NSE',
+    }));
+    await bus.replaceWatchSet(many);
+    const { provider } = countingProvider();
+    start({ provider: { ...provider, maxSymbolsPerRequest: 5000 }, intervalMs: 60_000 });
+    await waitFor('the cycle', () => cycleLines().length === 1, 10_000);
+    expect(received.map((b) => b.quotes.length)).to.deep.equal([MAX_QUOTES_PER_BATCH, 5]);
+    const symbols = new Set(received.flatMap((b) => b.quotes.map((q) => q.symbol)));
+    expect(symbols.size).to.equal(many.length);
+    expect(cycleLines()[0]!.batches).to.deep.equal(received.map((b) => b.id));
+  });
 
   it('publishes one batch per cycle for the watch set, with run-scoped ids and the publish time', async () => {
     const before = Date.now();

@@ -3,6 +3,7 @@
  * shared by the server and the client, and the shapes the API answers with.
  */
 import { z } from 'zod';
+import { symbolSchema } from '../instruments/symbol.ts';
 import { EXCHANGES } from '../instruments/types.ts';
 import { RULE_MESSAGES } from '../rules/messages.ts';
 import {
@@ -31,13 +32,6 @@ const exchange = z.preprocess(
   (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
   z.enum(EXCHANGES, { error: 'Exchange must be NSE or BSE' }),
 );
-
-const symbol = z
-  .string({ error: 'Symbol is required' })
-  .trim()
-  .min(1, { error: 'Symbol is required' })
-  .max(40, { error: 'Symbol can be at most 40 characters' })
-  .toUpperCase();
 
 /** `all` / `specific` (the template dialog's words) are accepted for the API's names. */
 const ruleScope = z.preprocess(
@@ -80,7 +74,7 @@ function refuseSell(rule: RuleChecks, ctx: z.RefinementCtx) {
 /** POST /api/position-rules: one rule. SELL is refused for now. */
 export const createRuleBody = ruleFields
   .extend({
-    symbol,
+    symbol: symbolSchema,
     exchange: exchange.default('NSE'),
     rule_name: ruleFields.shape.rule_name.optional(),
     rule_scope: ruleScope.default('all_holdings'),
@@ -160,7 +154,7 @@ export type CurrentPricesQuery = z.infer<typeof currentPricesQuery>;
 
 /** POST /api/alerts: a one-off price alert on any listed instrument. */
 export const createPriceAlertBody = z.object({
-  symbol,
+  symbol: symbolSchema,
   exchange: exchange.default('NSE'),
   direction: z.enum(ALERT_DIRECTIONS, { error: 'direction must be above or below' }),
   price: positive('Please enter a price greater than 0'),

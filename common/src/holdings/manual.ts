@@ -1,5 +1,6 @@
 import { isPositiveNumber, parseDecimal } from './numbers.ts';
 import { manualRowMessage, PRICE_POSITIVE, QUANTITY_POSITIVE } from './messages.ts';
+import { symbolProblem } from '../instruments/symbol.ts';
 import { toExchange } from '../instruments/types.ts';
 import type { Exchange } from '../instruments/types.ts';
 
@@ -37,7 +38,9 @@ export function validateManualRows(rows: readonly ManualRowInput[]): {
     if (symbol === '' && quantityText === '' && priceText === '') return;
 
     const rowErrors: string[] = [];
+    const symbolIssue = symbolProblem(symbol);
     if (symbol === '') rowErrors.push(manualRowMessage.symbolRequired(row));
+    else if (symbolIssue) rowErrors.push(manualRowMessage.symbol(row, symbolIssue));
     const quantity = parseDecimal(quantityText);
     if (quantityText === '') rowErrors.push(manualRowMessage.quantityRequired(row));
     else if (!isPositiveNumber(quantity)) rowErrors.push(manualRowMessage.quantityPositive(row));

@@ -1,6 +1,20 @@
 /** User-facing validation messages for holdings input, worded exactly as the product shows them. */
 
 export const MAX_IMPORT_ROWS = 1000;
+/** Holdings one broker account may keep (a broker file replaces its account, so MAX_IMPORT_ROWS). */
+export const MAX_HOLDINGS_PER_ACCOUNT = 1000;
+/** Holdings one user may keep across all accounts. */
+export const MAX_HOLDINGS_IN_ALL = 5000;
+
+const grouped = (n: number) => n.toLocaleString('en-IN');
+
+/** Refusals when a change would take a user past the holdings limits. */
+export const holdingsLimitMessage = {
+  account: (account: string, count: number): string =>
+    `An account can keep at most ${grouped(MAX_HOLDINGS_PER_ACCOUNT)} holdings; ${account} would have ${grouped(count)}.`,
+  total: (count: number): string =>
+    `You can keep at most ${grouped(MAX_HOLDINGS_IN_ALL)} holdings across all your accounts; this would make ${grouped(count)}. Delete some holdings or an account first.`,
+};
 
 export const CSV_MESSAGES = {
   empty: 'Please provide CSV data',
@@ -30,6 +44,8 @@ export const csvRowMessage = {
 /** Manual entry problems, e.g. `Row 2: Quantity is required`. */
 export const manualRowMessage = {
   symbolRequired: (row: number): string => `Row ${row}: Symbol is required`,
+  /** A symbol that breaks the symbol rule: `Row 1: Symbol can be at most 30 characters`. */
+  symbol: (row: number, problem: string): string => `Row ${row}: ${problem}`,
   quantityRequired: (row: number): string => `Row ${row}: Quantity is required`,
   priceRequired: (row: number): string => `Row ${row}: Buy price is required`,
   quantityPositive: (row: number): string => `Row ${row}: Quantity must be a positive number`,

@@ -1,5 +1,6 @@
 import { parseBrokerNumber, isPositiveNumber } from './numbers.ts';
 import { csvRowMessage } from './messages.ts';
+import { isWellFormedSymbol } from '../instruments/symbol.ts';
 import { toExchange } from '../instruments/types.ts';
 import type { Exchange } from '../instruments/types.ts';
 import type { ColumnPositions } from './columns.ts';
@@ -96,8 +97,12 @@ function identityOf(
   columns: ColumnPositions,
 ): { symbol?: string; companyName?: string; isin?: string; label: string } {
   const cell = (index: number | undefined): string => cellAt(cells, index);
-  const symbol = cleanBrokerSymbol(cell(columns.symbol)) || undefined;
-  const companyName = cell(columns.companyName).replace(/\s+/g, ' ') || undefined;
+  // A symbol cell that breaks the symbol rule ("HDFC Bank", 41 letters) is read as a name:
+  // it is matched against the master's names, and never stored as a symbol.
+  const symbolText = cleanBrokerSymbol(cell(columns.symbol));
+  const symbol = isWellFormedSymbol(symbolText) ? symbolText : undefined;
+  const nameText = cell(columns.companyName) || (symbol ? '' : cell(columns.symbol));
+  const companyName = nameText.replace(/\s+/g, ' ').trim() || undefined;
   const isinText = cell(columns.isin).toUpperCase();
   const isin = ISIN.test(isinText) ? isinText : undefined;
   return { symbol, companyName, isin, label: symbol ?? companyName ?? isin ?? '' };

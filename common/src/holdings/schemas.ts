@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CSV_MESSAGES, PRICE_POSITIVE, QUANTITY_POSITIVE } from './messages.ts';
+import { symbolSchema } from '../instruments/symbol.ts';
 import { EXCHANGES } from '../instruments/types.ts';
 
 /** A positive number, given as a number or a numeric string (`"12.5"`). */
@@ -13,7 +14,7 @@ function positiveNumber(message: string) {
 /** An unresolved import row fixed in the upload dialog with the symbol search. */
 const uploadOverride = z.object({
   line: z.number().int().min(1),
-  symbol: z.string().trim().min(1).max(40),
+  symbol: symbolSchema,
   exchange: z.enum(EXCHANGES),
 });
 
@@ -37,13 +38,7 @@ export const uploadCsvBody = z.object({
 
 /** `POST /api/holdings/manual`: one manually entered holding. */
 export const manualHoldingBody = z.object({
-  symbol: z
-    .string({ error: 'Symbol is required' })
-    .trim()
-    .min(1, { error: 'Symbol is required' })
-    .max(30, { error: 'Symbol can be at most 30 characters' })
-    .toUpperCase()
-    .regex(/^[A-Z0-9][A-Z0-9&._-]*$/, { error: 'Symbol can only contain letters, digits, &, -, . and _' }),
+  symbol: symbolSchema,
   exchange: z.preprocess(
     (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
     z.enum(EXCHANGES, { error: 'Exchange must be NSE or BSE' }),

@@ -1,5 +1,12 @@
 /** Instrument master: exchange file parsers, symbol renames, starter list and symbol search. */
 export * from './types.ts';
+export {
+  isWellFormedSymbol,
+  symbolProblem,
+  symbolSchema,
+  SYMBOL_MESSAGES,
+  SYMBOL_MAX_LENGTH,
+} from './symbol.ts';
 export { parseNseEquityList, parseNseSmeList, parseNseEtfList, parseNseSymbolChanges } from './nse.ts';
 export { parseBseScripList } from './bse.ts';
 export { decodeMasterFile, MasterFileError } from './table.ts';

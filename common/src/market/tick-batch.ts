@@ -21,14 +21,22 @@ export const quoteSchema = z.object({
 });
 export type Quote = z.infer<typeof quoteSchema>;
 
-export const tickBatchSchema = z.object({
+/** Most quotes one batch message carries; a larger watch set is published as several batches. */
+export const MAX_QUOTES_PER_BATCH = 20_000;
+
+/** A batch's fields around its quotes, checked before each quote is checked on its own. */
+export const tickBatchEnvelopeSchema = z.object({
   v: z.literal(1),
   /** Monotonic per streamer run: `${startedAt}-${sequence}`. */
   id: z.string().min(1).max(100),
   /** Publish time (epoch ms): latency is measured from here. */
   at: z.number().int().nonnegative(),
   source: z.string().min(1).max(40),
-  quotes: z.array(quoteSchema).max(20_000),
+  quotes: z.array(z.unknown()).max(MAX_QUOTES_PER_BATCH),
+});
+
+export const tickBatchSchema = tickBatchEnvelopeSchema.extend({
+  quotes: z.array(quoteSchema).max(MAX_QUOTES_PER_BATCH),
 });
 export type TickBatch = z.infer<typeof tickBatchSchema>;
 

@@ -71,7 +71,16 @@ export const brokerAccounts = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('broker_accounts_user_name_label_uq').on(t.userId, t.brokerName, t.accountLabel)],
+  // The manual account is found by its type, never by its name: an upload named "Manual" is
+  // a broker account of its own (CSV_IMPORT) and cannot reach the holdings added by hand.
+  (t) => [
+    uniqueIndex('broker_accounts_user_type_name_label_uq').on(
+      t.userId,
+      t.brokerType,
+      t.brokerName,
+      t.accountLabel,
+    ),
+  ],
 );
 
 export const holdings = pgTable(

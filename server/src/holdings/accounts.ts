@@ -5,7 +5,11 @@ import { NotFound } from '../http/errors.ts';
 
 export type BrokerAccount = typeof brokerAccounts.$inferSelect;
 
-/** The account named `brokerName` + `accountLabel` for the user, created when missing. */
+/**
+ * The user's account of `brokerType` named `brokerName` + `accountLabel`, created when missing.
+ * The type is part of the key: an upload (CSV_IMPORT) never lands in the manual account
+ * (USER_ADDED), whatever name it is given.
+ */
 export async function ensureAccount(
   db: Executor,
   userId: string,
@@ -17,7 +21,12 @@ export async function ensureAccount(
     .insert(brokerAccounts)
     .values({ userId, brokerName, accountLabel, brokerType, accountStatus: 'ACTIVE' })
     .onConflictDoUpdate({
-      target: [brokerAccounts.userId, brokerAccounts.brokerName, brokerAccounts.accountLabel],
+      target: [
+        brokerAccounts.userId,
+        brokerAccounts.brokerType,
+        brokerAccounts.brokerName,
+        brokerAccounts.accountLabel,
+      ],
       set: { updatedAt: new Date() },
     })
     .returning();

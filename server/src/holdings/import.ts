@@ -10,6 +10,7 @@ import { holdings } from '../db/schema.ts';
 import { announceRulesChanged } from '../rules/changes.ts';
 import { deleteUncoveredRules } from '../rules/uncovered.ts';
 import { ensureAccount } from './accounts.ts';
+import { assertHoldingsRoom } from './limits.ts';
 import { mergeDuplicateRows, type ResolvedRow } from './resolve.ts';
 
 export interface ImportHoldingsCommand {
@@ -35,6 +36,14 @@ export async function importHoldings(
   const rows = mergeDuplicateRows(cmd.rows);
   const { summary, rulesDeleted } = await deps.db.transaction(async (tx) => {
     const account = await ensureAccount(tx, cmd.userId, cmd.brokerName, cmd.accountLabel, 'CSV_IMPORT');
+    const accountName = [account.brokerName, account.accountLabel].filter(Boolean).join(' · ');
+    // The file replaces the account's holdings: it will keep exactly these rows.
+    await assertHoldingsRoom(tx, {
+      userId: cmd.userId,
+      accountId: account.id,
+      accountName,
+      accountAfter: rows.length,
+    });
     const existing = await tx
       .select({ symbol: holdings.symbol, exchange: holdings.exchange })
       .from(holdings)
@@ -79,7 +88,7 @@ export async function importHoldings(
     const created = rows.filter((r) => !had.has(`${r.exchange}:${r.symbol}`)).length;
     const summary: ImportSummary = {
       broker_account_id: account.id,
-      account_name: [account.brokerName, account.accountLabel].filter(Boolean).join(' · '),
+      account_name: accountName,
       created,
       updated: rows.length - created,
       removed: removed.length,

@@ -1,5 +1,5 @@
 /** Holdings changed one at a time: manual entry, inline edit, delete. */
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import type { Database, Tx } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 import { brokerAccounts, holdings, positionRules } from '../db/schema.ts';
@@ -7,8 +7,12 @@ import { Conflict, Forbidden, NotFound } from '../http/errors.ts';
 import { announceRulesChanged } from '../rules/changes.ts';
 import { deleteUncoveredRules } from '../rules/uncovered.ts';
 import { ensureAccount } from './accounts.ts';
+import { assertHoldingsRoom } from './limits.ts';
 
-/** Manually added holdings live in the user's "Manual" account of type USER_ADDED. */
+/**
+ * Manually added holdings live in the user's one account of type USER_ADDED, shown as "Manual".
+ * It is found by its type (accounts.ts), so no upload can reach it by naming itself "Manual".
+ */
 export const MANUAL_ACCOUNT = { brokerName: 'Manual', accountLabel: '' } as const;
 
 export interface ManualHolding {
@@ -31,6 +35,16 @@ export async function addManualHolding({ db, events }: HoldingsDeps, cmd: Manual
       MANUAL_ACCOUNT.accountLabel,
       'USER_ADDED',
     );
+    const [held] = await tx
+      .select({ count: count() })
+      .from(holdings)
+      .where(eq(holdings.brokerAccountId, account.id));
+    await assertHoldingsRoom(tx, {
+      userId: cmd.userId,
+      accountId: account.id,
+      accountName: MANUAL_ACCOUNT.brokerName,
+      accountAfter: (held?.count ?? 0) + 1,
+    });
     const [row] = await tx
       .insert(holdings)
       .values({

@@ -1,5 +1,5 @@
 /**
- * The watch set: every instrument someone holds or has an active rule or price alert on.
+ * The watch set: every listed instrument someone holds or has an active rule or price alert on.
  * The streamer polls exactly these. Rebuilt after changes (debounced) and periodically, so a
  * Redis restart that lost it is repaired by itself.
  */
@@ -14,13 +14,21 @@ export interface WatchedInstrument {
   exchange: 'NSE' | 'BSE';
 }
 
+/**
+ * The instruments to poll: those watched that the symbol master lists. A symbol the master does
+ * not know (a typo, a made-up name, a stock listed after the last sync) is stored and shown,
+ * but not polled until a sync lists it: no user's data can grow the feed for everyone.
+ */
 export async function loadWatchedInstruments(db: Executor): Promise<WatchedInstrument[]> {
   const rows = await queryRows<{ symbol: string; exchange: 'NSE' | 'BSE' }>(
     db,
     sql`
-    select symbol, exchange from holdings
-    union select symbol, exchange from position_rules where is_active
-    union select symbol, exchange from price_alerts where is_active`,
+    select w.symbol, w.exchange from (
+      select symbol, exchange from holdings
+      union select symbol, exchange from position_rules where is_active
+      union select symbol, exchange from price_alerts where is_active
+    ) w
+    where exists (select 1 from instruments i where i.exchange = w.exchange and i.symbol = w.symbol)`,
   );
   return rows
     .map((r) => ({ symbol: r.symbol, exchange: r.exchange }))

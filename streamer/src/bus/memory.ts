@@ -3,14 +3,9 @@
  * are validated, serialised and delivered on a microtask (never inside `publishBatch`), each
  * subscriber getting the decoded copy, exactly as over Redis.
  */
-import {
-  instrumentKey,
-  parseInstrumentKey,
-  tickBatchSchema,
-  type Quote,
-} from '@app/common/market/tick-batch';
+import { instrumentKey, parseInstrumentKey, type Quote } from '@app/common/market/tick-batch';
 import { pino, type Logger } from 'pino';
-import { decodeBatch, decodeQuote, dispatchBatch } from './decode.ts';
+import { decodeBatch, decodeQuote, dispatchBatch, logRejectedQuotesOnce, screenBatch } from './decode.ts';
 import type { BatchHandler, MarketBus, WatchedInstrument } from './types.ts';
 
 /** Thrown by calls on a closed in-process bus. */
@@ -24,6 +19,8 @@ export class BusClosedError extends Error {
 /** Creates an in-process bus; `log` receives dropped messages and handler failures. */
 export function createMemoryBus(log: Logger = pino({ level: 'silent' })): MarketBus {
   const handlers = new Set<BatchHandler>();
+  const rejectedOnPublish = logRejectedQuotesOnce(log, 'publish');
+  const rejectedOnArrival = logRejectedQuotesOnce(log, 'arrival');
   const latest = new Map<string, string>();
   const watch = new Set<string>();
   let closed = false;
@@ -35,14 +32,14 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
   /** Delivers one serialised message, as a subscriber connection would. */
   function deliver(message: string): void {
     if (closed || handlers.size === 0) return;
-    const batch = decodeBatch(message, log);
+    const batch = decodeBatch(message, log, rejectedOnArrival);
     if (batch) dispatchBatch(handlers, batch, log);
   }
 
   return {
     async publishBatch(batch) {
       open();
-      const valid = tickBatchSchema.parse(batch);
+      const valid = screenBatch(batch, rejectedOnPublish);
       for (const quote of valid.quotes) {
         latest.set(instrumentKey(quote.exchange, quote.symbol), JSON.stringify(quote));
       }

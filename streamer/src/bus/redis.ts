@@ -5,17 +5,11 @@
  * ioredis re-subscribes it after a reconnect. Redis being down never throws at the process:
  * connection errors are logged, and calls made meanwhile reject.
  */
-import {
-  instrumentKey,
-  MARKET_KEYS,
-  parseInstrumentKey,
-  tickBatchSchema,
-  type Quote,
-} from '@app/common/market/tick-batch';
+import { instrumentKey, MARKET_KEYS, parseInstrumentKey, type Quote } from '@app/common/market/tick-batch';
 import type { ChainableCommander } from 'ioredis';
 import type { Logger } from 'pino';
 import { closeRedisConnection, createRedisConnection } from './connection.ts';
-import { decodeBatch, decodeQuote, dispatchBatch } from './decode.ts';
+import { decodeBatch, decodeQuote, dispatchBatch, logRejectedQuotesOnce, screenBatch } from './decode.ts';
 import type { BatchHandler, MarketBus, WatchedInstrument } from './types.ts';
 
 const keyOf = (i: WatchedInstrument) => instrumentKey(i.exchange, i.symbol);
@@ -37,6 +31,8 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
     commandTimeout: undefined,
   });
   const handlers = new Set<BatchHandler>();
+  const rejectedOnPublish = logRejectedQuotesOnce(log, 'publish');
+  const rejectedOnArrival = logRejectedQuotesOnce(log, 'arrival');
   let subscribed = false;
   // The subscriber connection, once it has been up: false while it is reconnecting.
   let receiving = true;
@@ -51,7 +47,7 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
 
   subscriber.on('message', (channel: string, message: string) => {
     if (channel !== MARKET_KEYS.ticksChannel || handlers.size === 0) return;
-    const batch = decodeBatch(message, log);
+    const batch = decodeBatch(message, log, rejectedOnArrival);
     if (batch) dispatchBatch(handlers, batch, log);
   });
 
@@ -70,7 +66,7 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
 
   return {
     async publishBatch(batch) {
-      const valid = tickBatchSchema.parse(batch);
+      const valid = screenBatch(batch, rejectedOnPublish);
       // Publish first, then store, in one pipeline (not a MULTI): Redis hands the message to
       // subscribers while it is still reading the 2,000-field HSET, instead of after it.
       const pipeline = commands.pipeline().publish(MARKET_KEYS.ticksChannel, JSON.stringify(valid));

@@ -14,14 +14,16 @@ export type BatchHandler = (batch: TickBatch) => void | Promise<void>;
 /** The bus both the streamer and the servers use; see the module comment. */
 export interface MarketBus {
   /**
-   * Validates the batch (throws a ZodError for an invalid one), then, atomically, writes each
-   * quote to the latest-quote hash (field = instrument key, value = quote JSON) and publishes the
-   * batch on the ticks channel.
+   * Validates the batch (throws a ZodError when its envelope is invalid or it holds more than
+   * MAX_QUOTES_PER_BATCH quotes; a quote that breaks the contract is dropped and logged once),
+   * then writes each quote to the latest-quote hash (field = instrument key, value = quote JSON)
+   * and publishes the batch on the ticks channel.
    */
   publishBatch(batch: TickBatch): Promise<void>;
   /**
    * Calls `handler` for each batch published from now on (at most once: pub/sub). Messages are
-   * validated on arrival; an invalid one is logged and dropped. Returns the unsubscribe function.
+   * validated on arrival: an invalid one is logged and dropped, and so is an invalid quote (the
+   * rest of its batch is delivered). Returns the unsubscribe function.
    */
   onBatch(handler: BatchHandler): () => void;
   /**

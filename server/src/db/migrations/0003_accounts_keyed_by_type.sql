@@ -1,0 +1,2 @@
+DROP INDEX "broker_accounts_user_name_label_uq";--> statement-breakpoint
+CREATE UNIQUE INDEX "broker_accounts_user_type_name_label_uq" ON "broker_accounts" USING btree ("user_id","broker_type","broker_name","account_label");
