@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
+import { redisWhenReady } from '../util/redis-ready.ts';
 
 export type SessionUser = typeof users.$inferSelect;
 
@@ -69,9 +70,12 @@ export class SessionUsers {
       .catch((err: unknown) => this.log.warn({ err, userId: id }, 'could not publish a session revocation'));
   }
 
+  /** The user's revision; undefined when Redis cannot say now (down: not waited for). */
   private async revision(id: string): Promise<string | null | undefined> {
+    const redis = redisWhenReady(this.redis);
+    if (!redis) return undefined;
     try {
-      return await this.redis!.get(sessionRevisionKey(id));
+      return await redis.get(sessionRevisionKey(id));
     } catch (err) {
       this.log.warn({ err }, 'session revision unavailable; reading the user');
       return undefined;

@@ -17,7 +17,11 @@ export interface RateLimitSpec {
 
 export type RateLimiterFactory = (spec: RateLimitSpec) => RateLimiterAbstract;
 
-/** Limits shared by every instance through Redis when there is one, else per process. */
+/**
+ * Limits shared by every instance through Redis when there is one, else per process. While
+ * Redis is not connected each instance counts on its own at once (the insurance limiter)
+ * rather than waiting for Redis's retries; shared counting resumes when it is back.
+ */
 export function rateLimiterFactory(redis?: Redis): RateLimiterFactory {
   return ({ name, points, durationSeconds }) =>
     redis
@@ -27,6 +31,7 @@ export function rateLimiterFactory(redis?: Redis): RateLimiterFactory {
           points,
           duration: durationSeconds,
           insuranceLimiter: new RateLimiterMemory({ points, duration: durationSeconds }),
+          rejectIfRedisNotReady: true,
         })
       : new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds });
 }
