@@ -1,10 +1,13 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { z } from 'zod';
 import { Unauthorized } from '../http/errors.ts';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const TOKEN_ISSUER = 'portfolio-guard';
 export const TOKEN_AUDIENCE = 'portfolio-guard-api';
+/** How far ahead of this server's clock a token's issue time may be (another instance's clock). */
+export const CLOCK_SKEW_SECONDS = 30;
 
 export interface AccessClaims {
   sub: string;
@@ -38,18 +41,34 @@ export function signAccessToken(user: { id: string; tokenVersion: number }, secr
   });
 }
 
-/** Verifies signature (HS256 only), expiry, issuer and audience; throws Unauthorized. */
+/**
+ * The claims a token must carry: jsonwebtoken checks `exp` only when present, and a subject
+ * that is not a UUID would reach the database as one.
+ */
+const accessClaims = z.object({
+  sub: z.uuid(),
+  tv: z.number().int(),
+  exp: z.number(),
+  iat: z.number(),
+});
+
+/**
+ * Verifies signature (HS256 only), expiry, issuer and audience, and that the token has an expiry,
+ * an issue time not in the future and a UUID subject; throws Unauthorized.
+ */
 export function verifyAccessToken(token: string, secret: string): AccessClaims {
   try {
-    const claims = jwt.verify(token, hmacKey(secret), {
+    const verified = jwt.verify(token, hmacKey(secret), {
       algorithms: ['HS256'],
       issuer: TOKEN_ISSUER,
       audience: TOKEN_AUDIENCE,
     });
-    if (typeof claims === 'string' || typeof claims.sub !== 'string' || typeof claims.tv !== 'number') {
+    const claims = accessClaims.safeParse(verified);
+    if (!claims.success || claims.data.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) {
       throw new Unauthorized('Invalid token');
     }
-    return { sub: claims.sub, tv: claims.tv, exp: claims.exp ?? 0 };
+    const { sub, tv, exp } = claims.data;
+    return { sub, tv, exp };
   } catch (err) {
     if (err instanceof Unauthorized) throw err;
     if (err instanceof jwt.TokenExpiredError)

@@ -67,6 +67,14 @@ export function wrongTokens(user: {
     'wrong issuer': signAsServer(user.id, {}, { issuer: 'someone-else' }),
     expired: signAsServer(user.id, { iat: now - 1000, exp: now - 1 }),
     'not yet valid': signAsServer(user.id, {}, { notBefore: 3600 }),
+    'no expiry': jwt.sign({ tv: 0, iat: now }, TEST_JWT_SECRET, {
+      algorithm: 'HS256',
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      subject: user.id,
+    }),
+    'issued in the future': signAsServer(user.id, { iat: now + 3600, exp: now + 4500 }),
+    'subject not a UUID': signAsServer('not-a-uuid'),
     'tampered subject': `${header}.${b64({ ...payload, sub: '00000000-0000-4000-8000-000000000000' })}.${signature}`,
     'tampered expiry': `${header}.${b64({ ...payload, exp: 4_102_444_800 })}.${signature}`,
     'no token version': jwt.sign({}, TEST_JWT_SECRET, {

@@ -130,6 +130,36 @@ describe('auth: access tokens', () => {
     expect(res.body.error).to.match(/sign in again/i);
   });
 
+  it('refuses a correctly signed token without an expiry', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const noExpiry = jwt.sign({ tv: 0, iat: now }, TEST_JWT_SECRET, {
+      algorithm: 'HS256',
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      subject: user.id,
+    });
+    expect(decodePayload(noExpiry)).to.not.have.property('exp');
+    await expectRefused(`Bearer ${noExpiry}`);
+  });
+
+  it('refuses a token issued in the future, beyond 30 seconds of clock skew', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await expectRefused(`Bearer ${signWithServerSecret({ iat: now + 3600, exp: now + 4500 })}`);
+    await expectRefused(`Bearer ${signWithServerSecret({ iat: now + 60, exp: now + 900 })}`);
+    const noIssueTime = signWithServerSecret({}, { noTimestamp: true });
+    expect(decodePayload(noIssueTime)).to.not.have.property('iat');
+    await expectRefused(`Bearer ${noIssueTime}`);
+    // Another instance's clock a few seconds ahead: still accepted.
+    const res = await profile(`Bearer ${signWithServerSecret({ iat: now + 10, exp: now + 900 })}`);
+    expect(res.status).to.equal(200);
+  });
+
+  it('refuses (401, not a server error) a signed token whose subject is not a UUID', async () => {
+    for (const subject of ['not-a-uuid', "1' or '1'='1", user.id.toUpperCase().replace(/-/g, '')]) {
+      await expectRefused(`Bearer ${signWithServerSecret({}, { subject })}`);
+    }
+  });
+
   it('refuses a token whose payload was changed to another user', async () => {
     const victim = await signIn(app);
     const [header, , signature] = user.token.split('.');
