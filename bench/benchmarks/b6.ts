@@ -12,13 +12,12 @@ import { gzipSync } from 'node:zlib';
 import { parseConfig } from '@app/config';
 import type { CDPSession, Page } from 'playwright-core';
 import { pino } from 'pino';
-import { signAccessToken } from '../../server/src/auth/access-token.ts';
 import { startServerRuntime, type ServerRuntime } from '../../server/src/runtime.ts';
 import { launchBrowser, requireBuiltClient } from '../../test/helpers/browser.ts';
 import { freePort } from '../../test/helpers/services.ts';
 import { plausibleSymbols, tickBatch } from '../lib/market.ts';
 import { seedQuotes, seedUsers } from '../lib/seed.ts';
-import { BENCH_JWT_SECRET } from '../lib/servers.ts';
+import { BENCH_JWT_SECRET, tokenFor } from '../lib/servers.ts';
 import { freshDatabase } from '../lib/services.ts';
 import { median, sleep } from '../lib/stats.ts';
 import { result, round, type BenchContext, type Benchmark } from '../lib/types.ts';
@@ -173,7 +172,7 @@ async function measurePage(runtime: ServerRuntime, size: Size, log: (m: string) 
   const symbols = plausibleSymbols(size.instruments);
   const [user] = await seedUsers(runtime.deps.db, { tag: 'b6', count: 1, perUser: size.holdings, symbols });
   await seedQuotes(runtime.deps.db, symbols);
-  const token = signAccessToken({ id: user!.id, tokenVersion: 0 }, BENCH_JWT_SECRET);
+  const token = tokenFor(user!.id);
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext({

@@ -25,7 +25,10 @@ export interface SeededUser {
 const symbolTable = (symbols: readonly string[]) =>
   sql`unnest(string_to_array(${symbols.join(',')}::text, ',')) with ordinality as s(sym, ord)`;
 
-/** Users `<tag>-0` … `<tag>-<count-1>`, one broker account each, `perUser` holdings each. */
+/**
+ * Users `<tag>-0` … `<tag>-<count-1>`, each signed in once, one broker account each, `perUser`
+ * holdings each.
+ */
 export async function seedUsers(db: Database, plan: SeedUsersPlan): Promise<SeededUser[]> {
   if (!/^[a-z0-9]+$/i.test(plan.tag)) throw new Error(`bad seed tag ${plan.tag}`);
   const n = plan.symbols.length;
@@ -42,6 +45,9 @@ export async function seedUsers(db: Database, plan: SeedUsersPlan): Promise<Seed
   );
   await db.execute(sql`insert into broker_accounts (user_id, broker_name, broker_type, account_label)
     select id, 'Zerodha', 'CSV_IMPORT', '' from users where google_sub like ${like}`);
+  // Signed in once: a refresh-token family whose id is the user's (the session of tokenFor).
+  await db.execute(sql`insert into refresh_tokens (user_id, family_id, token_hash, expires_at)
+    select id, id, 'bench-' || id, now() + interval '30 days' from users where google_sub like ${like}`);
   if (plan.perUser > 0) {
     await db.execute(sql`insert into holdings (user_id, broker_account_id, symbol, exchange, quantity, average_price)
       select u.id, a.id, s.sym, 'NSE', 10, 100

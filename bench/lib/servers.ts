@@ -75,6 +75,9 @@ export const startBareWsServer = (spec: BareWsSpec) => startServer({ kind: 'bare
 export const startBareSocketIoServer = (spec: BareWsSpec) => startServer({ kind: 'bare-socket.io', ...spec });
 export const startBareKoaServer = (body: unknown) => startServer({ kind: 'bare-koa', body });
 
-/** A 15-minute access token for a seeded user, as demo sign-in would issue. */
+/**
+ * A 15-minute access token for a seeded user, as demo sign-in would issue: its session is the
+ * refresh-token family seedUsers gave the user (the user's id).
+ */
 export const tokenFor = (userId: string) =>
-  signAccessToken({ id: userId, tokenVersion: 0 }, BENCH_JWT_SECRET);
+  signAccessToken({ user: { id: userId, tokenVersion: 0 }, sessionId: userId }, BENCH_JWT_SECRET);

@@ -72,7 +72,7 @@ describe('e2e: session check, Get Started and expiry', function () {
   it('Get Started with an expired access token renews both tokens and goes to /dashboard', async () => {
     const user = await signIn(app);
     const now = Math.floor(Date.now() / 1000);
-    const expired = signAsServer(user.id, { iat: now - 1000, exp: now - 1 });
+    const expired = signAsServer(user, { iat: now - 1000, exp: now - 1 });
     const page = await landingWithTokens(expired, user.refreshToken);
     const refreshes = countCalls(page, 'POST', '/api/auth/refresh');
     await page.getByRole('button', { name: 'Get Started' }).first().click();

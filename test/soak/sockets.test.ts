@@ -91,7 +91,7 @@ describe(`soak: ${SOCKETS} sockets for ${MINUTES} minutes, one batch a second`, 
     });
     for (const user of people) {
       for (let s = 0; s < SOCKETS_PER_USER && tokens.length < SOCKETS; s++)
-        tokens.push(signAsServer(user.id, { exp }));
+        tokens.push(signAsServer(user, { exp }));
     }
     // A trailing stop on every user's first holding, armed from the latest quote once it exists.
     const rule = (n: number) =>

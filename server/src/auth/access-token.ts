@@ -13,6 +13,8 @@ export interface AccessClaims {
   sub: string;
   /** The user's token_version when issued; logout-all bumps it so older tokens fail. */
   tv: number;
+  /** The session: the refresh-token family of the sign-in; logout ends it (session-users.ts). */
+  sid: string;
   exp: number;
 }
 
@@ -30,9 +32,12 @@ function hmacKey(secret: string): KeyObject {
   return key;
 }
 
-/** Signs a 15-minute HS256 access token for the user. */
-export function signAccessToken(user: { id: string; tokenVersion: number }, secret: string): string {
-  return jwt.sign({ tv: user.tokenVersion }, hmacKey(secret), {
+/** Signs a 15-minute HS256 access token for the user's session (its refresh-token family). */
+export function signAccessToken(
+  { user, sessionId }: { user: { id: string; tokenVersion: number }; sessionId: string },
+  secret: string,
+): string {
+  return jwt.sign({ tv: user.tokenVersion, sid: sessionId }, hmacKey(secret), {
     algorithm: 'HS256',
     expiresIn: ACCESS_TOKEN_TTL_SECONDS,
     issuer: TOKEN_ISSUER,
@@ -48,13 +53,15 @@ export function signAccessToken(user: { id: string; tokenVersion: number }, secr
 const accessClaims = z.object({
   sub: z.uuid(),
   tv: z.number().int(),
+  sid: z.uuid(),
   exp: z.number(),
   iat: z.number(),
 });
 
 /**
  * Verifies signature (HS256 only), expiry, issuer and audience, and that the token has an expiry,
- * an issue time not in the future and a UUID subject; throws Unauthorized.
+ * an issue time not in the future, a UUID subject and a session; throws Unauthorized. Tokens
+ * signed before sessions existed have none: refused, the client refreshes and gets one.
  */
 export function verifyAccessToken(token: string, secret: string): AccessClaims {
   try {
@@ -67,8 +74,8 @@ export function verifyAccessToken(token: string, secret: string): AccessClaims {
     if (!claims.success || claims.data.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) {
       throw new Unauthorized('Invalid token');
     }
-    const { sub, tv, exp } = claims.data;
-    return { sub, tv, exp };
+    const { sub, tv, sid, exp } = claims.data;
+    return { sub, tv, sid, exp };
   } catch (err) {
     if (err instanceof Unauthorized) throw err;
     if (err instanceof jwt.TokenExpiredError)

@@ -33,8 +33,21 @@ export async function issueRefreshToken(db: Executor, userId: string, familyId: 
 
 const expired = () => new Unauthorized('Your session has expired. Please sign in again.');
 
-/** Rotates `raw`: returns the user and a new raw token, or throws Unauthorized. */
-export async function rotateRefreshToken(db: Database, raw: string, now = new Date()) {
+/** A sign-in's refresh-token family: the session its access tokens carry (claim `sid`). */
+export interface SessionRef {
+  userId: string;
+  familyId: string;
+}
+
+/**
+ * Rotates `raw`: returns the user, the session and a new raw token, or throws Unauthorized.
+ * A reuse revokes the family and calls `onRevoked` (after the commit) before throwing.
+ */
+export async function rotateRefreshToken(
+  db: Database,
+  raw: string,
+  { now = new Date(), onRevoked }: { now?: Date; onRevoked?: (session: SessionRef) => void } = {},
+) {
   return db
     .transaction(async (tx) => {
       const [token] = await tx
@@ -46,23 +59,35 @@ export async function rotateRefreshToken(db: Database, raw: string, now = new Da
       if (token.rotatedAt) {
         if (now.getTime() - token.rotatedAt.getTime() > REUSE_GRACE_MS) {
           await revokeFamily(tx, token.familyId, now);
-          return { reused: true as const };
+          return { reused: true as const, userId: token.userId, familyId: token.familyId };
         }
         // A concurrent refresh from another tab: give it its own token in the same family.
         const next = await issueRefreshToken(tx, token.userId, token.familyId);
-        return { reused: false as const, userId: token.userId, refreshToken: next.raw };
+        return {
+          reused: false as const,
+          userId: token.userId,
+          familyId: token.familyId,
+          refreshToken: next.raw,
+        };
       }
       const next = await issueRefreshToken(tx, token.userId, token.familyId);
       await tx
         .update(refreshTokens)
         .set({ rotatedAt: now, replacedBy: next.id })
         .where(eq(refreshTokens.id, token.id));
-      return { reused: false as const, userId: token.userId, refreshToken: next.raw };
+      return {
+        reused: false as const,
+        userId: token.userId,
+        familyId: token.familyId,
+        refreshToken: next.raw,
+      };
     })
     .then((result) => {
       // The family's revocation must commit before we answer 401.
-      if (result.reused)
+      if (result.reused) {
+        onRevoked?.({ userId: result.userId, familyId: result.familyId });
         throw new Unauthorized('This session was signed out for your security. Please sign in again.');
+      }
       return result;
     });
 }
@@ -74,13 +99,15 @@ export async function revokeFamily(db: Executor, familyId: string, now = new Dat
     .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
 }
 
-/** Revokes the family of `raw` (logout of this session); unknown tokens are ignored. */
-export async function revokeSession(db: Database, raw: string): Promise<void> {
+/** Revokes the family of `raw` (logout of this session) and returns it; unknown tokens are ignored. */
+export async function revokeSession(db: Database, raw: string): Promise<SessionRef | undefined> {
   const [token] = await db
-    .select({ familyId: refreshTokens.familyId })
+    .select({ userId: refreshTokens.userId, familyId: refreshTokens.familyId })
     .from(refreshTokens)
     .where(eq(refreshTokens.tokenHash, hashToken(raw)));
-  if (token) await revokeFamily(db, token.familyId);
+  if (!token) return undefined;
+  await revokeFamily(db, token.familyId);
+  return token;
 }
 
 export async function revokeAllForUser(db: Executor, userId: string): Promise<void> {

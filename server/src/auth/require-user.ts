@@ -13,9 +13,9 @@ export interface Session {
 }
 
 /**
- * Verifies the token once and finds its user (session-users.ts), checking the token version;
- * throws Unauthorized. `keep: false` for a one-off check (a socket handshake): the row is not
- * cached for later ones.
+ * Verifies the token once and finds its user (session-users.ts), checking that its session is
+ * still signed in and the token version; throws Unauthorized. `keep: false` for a one-off check
+ * (a socket handshake): the row is not cached for later ones.
  */
 export async function authenticateSession(
   deps: AppDeps,
@@ -24,7 +24,7 @@ export async function authenticateSession(
 ): Promise<Session> {
   if (!token) throw new Unauthorized();
   const claims = verifyAccessToken(token, deps.jwtSecret);
-  const user = await sessionUsers(deps).get(claims.sub, claims.tv, keep);
+  const user = await sessionUsers(deps).get(claims, keep);
   if (!user || user.tokenVersion !== claims.tv)
     throw new Unauthorized('Your session has ended. Please sign in again.');
   return { user, claims };

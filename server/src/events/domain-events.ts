@@ -10,6 +10,11 @@ export interface DomainEventMap {
   'alert:fired': [userId: string, execution: AlertExecution];
   /** The user's sessions were revoked (logout-all): sockets must disconnect. */
   'sessions:revoked': [userId: string];
+  /**
+   * One session (refresh-token family) ended: logout, or a refresh token reused. Its access
+   * tokens are refused and its sockets disconnect; the user's other sessions go on.
+   */
+  'session:ended': [userId: string, sessionId: string];
 }
 
 export type DomainEvents = EventEmitter<DomainEventMap>;

@@ -1,10 +1,11 @@
 /**
  * Socket.IO on the Koa server: the access token is checked in the handshake, the Origin
- * against APP_URL; each socket joins `user:<id>` and is disconnected when its token expires
- * or the user's sessions are revoked. With Redis, the adapter spans every instance.
+ * against APP_URL; each socket joins `user:<id>` and `session:<sid>` and is disconnected when
+ * its token expires, its session ends (logout) or the user's sessions are revoked (logout-all).
+ * With Redis, the adapter spans every instance.
  *
  * A server holds tens of thousands of sockets, so a socket carries no timers or closures of
- * its own: its state is four fields of `socket.data`, one sweep closes expired sockets, and the
+ * its own: its state is five fields of `socket.data`, one sweep closes expired sockets, and the
  * handshake's HTTP requests are not kept (upgrade-request.ts).
  */
 import type { Server as HttpServer } from 'node:http';
@@ -21,6 +22,8 @@ import { livePathParser } from './wire.ts';
 
 export interface SocketData {
   userId: string;
+  /** The access token's session (refresh-token family): logout disconnects its sockets. */
+  sessionId: string;
   /** The access token's expiry (epoch seconds): the socket is closed then. */
   exp: number;
   /** Flood guard: messages received in the second that began at floodWindow (epoch ms). */
@@ -41,6 +44,7 @@ export type RealtimeServer = Server<
 >;
 
 export const userRoom = (userId: string) => `user:${userId}`;
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 /** Largest message a client may send; clients only listen, so this is small. */
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
@@ -137,7 +141,13 @@ export function createSocketServer(
         { keep: false },
       );
       // An access token lives 15 minutes; the client reconnects with a refreshed one.
-      socket.data = { userId: user.id, exp: claims.exp, floodWindow: 0, floodCount: 0 };
+      socket.data = {
+        userId: user.id,
+        sessionId: claims.sid,
+        exp: claims.exp,
+        floodWindow: 0,
+        floodCount: 0,
+      };
       next();
     } catch {
       next(new Error(SOCKET_ERRORS.unauthorized));
@@ -145,7 +155,7 @@ export function createSocketServer(
   });
 
   io.on('connection', (socket) => {
-    void socket.join(userRoom(socket.data.userId));
+    void socket.join([userRoom(socket.data.userId), sessionRoom(socket.data.sessionId)]);
     // Clients only listen; anything they send is dropped, and a flood disconnects them.
     socket.onAny(countClientMessage);
   });
@@ -161,6 +171,9 @@ export function createSocketServer(
     'rules:changed': (userId: string) => io.to(userRoom(userId)).emit('rules:changed'),
     // Through the adapter: the user's sockets on every instance.
     'sessions:revoked': (userId: string) => io.in(userRoom(userId)).disconnectSockets(true),
+    // Logout: this session's sockets only, on every instance.
+    'session:ended': (_userId: string, sessionId: string) =>
+      io.in(sessionRoom(sessionId)).disconnectSockets(true),
   };
   for (const [event, handler] of Object.entries(pushes))
     deps.events.on(event as keyof typeof pushes, handler);

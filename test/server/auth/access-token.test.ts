@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import { bootApp, TEST_JWT_SECRET, type TestApp } from '../../helpers/app.ts';
@@ -34,8 +34,11 @@ describe('auth: access tokens', () => {
     });
 
   /** Signs with the server's own secret: only the claims make these tokens wrong. */
-  const signWithServerSecret = (claims: { exp?: number; iat?: number }, options: jwt.SignOptions = {}) =>
-    jwt.sign({ tv: 0, ...claims }, TEST_JWT_SECRET, {
+  const signWithServerSecret = (
+    claims: { exp?: number; iat?: number; sid?: string | undefined },
+    options: jwt.SignOptions = {},
+  ) =>
+    jwt.sign({ tv: 0, sid: decodePayload(user.token).sid, ...claims }, TEST_JWT_SECRET, {
       algorithm: 'HS256',
       ...(claims.exp === undefined ? { expiresIn: 900 } : {}),
       issuer: ISSUER,
@@ -64,6 +67,29 @@ describe('auth: access tokens', () => {
     expect(res.body.data?.id).to.equal(user.id);
   });
 
+  it('names its session (the sign-in), kept by refreshes; another sign-in is another session', async () => {
+    const sid = decodePayload(user.token).sid as string;
+    expect(sid).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    const refreshed = await request<{ access_token: string }>(app.url, 'POST', '/api/auth/refresh', {
+      refresh_token: user.refreshToken,
+    });
+    expect(refreshed.status).to.equal(200);
+    expect(decodePayload(refreshed.body.data!.access_token).sid).to.equal(sid);
+    const again = await signIn(app, { email: user.email });
+    expect(again.id).to.equal(user.id);
+    expect(decodePayload(again.token).sid).to.be.a('string').and.not.equal(sid);
+  });
+
+  it('refuses a token without a session, or naming a session that is not the user’s', async () => {
+    const noSession = signWithServerSecret({ sid: undefined });
+    expect(decodePayload(noSession)).to.not.have.property('sid');
+    await expectRefused(`Bearer ${noSession}`);
+    await expectRefused(`Bearer ${signWithServerSecret({ sid: randomUUID() })}`);
+    const other = await signIn(app);
+    await expectRefused(`Bearer ${signWithServerSecret({ sid: decodePayload(other.token).sid as string })}`);
+    await expectRefused(`Bearer ${signWithServerSecret({ sid: 'not-a-uuid' })}`);
+  });
+
   it('accepts a token made with the server secret and the right claims (control for the forgeries)', async () => {
     const res = await profile(`Bearer ${signWithServerSecret({})}`);
     expect(res.status).to.equal(200);
@@ -86,19 +112,23 @@ describe('auth: access tokens', () => {
   });
 
   it('refuses a token signed with another secret', async () => {
-    const other = jwt.sign({ tv: 0 }, 'another-secret-that-is-at-least-32-characters', {
-      algorithm: 'HS256',
-      expiresIn: 900,
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      subject: user.id,
-    });
+    const other = jwt.sign(
+      { tv: 0, sid: decodePayload(user.token).sid },
+      'another-secret-that-is-at-least-32-characters',
+      {
+        algorithm: 'HS256',
+        expiresIn: 900,
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        subject: user.id,
+      },
+    );
     await expectRefused(`Bearer ${other}`);
   });
 
   it('refuses an RS256 token (no HS/RS algorithm confusion)', async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const rs = jwt.sign({ tv: 0 }, privateKey, {
+    const rs = jwt.sign({ tv: 0, sid: decodePayload(user.token).sid }, privateKey, {
       algorithm: 'RS256',
       expiresIn: 900,
       issuer: ISSUER,
@@ -112,7 +142,7 @@ describe('auth: access tokens', () => {
   it('refuses a wrong audience, a wrong issuer, or no token version', async () => {
     await expectRefused(`Bearer ${signWithServerSecret({}, { audience: 'another-api' })}`);
     await expectRefused(`Bearer ${signWithServerSecret({}, { issuer: 'someone-else' })}`);
-    const noVersion = jwt.sign({}, TEST_JWT_SECRET, {
+    const noVersion = jwt.sign({ sid: decodePayload(user.token).sid }, TEST_JWT_SECRET, {
       algorithm: 'HS256',
       expiresIn: 900,
       issuer: ISSUER,
@@ -132,7 +162,7 @@ describe('auth: access tokens', () => {
 
   it('refuses a correctly signed token without an expiry', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const noExpiry = jwt.sign({ tv: 0, iat: now }, TEST_JWT_SECRET, {
+    const noExpiry = jwt.sign({ tv: 0, sid: decodePayload(user.token).sid, iat: now }, TEST_JWT_SECRET, {
       algorithm: 'HS256',
       issuer: ISSUER,
       audience: AUDIENCE,

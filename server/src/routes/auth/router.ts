@@ -8,6 +8,7 @@ import {
   revokeAllForUser,
   revokeSession,
   rotateRefreshToken,
+  type SessionRef,
 } from '../../auth/refresh-tokens.ts';
 import { currentUser, requireUser, type SessionUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -41,11 +42,15 @@ export function authRouter(deps: AppDeps): Router {
   async function session(user: SessionUser) {
     const refresh = await issueRefreshToken(deps.db, user.id);
     return {
-      token: signAccessToken(user, deps.jwtSecret),
+      token: signAccessToken({ user, sessionId: refresh.familyId }, deps.jwtSecret),
       refresh_token: refresh.raw,
       user: presentUser(user),
     };
   }
+
+  /** After the family's revocation commits: its access tokens and sockets end on every instance. */
+  const endSession = ({ userId, familyId }: SessionRef) =>
+    deps.events.emit('session:ended', userId, familyId);
 
   router.get('/config', (ctx) =>
     ok(ctx, { demoMode: deps.config.demoMode, googleClientId: deps.config.GOOGLE_CLIENT_ID ?? null }),
@@ -73,15 +78,18 @@ export function authRouter(deps: AppDeps): Router {
 
   router.post('/refresh', refreshLimit, validate('body', refreshBody), async (ctx) => {
     const { refresh_token } = input<z.infer<typeof refreshBody>>(ctx, 'body');
-    const rotated = await rotateRefreshToken(deps.db, refresh_token);
+    const rotated = await rotateRefreshToken(deps.db, refresh_token, { onRevoked: endSession });
     const [user] = await deps.db.select().from(users).where(eq(users.id, rotated.userId));
     if (!user) throw new Unauthorized();
-    ok(ctx, { access_token: signAccessToken(user, deps.jwtSecret), refresh_token: rotated.refreshToken });
+    // The same session: logout ends every access token of this sign-in.
+    const token = signAccessToken({ user, sessionId: rotated.familyId }, deps.jwtSecret);
+    ok(ctx, { access_token: token, refresh_token: rotated.refreshToken });
   });
 
   router.post('/logout', validate('body', logoutBody), async (ctx) => {
     const { refresh_token } = input<z.infer<typeof logoutBody>>(ctx, 'body');
-    if (refresh_token) await revokeSession(deps.db, refresh_token);
+    const ended = refresh_token ? await revokeSession(deps.db, refresh_token) : undefined;
+    if (ended) endSession(ended);
     ok(ctx, { signed_out: true });
   });
 
