@@ -56,4 +56,14 @@ describe('client: market state and the live indicator', () => {
     expect(indicatorState('reconnecting', now, now)).to.include({ tone: 'pending', label: 'Reconnecting' });
     expect(indicatorState('offline', now, now)).to.include({ tone: 'offline', label: 'Offline' });
   });
+
+  it('says why when the server refused the connection for too many open tabs', () => {
+    const now = Date.now();
+    expect(indicatorState('too-many', now, now)).to.deep.equal({
+      tone: 'offline',
+      label: 'Too many tabs',
+      description:
+        'Live prices paused: Too many open connections for this account (50 at most). Close some tabs and try again.',
+    });
+  });
 });

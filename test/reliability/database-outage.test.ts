@@ -1,12 +1,15 @@
 /**
- * PostgreSQL unreachable: the API answers 503 with a clear error, nothing crashes, and
- * service resumes by itself. Needs a PostgreSQL server (the run's, or the local one).
+ * PostgreSQL unreachable: the API answers 503 with a clear error, a socket handshake is
+ * refused with a reason to retry (not as a sign-out), nothing crashes, and service resumes by
+ * itself. Needs a PostgreSQL server (the run's, or the local one).
  */
+import { SOCKET_ERRORS } from '@app/common/realtime/events';
 import { expect } from 'chai';
 import { bootApp, type TestApp } from '../helpers/app.ts';
 import { apiClient } from '../helpers/http.ts';
 import { testServices } from '../helpers/root-hooks.ts';
 import { createFreshDatabase } from '../helpers/services.ts';
+import { connected, connectSocket } from '../helpers/sockets.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { signIn } from '../helpers/users.ts';
 
@@ -62,5 +65,32 @@ describe('reliability: PostgreSQL becomes unreachable', function () {
       if (status !== 200) await new Promise((r) => setTimeout(r, 200));
     }
     expect(status).to.equal(200);
+  });
+
+  it('refuses a socket handshake it cannot check with a reason to retry, not as unauthorized', async () => {
+    const user = await signIn(app);
+    const handshake = async () => {
+      const socket = connectSocket(app.url, user.token);
+      try {
+        await connected(socket);
+        return 'connected';
+      } catch (err) {
+        return (err as Error).message;
+      } finally {
+        socket.close();
+      }
+    };
+    await proxy.cut();
+    try {
+      expect(await handshake()).to.equal(SOCKET_ERRORS.unavailable);
+    } finally {
+      await proxy.restore();
+    }
+    let outcome = '';
+    for (let i = 0; i < 50 && outcome !== 'connected'; i++) {
+      outcome = await handshake();
+      if (outcome !== 'connected') await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(outcome).to.equal('connected');
   });
 });

@@ -8,6 +8,7 @@
  * - When the server closes the socket ('io server disconnect': the 15-minute token expired or
  *   the sessions were revoked) or refuses the handshake, the session is refreshed once and the
  *   socket reconnects with backoff; if the session cannot be renewed the state becomes offline.
+ *   Refused for having too many connections, the state says so and it retries with backoff.
  * - The server's `feed:status` says whether prices can reach the tab: while its link to the
  *   market feed (Redis) is down the socket stays connected but the state is reconnecting.
  * - `quotes` go into the quote store; `connect`, `holdings:changed`, `rules:changed`, `alert` (with
@@ -132,8 +133,11 @@ function open(): void {
   });
   live.on('connect_error', (err) => {
     // `active` is false when the server refused the handshake; Socket.IO then stops retrying.
-    if (live.active) setStatus('reconnecting');
-    else reconnectLater(live, err.message === SOCKET_ERRORS.unauthorized);
+    if (live.active) return setStatus('reconnecting');
+    // Too many tabs open: say so, and keep trying (a tab closing frees a place). Only a refused
+    // token renews the session; other refusals (the server briefly unable to check) just retry.
+    if (err.message === SOCKET_ERRORS.tooManyConnections) setStatus('too-many');
+    reconnectLater(live, err.message === SOCKET_ERRORS.unauthorized);
   });
   live.on('feed:status', ({ live: feedLive }) => {
     if (live.connected) setStatus(feedLive ? 'live' : 'reconnecting');
@@ -157,7 +161,7 @@ function reconnectLater(live: LiveSocket, renewSession: boolean): void {
       (renewed) => {
         if (socket !== live) return;
         if (renewed && getAccessToken()) {
-          setStatus('reconnecting');
+          if (status !== 'too-many') setStatus('reconnecting');
           live.connect();
         } else {
           setStatus('offline');

@@ -6,9 +6,13 @@
  */
 import { formatIstDate, formatIstTime } from '@app/common/format/ist';
 import { nseCalendar } from '@app/common/market/calendar';
+import { SOCKET_ERRORS } from '@app/common/realtime/events';
 
-/** Where the tab's Socket.IO connection stands. */
-export type ConnectionStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'offline';
+/**
+ * Where the tab's Socket.IO connection stands. 'too-many': the server refused it because the
+ * account has too many open (SOCKET_ERRORS.tooManyConnections); it keeps trying.
+ */
+export type ConnectionStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'too-many' | 'offline';
 
 export type IndicatorTone = 'live' | 'closed' | 'pending' | 'offline';
 
@@ -41,6 +45,13 @@ export function indicatorState(
       tone: 'pending',
       label: 'Reconnecting',
       description: 'Live prices paused: reconnecting. Prices shown may be out of date.',
+    };
+  }
+  if (status === 'too-many') {
+    return {
+      tone: 'offline',
+      label: 'Too many tabs',
+      description: `Live prices paused: ${SOCKET_ERRORS.tooManyConnections}`,
     };
   }
   if (status === 'offline') {

@@ -53,8 +53,19 @@ export interface ServerToClientEvents {
 
 export type ClientToServerEvents = Record<string, never>;
 
+/**
+ * Open sockets one account may hold on one server instance: a few tabs and devices need a few;
+ * each costs the server memory, so one account cannot hold thousands.
+ */
+export const MAX_SOCKETS_PER_USER = 50;
+
 /** Why the server closed a socket (sent as the connect_error / disconnect reason data). */
 export const SOCKET_ERRORS = {
+  /** The access token was refused: renew the session, then connect again. */
   unauthorized: 'unauthorized',
   origin: 'origin not allowed',
+  /** The account already holds MAX_SOCKETS_PER_USER sockets here; one closing frees a place. */
+  tooManyConnections: `Too many open connections for this account (${MAX_SOCKETS_PER_USER} at most). Close some tabs and try again.`,
+  /** The token could not be checked (the database is unreachable): try again shortly. */
+  unavailable: 'Live prices are temporarily unavailable. Please try again shortly.',
 } as const;

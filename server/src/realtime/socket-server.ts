@@ -1,8 +1,10 @@
 /**
  * Socket.IO on the Koa server: the access token is checked in the handshake, the Origin
- * against APP_URL; each socket joins `user:<id>` and `session:<sid>` and is disconnected when
- * its token expires, its session ends (logout) or the user's sessions are revoked (logout-all).
- * With Redis, the adapter spans every instance.
+ * against APP_URL, and an account holds at most MAX_SOCKETS_PER_USER sockets on this instance
+ * (counted here, not across instances: a shared count would need Redis on every handshake and
+ * would outlive an instance that dies). Each socket joins `user:<id>` and `session:<sid>` and is
+ * disconnected when its token expires, its session ends (logout) or the user's sessions are
+ * revoked (logout-all). With Redis, the adapter spans every instance.
  *
  * A server holds tens of thousands of sockets, so a socket carries no timers or closures of
  * its own: its state is five fields of `socket.data`, one sweep closes expired sockets, and the
@@ -10,12 +12,13 @@
  */
 import type { Server as HttpServer } from 'node:http';
 import type { AlertExecution, ClientToServerEvents, ServerToClientEvents } from '@app/common/realtime/events';
-import { SOCKET_ERRORS } from '@app/common/realtime/events';
+import { MAX_SOCKETS_PER_USER, SOCKET_ERRORS } from '@app/common/realtime/events';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
-import { authenticateSession } from '../auth/require-user.ts';
+import { authenticateSession, type Session } from '../auth/require-user.ts';
 import type { AppDeps } from '../deps.ts';
+import { Unauthorized } from '../http/errors.ts';
 import { SOCKET_TRANSPORT_HEADERS } from '../http/security.ts';
 import { releaseUpgradeRequests } from './upgrade-request.ts';
 import { livePathParser } from './wire.ts';
@@ -132,30 +135,32 @@ export function createSocketServer(
   );
   io.engine.on('connection', releaseUpgradeRequests);
 
+  const localRooms = io.of('/').adapter.rooms;
   io.use(async (socket, next) => {
     const token = socket.handshake.auth?.token;
+    let session: Session;
     try {
-      const { user, claims } = await authenticateSession(
-        deps,
-        typeof token === 'string' ? token : undefined,
-        { keep: false },
-      );
-      // An access token lives 15 minutes; the client reconnects with a refreshed one.
-      socket.data = {
-        userId: user.id,
-        sessionId: claims.sid,
-        exp: claims.exp,
-        floodWindow: 0,
-        floodCount: 0,
-      };
-      next();
-    } catch {
-      next(new Error(SOCKET_ERRORS.unauthorized));
+      session = await authenticateSession(deps, typeof token === 'string' ? token : undefined, {
+        keep: false,
+      });
+    } catch (err) {
+      if (err instanceof Unauthorized) return next(new Error(SOCKET_ERRORS.unauthorized));
+      deps.log.warn({ err }, 'socket handshake could not check its token');
+      return next(new Error(SOCKET_ERRORS.unavailable));
     }
+    const { user, claims } = session;
+    // Counted and joined in one step: concurrent handshakes cannot all pass the check. A socket
+    // that never connects after all leaves its rooms (Socket.IO cleans it up).
+    const room = userRoom(user.id);
+    if ((localRooms.get(room)?.size ?? 0) >= MAX_SOCKETS_PER_USER)
+      return next(new Error(SOCKET_ERRORS.tooManyConnections));
+    // An access token lives 15 minutes; the client reconnects with a refreshed one.
+    socket.data = { userId: user.id, sessionId: claims.sid, exp: claims.exp, floodWindow: 0, floodCount: 0 };
+    void socket.join([room, sessionRoom(claims.sid)]);
+    next();
   });
 
   io.on('connection', (socket) => {
-    void socket.join([userRoom(socket.data.userId), sessionRoom(socket.data.sessionId)]);
     // Clients only listen; anything they send is dropped, and a flood disconnects them.
     socket.onAny(countClientMessage);
   });
