@@ -12,6 +12,8 @@ export interface SearchIndex {
   /** Parallel to `nameWords`: the position in `bySymbol` of the instrument the word belongs to. */
   readonly nameWordOwners: readonly number[];
   readonly byIsin: ReadonlyMap<string, readonly Instrument[]>;
+  /** BSE instruments by their numeric scrip code (`500325`). */
+  readonly byScripCode: ReadonlyMap<string, Instrument>;
   /** Symbols users look for most (NIFTY 100, popular ETFs); they win ties among prefix matches. */
   readonly prominent: ReadonlySet<string>;
 }
@@ -24,6 +26,8 @@ export interface SearchOptions {
 
 const DEFAULT_LIMIT = 5;
 const ISIN = /^[A-Z]{2}[A-Z0-9]{9}\d$/;
+/** BSE's numeric security codes are six digits (`500325`). */
+export const BSE_SCRIP_CODE = /^\d{6}$/;
 const NOISE_WORDS = new Set(['LIMITED', 'LTD', 'THE', 'OF', 'AND', 'CO', 'COMPANY']);
 
 const STARTER_SYMBOLS: readonly string[] = STARTER_INSTRUMENTS.map((item) => item.symbol);
@@ -41,8 +45,10 @@ export function buildSearchIndex(
   const symbols = bySymbol.map((item) => item.symbol.toUpperCase());
   const entries: { word: string; owner: number }[] = [];
   const byIsin = new Map<string, Instrument[]>();
+  const byScripCode = new Map<string, Instrument>();
   bySymbol.forEach((item, owner) => {
     for (const word of new Set(wordsOf(item.name))) entries.push({ word, owner });
+    if (item.scripCode) byScripCode.set(item.scripCode, item);
     const isin = item.isin.toUpperCase();
     if (isin === '') return;
     const sameIsin = byIsin.get(isin);
@@ -56,12 +62,13 @@ export function buildSearchIndex(
     nameWords: entries.map((entry) => entry.word),
     nameWordOwners: entries.map((entry) => entry.owner),
     byIsin,
+    byScripCode,
     prominent: new Set([...prominent].map((symbol) => symbol.toUpperCase())),
   };
 }
 
 /**
- * Finds instruments for what a user typed: an exact ISIN match first, then symbols starting with
+ * Finds instruments for what a user typed: an exact ISIN or BSE scrip code match first, then symbols starting with
  * the query (the exact symbol, then prominent ones, then shorter symbols, then alphabetical), then
  * names with a word starting with each query word (names led by the first query word, then
  * prominent ones, then by symbol). Results are de-duplicated and cut to `limit` (default 5).
@@ -90,6 +97,8 @@ export function searchInstruments(
   };
 
   if (ISIN.test(text) && add(index.byIsin.get(text) ?? [])) return results;
+  const byCode = BSE_SCRIP_CODE.test(text) ? index.byScripCode.get(text) : undefined;
+  if (byCode && add([byCode])) return results;
   if (add(symbolPrefixMatches(index, text.replace(/\s+/g, '')))) return results;
   add(nameMatches(index, text));
   return results;

@@ -2,6 +2,7 @@
  * Turns parsed import rows (a symbol, an ISIN or only a company name) into instruments
  * of the master. The server always resolves again; the browser's preview is advisory.
  */
+import { BSE_SCRIP_CODE } from '@app/common/instruments/search';
 import type { Exchange } from '@app/common/instruments/types';
 import type { InstrumentMaster } from '../instruments/master.ts';
 
@@ -38,15 +39,20 @@ export function resolveImportRows(master: InstrumentMaster, input: readonly Impo
   for (const row of input) {
     const byIsin = row.isin ? master.findByIsin(row.isin, row.exchange) : undefined;
     if (row.symbol) {
-      const found = master.find(row.symbol, row.exchange) ?? byIsin;
+      const direct = master.find(row.symbol, row.exchange) ?? byIsin;
+      // A six-digit "symbol" is a BSE scrip code (500325), whatever exchange the row says.
+      const byCode = !direct && BSE_SCRIP_CODE.test(row.symbol) ? master.find(row.symbol, 'BSE') : undefined;
+      const found = direct ?? byCode;
       const symbol = found?.symbol ?? master.currentSymbol(row.symbol);
+      const renamed = !byCode && symbol !== row.symbol.toUpperCase();
       rows.push({
         ...row,
+        exchange: found?.exchange ?? row.exchange,
         symbol,
         isin: row.isin ?? found?.isin,
         companyName: found?.name ?? row.companyName ?? symbol,
         known: Boolean(found),
-        ...(symbol !== row.symbol.toUpperCase() ? { renamedFrom: row.symbol.toUpperCase() } : {}),
+        ...(renamed ? { renamedFrom: row.symbol.toUpperCase() } : {}),
       });
       continue;
     }

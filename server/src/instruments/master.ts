@@ -1,24 +1,31 @@
 /**
  * The instrument master in memory: every listed symbol on NSE and BSE, the rename chain,
  * and a search index, so that search and import resolution never touch the database.
- * Loaded at start. Seeded from the team's starter list (instruments and renames) when empty.
+ * Loaded at start. A fresh install is seeded from the shipped snapshot of the listed universe
+ * (snapshot.ts) and the team's starter list.
  * A sync by another process (`npm run symbols:sync` against the same PostgreSQL) is picked up
  * by a cheap periodic check of the tables' version, then a reload.
  */
-import { buildSearchIndex, searchInstruments, type SearchIndex } from '@app/common/instruments/search';
+import {
+  BSE_SCRIP_CODE,
+  buildSearchIndex,
+  searchInstruments,
+  type SearchIndex,
+} from '@app/common/instruments/search';
 import { resolveRenames } from '@app/common/instruments/renames';
 import { STARTER_INSTRUMENTS } from '@app/common/instruments/starter';
 import { STARTER_RENAMES } from '@app/common/instruments/starter-renames';
 import type { Exchange, Instrument, SymbolChange } from '@app/common/instruments/types';
 import { yahooSymbol } from '@app/common/instruments/yahoo';
-import { count, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { queryRows, type Database } from '../db/client.ts';
 import { instruments, symbolRenames } from '../db/schema.ts';
+import { readSnapshot } from './snapshot.ts';
 
 export interface InstrumentMaster {
   search(query: string, opts?: { limit?: number; exchange?: Exchange }): Instrument[];
-  /** The instrument for a symbol, following renames (ZOMATO → ETERNAL). */
+  /** The instrument for a symbol, following renames (ZOMATO → ETERNAL); on BSE also a scrip code (500325). */
   find(symbol: string, exchange: Exchange): Instrument | undefined;
   findByIsin(isin: string, exchange?: Exchange): Instrument | undefined;
   /** Matches a company name as brokers print it ("HDFC Bank", "HDFC BANK LTD"). */
@@ -75,7 +82,7 @@ export async function loadInstrumentMaster(
   let version = '';
 
   async function reload() {
-    await seedStarterList(db);
+    await seedFreshInstall(db);
     version = await masterVersion(db);
     const rows = await db.select().from(instruments);
     list = rows.map((r) => ({
@@ -138,8 +145,12 @@ export async function loadInstrumentMaster(
     currentSymbol: (symbol) => renames.get(symbol.toUpperCase()) ?? symbol.toUpperCase(),
     find(symbol, exchange) {
       const upper = symbol.toUpperCase();
+      const byCode =
+        exchange === 'BSE' && BSE_SCRIP_CODE.test(upper) ? index.byScripCode.get(upper) : undefined;
       return (
-        bySymbol.get(`${exchange}:${upper}`) ?? bySymbol.get(`${exchange}:${renames.get(upper) ?? upper}`)
+        bySymbol.get(`${exchange}:${upper}`) ??
+        bySymbol.get(`${exchange}:${renames.get(upper) ?? upper}`) ??
+        byCode
       );
     },
     findByIsin: (isin, exchange) => prefer(index.byIsin.get(isin.toUpperCase()), exchange),
@@ -157,22 +168,51 @@ export async function loadInstrumentMaster(
   };
 }
 
-/** A fresh install: the starter instruments, and the starter renames (ZOMATO → ETERNAL). */
-async function seedStarterList(db: Database) {
-  const [{ value: instrumentCount }] = (await db.select({ value: count() }).from(instruments)) as [
-    { value: number },
-  ];
-  if (Number(instrumentCount) === 0) {
-    const rows = STARTER_INSTRUMENTS.map((i) => toRow(i, 'starter'));
-    await db.insert(instruments).values(rows).onConflictDoNothing();
-  }
-  const [{ value: renameCount }] = (await db.select({ value: count() }).from(symbolRenames)) as [
-    { value: number },
-  ];
-  if (Number(renameCount) === 0) {
-    const rows = STARTER_RENAMES.map((c) => ({ exchange: 'NSE' as const, ...c }));
-    await db.insert(symbolRenames).values(rows).onConflictDoNothing();
-  }
+/**
+ * A fresh install (or one that only ever had the starter list): the shipped snapshot of the listed
+ * universe, then the starter list for what it lacks (more BSE names); the snapshot's renames and
+ * the starter renames. A master filled by a sync or the snapshot is left alone.
+ */
+export async function seedFreshInstall(db: Database): Promise<void> {
+  const [seeded] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from instruments where source <> 'starter'`,
+  );
+  if ((seeded?.n ?? 0) > 0) return;
+  const snapshot = await readSnapshot();
+  await db.transaction(async (tx) => {
+    const rows = snapshot.instruments.map((i) => toRow(i, 'snapshot'));
+    for (let i = 0; i < rows.length; i += 1000) {
+      await tx
+        .insert(instruments)
+        .values(rows.slice(i, i + 1000))
+        .onConflictDoUpdate({
+          target: [instruments.exchange, instruments.symbol],
+          set: {
+            name: sql`excluded.name`,
+            isin: sql`excluded.isin`,
+            series: sql`excluded.series`,
+            scripCode: sql`excluded.scrip_code`,
+            kind: sql`excluded.kind`,
+            yahooSymbol: sql`excluded.yahoo_symbol`,
+            source: sql`excluded.source`,
+          },
+        });
+    }
+    await tx
+      .insert(instruments)
+      .values(STARTER_INSTRUMENTS.map((i) => toRow(i, 'starter')))
+      .onConflictDoNothing();
+    const renames = [...snapshot.renames, ...STARTER_RENAMES].map((c) => ({
+      exchange: 'NSE' as const,
+      ...c,
+    }));
+    for (let i = 0; i < renames.length; i += 1000)
+      await tx
+        .insert(symbolRenames)
+        .values(renames.slice(i, i + 1000))
+        .onConflictDoNothing();
+  });
 }
 
 export function toRow(i: Instrument, source: string) {

@@ -7,20 +7,28 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '@app/config';
-import { decodeMasterFile } from '@app/common/instruments/table';
+import { decodeMasterFile, MasterFileError } from '@app/common/instruments/table';
 import { openDatabase } from '../db/client.ts';
-import { MASTER_FILE_URLS, readMasterFiles, syncInstrumentMaster, type MasterFiles } from './sync.ts';
+import { seedFreshInstall } from './master.ts';
+import {
+  downloadHeaders,
+  MASTER_FILE_TITLES,
+  MASTER_FILE_URLS,
+  readMasterFiles,
+  syncInstrumentMaster,
+  TruncatedMasterFile,
+  type MasterFileKind,
+  type MasterFiles,
+} from './sync.ts';
 
 async function download(): Promise<MasterFiles> {
   const files: MasterFiles = {};
-  for (const [key, url] of Object.entries(MASTER_FILE_URLS) as [keyof MasterFiles, string][]) {
-    const res = await fetch(url, {
-      headers: { 'User-Agent': 'Mozilla/5.0 (PortfolioGuard symbol sync)', Accept: 'text/csv,*/*' },
-      signal: AbortSignal.timeout(30_000),
-    });
+  for (const [kind, url] of Object.entries(MASTER_FILE_URLS) as [MasterFileKind, string][]) {
+    const res = await fetch(url, { headers: downloadHeaders(kind), signal: AbortSignal.timeout(30_000) });
     if (!res.ok) throw new Error(`Download of ${url} failed: HTTP ${res.status}`);
-    files[key] = decodeMasterFile(new Uint8Array(await res.arrayBuffer()));
-    console.log(`downloaded ${key} (${files[key]!.length} bytes)`);
+    const text = decodeMasterFile(new Uint8Array(await res.arrayBuffer()));
+    files[kind] = { name: `${MASTER_FILE_TITLES[kind]} (${url})`, text };
+    console.log(`downloaded ${kind} (${text.length} bytes)`);
   }
   return files;
 }
@@ -37,10 +45,16 @@ const files = dir
   : await download();
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 try {
+  // A fresh database holds the shipped snapshot first: a file is judged against what it knows.
+  await seedFreshInstall(database.db);
   const result = await syncInstrumentMaster(database.db, files);
   console.log(`synced ${result.instruments} instruments and ${result.renames} symbol changes`, result.byFile);
   if (config.DATABASE_URL)
     console.log('servers running on this database pick the new master up within a minute');
+} catch (err) {
+  if (!(err instanceof TruncatedMasterFile || err instanceof MasterFileError)) throw err;
+  console.error(`symbols:sync: ${err.message}`);
+  process.exitCode = 1;
 } finally {
   await database.close();
 }

@@ -41,7 +41,7 @@ const holdingsOf = async (app: TestApp, user: SignedInUser) =>
     h.average_price,
   ]);
 
-describe('holdings import by ISIN, and renames, on a fresh install (starter list only)', () => {
+describe('holdings import by ISIN, and renames, on a fresh install (the shipped snapshot)', () => {
   let app: TestApp;
   let api: ReturnType<typeof apiClient>;
   before(async () => {
@@ -65,8 +65,9 @@ describe('holdings import by ISIN, and renames, on a fresh install (starter list
 
   it('stores a manual ZOMATO as ETERNAL, and validate resolves ZOMATO and TATAMOTORS', async () => {
     const stats = await api.get<Stats>('/api/symbols/stats', (await signIn(app)).token);
-    expect(stats.body.data!.total).to.equal(STARTER_INSTRUMENTS.length);
-    expect(stats.body.data!.renames).to.be.greaterThan(0);
+    // The shipped snapshot (every NSE equity, SME and ETF line, BSE scrips) plus the starter list.
+    expect(stats.body.data!.total).to.be.greaterThan(2384 + STARTER_INSTRUMENTS.length / 2);
+    expect(stats.body.data!.renames).to.be.greaterThan(1000);
 
     const user = await signIn(app);
     const added = await api.post(
@@ -113,29 +114,8 @@ describe('a symbol sync reaches a running server', () => {
     }
   }
 
-  it('picks up a sync written to its database by another process, then imports a Groww statement by ISIN', async () => {
+  it('imports a Groww statement by ISIN on a fresh install: the shipped snapshot lists the Tata Gold ETF', async () => {
     const user = await signIn(app);
-    const before = await api.post(
-      '/api/holdings/upload-csv',
-      { csvData: growwStatement, dry_run: true },
-      user.token,
-    );
-    // The starter list has no Tata Gold ETF: that row cannot be resolved yet.
-    expect((before.body.data as { preview: { problems: string[] } }).preview.problems).to.deep.equal([
-      'Row 3 (TATAAML-TATAGOLD): Could not find this stock - choose its symbol with the search',
-    ]);
-
-    // What `npm run symbols:sync -- --from DIR` does, on the database the server is using.
-    const result = await syncInstrumentMaster(
-      app.runtime.deps.db,
-      await readMasterFiles(dataDir, await readdir(dataDir)),
-    );
-    const stats = await eventually(
-      async () => (await api.get<Stats>('/api/symbols/stats', user.token)).body.data!,
-      (s) => s.total === result.instruments,
-    );
-    expect(stats.renames).to.be.greaterThan(1000);
-
     const res = await api.post('/api/holdings/upload-csv', { csvData: growwStatement }, user.token);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(await holdingsOf(app, user)).to.deep.equal([
@@ -145,5 +125,39 @@ describe('a symbol sync reaches a running server', () => {
     ]);
     const list = (await api.get<Holding[]>('/api/holdings', user.token)).body.data!;
     expect(list.map((h) => h.broker_name)).to.deep.equal(['Groww', 'Groww', 'Groww']);
+  });
+
+  it('picks up a sync written to its database by another process: a newly listed stock resolves', async () => {
+    const user = await signIn(app);
+    const newListing = 'Symbol,Quantity,Buy Price\nZZNEWLISTING,5,100';
+    const before = await api.post(
+      '/api/holdings/upload-csv',
+      { csvData: newListing, dry_run: true },
+      user.token,
+    );
+    const row = (before.body.data as { preview: { rows: { known: boolean }[] } }).preview.rows[0]!;
+    expect(row.known).to.equal(false);
+
+    // What `npm run symbols:sync -- --from DIR` does with a newer EQUITY_L that lists one more stock.
+    const files = await readMasterFiles(dataDir, await readdir(dataDir));
+    const equity = files.nseEquity!;
+    const listed = `${equity.text.trimEnd()}\nZZNEWLISTING,ZZ New Listing Limited,EQ,24-NOV-2026,10,1,INE000Z01010,10\n`;
+    const result = await syncInstrumentMaster(app.runtime.deps.db, {
+      nseEquity: { ...equity, text: listed },
+    });
+    expect(result.byFile.nseEquity).to.equal(2385);
+    const stats = await eventually(
+      async () => (await api.get<Stats>('/api/symbols/stats', user.token)).body.data!,
+      (s) => s.total === result.instruments,
+    );
+    expect(stats.renames).to.be.greaterThan(1000);
+    const after = await api.post(
+      '/api/holdings/upload-csv',
+      { csvData: newListing, dry_run: true },
+      user.token,
+    );
+    const known = (after.body.data as { preview: { rows: { known: boolean; company_name: string }[] } })
+      .preview.rows[0]!;
+    expect(known).to.include({ known: true, company_name: 'ZZ New Listing Limited' });
   });
 });
