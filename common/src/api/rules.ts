@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { symbolSchema } from '../instruments/symbol.ts';
 import { EXCHANGES } from '../instruments/types.ts';
+import { isoDate } from './dates.ts';
+import { decimalInput, storedAmount } from './numbers.ts';
 import { RULE_MESSAGES } from '../rules/messages.ts';
 import {
   ACTION_TYPES,
@@ -18,15 +20,6 @@ import {
   type ActionType,
   type RuleScope,
 } from '../rules/types.ts';
-
-const toNumber = (value: unknown) =>
-  typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : value;
-
-const positive = (message: string) =>
-  z.preprocess(
-    toNumber,
-    z.number({ error: message }).finite({ error: message }).positive({ error: message }),
-  );
 
 const exchange = z.preprocess(
   (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
@@ -48,15 +41,18 @@ const ruleFields = z.object({
   trigger_type: z.enum(TRIGGER_TYPES, {
     error: 'trigger_type must be FIXED_STOP_LOSS, TRAILING_STOP_LOSS or TAKE_PROFIT',
   }),
-  trigger_value: positive(RULE_MESSAGES.triggerValue),
+  trigger_value: storedAmount('Trigger value', RULE_MESSAGES.triggerValue),
   value_type: z.enum(VALUE_TYPES, { error: 'value_type must be PERCENT or ABSOLUTE' }),
   /** Which price the trigger is measured from; `buy_price` is the holding's average price. */
   reference: z.enum(REFERENCE_KINDS, { error: 'reference must be current or buy_price' }),
   sell_quantity_type: z.enum(SELL_QUANTITY_TYPES),
-  sell_quantity_value: positive('Please enter a quantity to sell greater than 0').nullable(),
+  sell_quantity_value: storedAmount(
+    'Quantity to sell',
+    'Please enter a quantity to sell greater than 0',
+  ).nullable(),
   order_type: z.enum(ORDER_TYPES),
-  limit_price: positive('Limit price must be greater than 0').nullable(),
-  priority: z.preprocess(toNumber, z.number().int().min(1).max(100)),
+  limit_price: storedAmount('Limit price', 'Limit price must be greater than 0').nullable(),
+  priority: z.preprocess(decimalInput, z.number().int().min(1).max(100)),
   /** The client's preview; the server computes its own from its latest quote. */
   computed_trigger_price: z.unknown(),
   /** Template application sends `true`; new rules are always active. */
@@ -157,7 +153,7 @@ export const createPriceAlertBody = z.object({
   symbol: symbolSchema,
   exchange: exchange.default('NSE'),
   direction: z.enum(ALERT_DIRECTIONS, { error: 'direction must be above or below' }),
-  price: positive('Please enter a price greater than 0'),
+  price: storedAmount('Price', 'Please enter a price greater than 0'),
   note: z.string().trim().max(200, { error: 'Note can be at most 200 characters' }).optional(),
 });
 export type CreatePriceAlertInput = z.infer<typeof createPriceAlertBody>;
@@ -174,12 +170,6 @@ export const updateAlertBody = z
     error: 'Nothing to change: send read, or a price or direction',
   });
 export type UpdateAlertInput = z.infer<typeof updateAlertBody>;
-
-const isoDate = (field: string) =>
-  z
-    .string()
-    .refine((text) => Number.isFinite(Date.parse(text)), { error: `${field} must be a date (ISO 8601)` })
-    .transform((text) => new Date(text));
 
 /** GET /api/rule-executions. Defaults: the last 30 days, 50 rows. */
 export const executionsQuery = z.object({

@@ -1,5 +1,6 @@
-import { isPositiveNumber, parseDecimal } from './numbers.ts';
-import { manualRowMessage, PRICE_POSITIVE, QUANTITY_POSITIVE } from './messages.ts';
+import { parseDecimal } from './numbers.ts';
+import { manualRowMessage } from './messages.ts';
+import { amountMessage, amountProblem } from '../api/numbers.ts';
 import { symbolProblem } from '../instruments/symbol.ts';
 import { toExchange } from '../instruments/types.ts';
 import type { Exchange } from '../instruments/types.ts';
@@ -42,11 +43,15 @@ export function validateManualRows(rows: readonly ManualRowInput[]): {
     if (symbol === '') rowErrors.push(manualRowMessage.symbolRequired(row));
     else if (symbolIssue) rowErrors.push(manualRowMessage.symbol(row, symbolIssue));
     const quantity = parseDecimal(quantityText);
+    const quantityProblem = amountProblem(quantity);
     if (quantityText === '') rowErrors.push(manualRowMessage.quantityRequired(row));
-    else if (!isPositiveNumber(quantity)) rowErrors.push(manualRowMessage.quantityPositive(row));
+    else if (quantityProblem)
+      rowErrors.push(manualRowMessage.amount(row, amountMessage('Quantity', quantityProblem)));
     const averagePrice = parseDecimal(priceText);
+    const priceProblem = amountProblem(averagePrice);
     if (priceText === '') rowErrors.push(manualRowMessage.priceRequired(row));
-    else if (!isPositiveNumber(averagePrice)) rowErrors.push(manualRowMessage.pricePositive(row));
+    else if (priceProblem)
+      rowErrors.push(manualRowMessage.amount(row, amountMessage('Buy price', priceProblem)));
     const exchange = input.exchange.trim() === '' ? 'NSE' : toExchange(input.exchange);
     if (exchange === undefined) rowErrors.push(manualRowMessage.exchange(row));
 
@@ -63,14 +68,18 @@ export type InlineEditOutcome =
 
 /**
  * Decides what an inline edit of quantity or buy price does on Enter: an empty or unchanged value
- * cancels, a value that is not a number above 0 is refused, anything else is saved.
+ * cancels, a value that is not a number a holding can store is refused, anything else is saved.
  */
 export function validateInlineEdit(field: InlineEditField, raw: string, current: number): InlineEditOutcome {
   const text = raw.trim();
   if (text === '') return { action: 'cancel' };
   const value = parseDecimal(text);
-  if (!isPositiveNumber(value)) {
-    return { action: 'error', message: field === 'quantity' ? QUANTITY_POSITIVE : PRICE_POSITIVE };
+  const problem = amountProblem(value);
+  if (problem) {
+    return {
+      action: 'error',
+      message: amountMessage(field === 'quantity' ? 'Quantity' : 'Buy price', problem),
+    };
   }
   if (value === current) return { action: 'cancel' };
   return { action: 'save', value };

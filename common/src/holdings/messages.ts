@@ -31,12 +31,15 @@ export function tooManyRowsMessage(count: number): string {
   return `Too many holdings: a file can hold at most ${MAX_IMPORT_ROWS} rows (this one has ${count}).`;
 }
 
-/** Per-row CSV problems, e.g. `Row 3 (INFY): Invalid quantity - must be a positive number`. */
+/**
+ * Per-row CSV problems, e.g. `Row 3 (INFY): Invalid quantity - must be a positive number`;
+ * `requirement` words a number out of the stored range (`must be at least 0.0001`).
+ */
 export const csvRowMessage = {
-  quantity: (row: number, label: string): string =>
-    `Row ${row} (${label}): Invalid quantity - must be a positive number`,
-  averagePrice: (row: number, label: string): string =>
-    `Row ${row} (${label}): Invalid average price - must be a positive number`,
+  quantity: (row: number, label: string, requirement = 'must be a positive number'): string =>
+    `Row ${row} (${label}): Invalid quantity - ${requirement}`,
+  averagePrice: (row: number, label: string, requirement = 'must be a positive number'): string =>
+    `Row ${row} (${label}): Invalid average price - ${requirement}`,
   exchange: (row: number, label: string): string =>
     `Row ${row} (${label}): Invalid exchange - must be NSE or BSE`,
 };
@@ -48,8 +51,8 @@ export const manualRowMessage = {
   symbol: (row: number, problem: string): string => `Row ${row}: ${problem}`,
   quantityRequired: (row: number): string => `Row ${row}: Quantity is required`,
   priceRequired: (row: number): string => `Row ${row}: Buy price is required`,
-  quantityPositive: (row: number): string => `Row ${row}: Quantity must be a positive number`,
-  pricePositive: (row: number): string => `Row ${row}: Buy price must be a positive number`,
+  /** A number out of range, e.g. `Row 2: Quantity must be a positive number` (see api/numbers.ts). */
+  amount: (row: number, message: string): string => `Row ${row}: ${message}`,
   exchange: (row: number): string => `Row ${row}: Exchange must be NSE or BSE`,
 };
 

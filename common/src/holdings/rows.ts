@@ -1,6 +1,7 @@
 import { parseBrokerNumber, isPositiveNumber } from './numbers.ts';
 import { csvRowMessage } from './messages.ts';
 import { isWellFormedSymbol } from '../instruments/symbol.ts';
+import { amountProblem, amountRequirement } from '../api/numbers.ts';
 import { toExchange } from '../instruments/types.ts';
 import type { Exchange } from '../instruments/types.ts';
 import type { ColumnPositions } from './columns.ts';
@@ -61,8 +62,12 @@ export function readHoldingRow(
   const exchange = exchangeText === '' ? 'NSE' : toExchange(exchangeText);
 
   const errors: string[] = [];
-  if (!isPositiveNumber(quantity)) errors.push(csvRowMessage.quantity(row.line, label));
-  if (!isPositiveNumber(averagePrice)) errors.push(csvRowMessage.averagePrice(row.line, label));
+  const quantityProblem = amountProblem(quantity);
+  if (quantityProblem) {
+    errors.push(csvRowMessage.quantity(row.line, label, amountRequirement(quantityProblem)));
+  }
+  const priceProblem = amountProblem(averagePrice);
+  if (priceProblem) errors.push(csvRowMessage.averagePrice(row.line, label, amountRequirement(priceProblem)));
   if (exchange === undefined) errors.push(csvRowMessage.exchange(row.line, label));
   if (errors.length > 0 || exchange === undefined) return { ok: false, errors };
 

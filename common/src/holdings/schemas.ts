@@ -1,15 +1,12 @@
 import { z } from 'zod';
 import { CSV_MESSAGES, PRICE_POSITIVE, QUANTITY_POSITIVE } from './messages.ts';
 import { symbolSchema } from '../instruments/symbol.ts';
+import { storedAmount } from '../api/numbers.ts';
 import { EXCHANGES } from '../instruments/types.ts';
 
-/** A positive number, given as a number or a numeric string (`"12.5"`). */
-function positiveNumber(message: string) {
-  return z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : value),
-    z.number({ error: message }).positive({ error: message }),
-  );
-}
+/** A quantity or buy price, as a number or plain decimal text (`"12.5"`), that the column keeps. */
+const quantity = storedAmount('Quantity', QUANTITY_POSITIVE);
+const averagePrice = storedAmount('Buy price', PRICE_POSITIVE);
 
 /** An unresolved import row fixed in the upload dialog with the symbol search. */
 const uploadOverride = z.object({
@@ -43,15 +40,15 @@ export const manualHoldingBody = z.object({
     (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
     z.enum(EXCHANGES, { error: 'Exchange must be NSE or BSE' }),
   ),
-  quantity: positiveNumber(QUANTITY_POSITIVE),
-  average_price: positiveNumber(PRICE_POSITIVE),
+  quantity,
+  average_price: averagePrice,
 });
 
 /** `PUT /api/holdings/:id` (inline edit): a new quantity and/or buy price. */
 export const updateHoldingBody = z
   .object({
-    quantity: positiveNumber(QUANTITY_POSITIVE).optional(),
-    average_price: positiveNumber(PRICE_POSITIVE).optional(),
+    quantity: quantity.optional(),
+    average_price: averagePrice.optional(),
   })
   .refine((body) => body.quantity !== undefined || body.average_price !== undefined, {
     error: 'Provide a quantity or a buy price to update',

@@ -1,5 +1,6 @@
 /** Rule drafts (spec §4 Rule-draft flow, §5 Rule draft, §8 Save All): checks before saving. */
 import { RULE_MESSAGES, SAVE_ALL_MESSAGES } from './messages.ts';
+import { amountMessage, amountProblem } from '../api/numbers.ts';
 import { computeTriggerPrice, triggerBounds } from './trigger.ts';
 import type { ActionType, TriggerType, ValueType } from './types.ts';
 
@@ -45,7 +46,7 @@ export type DraftCheck =
   | { ok: false; problem: DraftProblem; error: string; bounds?: { min: number; max: number } };
 
 /**
- * Spec §5 Rule draft, in order: trigger value > 0; a current price > 0; the computed trigger
+ * Spec §5 Rule draft, in order: trigger value > 0 (and one the column keeps); a current price > 0; the computed trigger
  * price (2 decimals) > 0; and within 10%–200% of the current price. `error` is the spec's text.
  */
 export function validateRuleDraft(input: RuleDraftInput): DraftCheck {
@@ -53,6 +54,8 @@ export function validateRuleDraft(input: RuleDraftInput): DraftCheck {
   if (!Number.isFinite(value) || value <= 0) {
     return { ok: false, problem: 'value', error: RULE_MESSAGES.triggerValue };
   }
+  const stored = amountProblem(value);
+  if (stored) return { ok: false, problem: 'value', error: amountMessage('Trigger value', stored) };
   const current = input.currentPrice;
   if (typeof current !== 'number' || !Number.isFinite(current) || current <= 0) {
     return { ok: false, problem: 'price', error: RULE_MESSAGES.noPrice };

@@ -2,6 +2,7 @@
  * Turns parsed import rows (a symbol, an ISIN or only a company name) into instruments
  * of the master. The server always resolves again; the browser's preview is advisory.
  */
+import { amountProblem, amountRequirement } from '@app/common/api/numbers';
 import { BSE_SCRIP_CODE } from '@app/common/instruments/search';
 import type { Exchange } from '@app/common/instruments/types';
 import type { InstrumentMaster } from '../instruments/master.ts';
@@ -83,4 +84,14 @@ export function mergeDuplicateRows(rows: readonly ResolvedRow[]): ResolvedRow[] 
     prior.quantity = quantity;
   }
   return [...merged.values()];
+}
+
+/** Instruments whose rows, merged, hold more than a holding can store (see mergeDuplicateRows). */
+export function mergedQuantityProblems(rows: readonly ResolvedRow[]): string[] {
+  return mergeDuplicateRows(rows)
+    .filter((row) => amountProblem(row.quantity) === 'tooLarge')
+    .map(
+      (row) =>
+        `${row.symbol} (${row.exchange}): the rows add up to a quantity that ${amountRequirement('tooLarge')}`,
+    );
 }

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../deps.ts';
 import { splitAccountName } from '../../holdings/accounts.ts';
 import { csvRows } from '../../holdings/csv-rows.ts';
 import { importHoldings } from '../../holdings/import.ts';
-import { resolveImportRows, type ImportRowInput } from '../../holdings/resolve.ts';
+import { mergedQuantityProblems, resolveImportRows, type ImportRowInput } from '../../holdings/resolve.ts';
 import { Invalid } from '../../http/errors.ts';
 
 export async function handleUpload(deps: AppDeps, userId: string, body: UploadCsvBody) {
@@ -26,6 +26,7 @@ export async function handleUpload(deps: AppDeps, userId: string, body: UploadCs
     return fix ? { ...row, symbol: fix.symbol.toUpperCase(), exchange: fix.exchange } : row;
   });
   const { rows: resolved, problems } = resolveImportRows(deps.instruments, rows);
+  problems.push(...mergedQuantityProblems(resolved));
   const [brokerName, accountLabel] = body.broker_name
     ? splitAccountName(body.broker_name)
     : [brokerFormatName(parsed.broker).replace(/ \(.*\)$/, ''), parsed.accountHint ?? ''];
