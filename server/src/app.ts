@@ -2,6 +2,7 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { AppDeps } from './deps.ts';
 import { errorEnvelope } from './http/envelope.ts';
+import { bodyParseError, refuseControlCharacters, requestShape } from './http/input-guard.ts';
 import { corsAllowlist, requestLog, securityHeaders } from './http/security.ts';
 import { staticClient } from './http/static-client.ts';
 import type { ServerMetrics } from './metrics/index.ts';
@@ -32,22 +33,31 @@ async function databaseReachable(deps: AppDeps): Promise<boolean> {
 export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
   const app = new Koa({ proxy: deps.config.TRUST_PROXY, maxIpsCount: 1 });
   app.use(requestLog(deps.log));
-  app.use(securityHeaders(Boolean(deps.config.GOOGLE_CLIENT_ID)));
+  app.use(
+    securityHeaders({
+      googleSignIn: Boolean(deps.config.GOOGLE_CLIENT_ID),
+      https: new URL(deps.config.appUrl).protocol === 'https:',
+    }),
+  );
   app.use(errorEnvelope(deps.log, () => databaseReachable(deps)));
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/api')) ctx.set('Cache-Control', 'no-store');
     await next();
   });
   app.use(corsAllowlist(deps.config.appUrl));
+  app.use(requestShape());
   app.use(
     koaBody({
       jsonLimit: BODY_LIMIT,
-      textLimit: BODY_LIMIT,
-      formLimit: '64kb',
+      json: true,
+      text: false,
+      urlencoded: false,
       multipart: false,
       jsonStrict: true,
+      onError: bodyParseError,
     }),
   );
+  app.use(refuseControlCharacters());
   if (options.metrics) app.use(metricsRouter(deps, options.metrics).routes());
   const api = apiRouter(deps);
   app.use(api.routes());

@@ -82,7 +82,7 @@ export function errorEnvelope(log: Logger, databaseReachable: () => Promise<bool
 
 function httpClientMessage(status: number, err: unknown): string {
   if (status === 413) return 'The request body is too large';
-  if (status === 415) return 'Unsupported content type; send JSON';
-  if (status === 400) return 'The request body is not valid JSON';
+  if (status === 415) return 'The request body must be JSON in UTF-8';
+  if (status === 400) return 'The request is not valid';
   return (err as Error).message || 'Bad request';
 }

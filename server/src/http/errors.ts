@@ -52,6 +52,11 @@ export class PayloadTooLarge extends AppError {
     super(message, 413);
   }
 }
+export class UnsupportedMediaType extends AppError {
+  constructor(message = 'The request body must be JSON (Content-Type: application/json)') {
+    super(message, 415);
+  }
+}
 export class TooManyRequests extends AppError {
   constructor(retryAfterSeconds: number, message = 'Too many requests. Please wait a moment and try again.') {
     super(message, 429, true, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });

@@ -4,8 +4,18 @@ import helmet from 'koa-helmet';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 
+/** A year, in seconds: browsers keep to https for the app's host (and its subdomains) that long. */
+export const HSTS_MAX_AGE = 365 * 24 * 60 * 60;
+
+export interface SecurityHeaderOptions {
+  /** Google sign-in is configured: its scripts, styles and frames are allowed. */
+  googleSignIn: boolean;
+  /** The app is served over https (APP_URL): Strict-Transport-Security is sent. */
+  https: boolean;
+}
+
 /** CSP and the other headers on every response (including errors and static files). */
-export function securityHeaders(googleSignIn: boolean) {
+export function securityHeaders({ googleSignIn, https }: SecurityHeaderOptions) {
   const google = googleSignIn ? ['https://accounts.google.com'] : [];
   return helmet({
     contentSecurityPolicy: {
@@ -26,7 +36,7 @@ export function securityHeaders(googleSignIn: boolean) {
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-    strictTransportSecurity: false,
+    strictTransportSecurity: https ? { maxAge: HSTS_MAX_AGE, includeSubDomains: true } : false,
     xFrameOptions: { action: 'deny' },
   });
 }

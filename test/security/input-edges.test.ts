@@ -1,0 +1,153 @@
+/**
+ * Text and request shapes the fuzzing found answered with a 500 or a wrong sentence (issue 15):
+ * control characters in any text, non-JSON bodies, a malformed URL; and HSTS over https.
+ */
+import { expect } from 'chai';
+import { bootApp, type TestApp } from '../helpers/app.ts';
+import { apiClient, request, type ApiResponse } from '../helpers/http.ts';
+import type { SignedInUser } from '../helpers/users.ts';
+import { publishPrices, userFactory } from '../server/rules/support.ts';
+
+const CONTROL = (field: string) => `Text may not contain control characters (found in ${field})`;
+
+function expectRefused(res: ApiResponse, error: string | RegExp) {
+  expect(res.status, JSON.stringify(res.body)).to.equal(400);
+  if (typeof error === 'string') expect(res.body.error).to.equal(error);
+  else expect(res.body.error).to.match(error);
+}
+
+describe('security: control characters, content types, URLs and HSTS', () => {
+  let app: TestApp;
+  let api: ReturnType<typeof apiClient>;
+  const users = userFactory(() => app);
+  let user: SignedInUser;
+  before(async () => {
+    app = await bootApp({ embeddedStreamer: false });
+    api = apiClient(app.url);
+    await publishPrices(app, { ITC: 400 });
+    user = await users.make();
+  });
+  after(async () => {
+    await users.forget();
+    await app.close();
+  });
+
+  const upload = (csvData: string, extra: Record<string, unknown> = {}) =>
+    api.post('/api/holdings/upload-csv', { csvData, ...extra }, user.token);
+  const rule = (extra: Record<string, unknown>) =>
+    api.post(
+      '/api/position-rules',
+      { symbol: 'ITC', trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5, ...extra },
+      user.token,
+    );
+  const alert = (extra: Record<string, unknown>) =>
+    api.post('/api/alerts', { symbol: 'ITC', direction: 'above', price: 500, ...extra }, user.token);
+
+  describe('control characters', () => {
+    const nul = 'A\u0000B';
+
+    it('refuses them in every listed body field with a sentence naming the field', async () => {
+      expectRefused(
+        await request(app.url, 'POST', '/api/auth/login', { email: 'nul@example.com', name: nul }),
+        CONTROL('name'),
+      );
+      expectRefused(await request(app.url, 'POST', '/api/events', { path: `/x${nul}` }), CONTROL('path'));
+      expectRefused(await upload(`Symbol,Quantity,Buy Price\n${nul},1,100\n`), CONTROL('csvData'));
+      expectRefused(
+        await upload('Symbol,Quantity,Buy Price\nITC,1,100\n', { broker_name: nul }),
+        CONTROL('broker_name'),
+      );
+      expectRefused(
+        await upload('Symbol,Quantity,Buy Price\nITC,1,100\n', {
+          overrides: [{ line: 1, symbol: nul, exchange: 'NSE' }],
+        }),
+        CONTROL('overrides.0.symbol'),
+      );
+      expectRefused(await rule({ symbol: nul }), CONTROL('symbol'));
+      expectRefused(await rule({ rule_name: nul }), CONTROL('rule_name'));
+      expectRefused(await alert({ note: nul }), CONTROL('note'));
+      expectRefused(await rule({ [`key${nul}`]: 1 }), CONTROL('a field name'));
+      for (const ch of ['\u0001', '\u0008', '\u000b', '\u000c', '\u001f', '\u007f']) {
+        expectRefused(await alert({ note: `x${ch}y` }), CONTROL('note'));
+      }
+    });
+
+    it('finds them at any depth of a deep or wide body', async () => {
+      const depth = 200_000;
+      const deep = await request(app.url, 'POST', '/api/alerts', undefined, {
+        token: user.token,
+        raw: `${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectRefused(deep, CONTROL(`${'0.'.repeat(38)}0...`));
+      const wide = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, 'fine']));
+      wide.k49999 = 'not\u0007fine';
+      expectRefused(await alert(wide), CONTROL('k49999'));
+    });
+
+    it('keeps tabs and line breaks in text, where CSV needs them', async () => {
+      const res = await upload('Symbol,Quantity,Buy Price\r\nITC,3,400\r\n"TCS\t",2,3000\r\n', {
+        dry_run: true,
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect((await alert({ note: 'line one\nline two\ttabbed' })).status).to.equal(201);
+    });
+
+    it('refuses them in query values and path parameters', async () => {
+      const get = (path: string) => api.get(path, user.token);
+      expectRefused(await get('/api/position-rules?symbol=%00'), CONTROL('symbol'));
+      expectRefused(await get('/api/position-rules/current-prices?symbols=%00'), CONTROL('symbols'));
+      expectRefused(await get('/api/dev/outbox?to=%00'), CONTROL('to'));
+      expectRefused(await get('/api/market/chart/NSE/%00'), CONTROL('the request path'));
+      expectRefused(await get('/api/symbols/search?query=x&query=%01'), CONTROL('query'));
+    });
+  });
+
+  it('answers 415 with a sentence for form and text bodies, and keeps JSON and empty bodies working', async () => {
+    const form = await request(app.url, 'POST', '/api/auth/login', undefined, {
+      raw: 'email=a%40b.com&name=Form',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.status).to.equal(415);
+    expect(form.body).to.deep.equal({
+      success: false,
+      error: 'The request body must be JSON (Content-Type: application/json)',
+    });
+    const text = await request(app.url, 'POST', '/api/events', undefined, {
+      raw: '{"path":"/"}',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(text.status).to.equal(415);
+    const json = await request(app.url, 'POST', '/api/events', { path: '/' });
+    expect(json.status).to.equal(201);
+    const empty = await request(app.url, 'POST', '/api/alerts/read-all', undefined, { token: user.token });
+    expect(empty.status).to.equal(200);
+  });
+
+  it('says the URL is malformed, not the body', async () => {
+    for (const path of ['/%', '/api/%', '/api/position-rules/%E0%A4%A']) {
+      const res = await request(app.url, 'GET', path, undefined, { token: user.token });
+      expect(res.status, path).to.equal(400);
+      expect(res.body, path).to.deep.equal({ success: false, error: 'The request URL is not valid' });
+    }
+  });
+
+  describe('HSTS', () => {
+    for (const [appUrl, expected] of [
+      ['https://guard.example.test', 'max-age=31536000; includeSubDomains'],
+      ['http://guard.example.test', null],
+    ] as const) {
+      it(`${expected ? 'sends' : 'does not send'} Strict-Transport-Security when APP_URL is ${appUrl}`, async () => {
+        const other = await bootApp({ env: { APP_URL: appUrl }, embeddedStreamer: false });
+        try {
+          for (const path of ['/api/health', '/api/nowhere']) {
+            const res = await request(other.url, 'GET', path);
+            expect(res.headers.get('strict-transport-security'), path).to.equal(expected);
+          }
+        } finally {
+          await other.close();
+        }
+      });
+    }
+  });
+});
