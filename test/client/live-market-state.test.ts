@@ -66,4 +66,20 @@ describe('client: market state and the live indicator', () => {
         'Live prices paused: Too many open connections for this account (50 at most). Close some tabs and try again.',
     });
   });
+
+  it("says 'Pre-open' from 09:00 to 09:15 IST on a trading day, and on a special session's pre-open", () => {
+    const yesterdayClose = ist('2026-08-03T15:30:00');
+    expect(indicatorState('live', yesterdayClose, ist('2026-08-04T09:05:00'))).to.include({
+      tone: 'pending',
+      label: 'Pre-open',
+    });
+    expect(indicatorState('live', null, ist('2026-08-04T09:00:00')).label).to.equal('Pre-open');
+    expect(indicatorState('live', null, ist('2026-08-04T08:59:00')).label).to.equal('Market closed');
+    expect(indicatorState('live', null, ist('2026-08-04T09:15:00')).label).to.equal('Live');
+    // Sunday 1 Feb 2026, the Budget session: pre-open at 09:05, live at 10:00.
+    expect(indicatorState('live', null, ist('2026-02-01T09:05:00')).label).to.equal('Pre-open');
+    expect(indicatorState('live', null, ist('2026-02-01T10:00:00')).label).to.equal('Live');
+    // Not on a holiday.
+    expect(indicatorState('live', null, ist('2026-01-26T09:05:00')).label).to.equal('Market closed');
+  });
 });

@@ -35,10 +35,10 @@ describe('common: NSE/BSE market calendar (IST)', () => {
     expect(isMarketOpen(ist('2026-07-19T11:00:00')), 'Sunday').to.equal(false);
   });
 
-  it('is closed all day on each 2026 holiday of the data file', () => {
-    expect(NSE_CALENDAR_DATA.holidays).to.have.length(16);
-    for (const day of NSE_CALENDAR_DATA.holidays) {
-      expect(isMarketOpen(ist(`${day}T11:00:00`)), day).to.equal(false);
+  it('is closed all day on each holiday of the data file', () => {
+    expect(NSE_CALENDAR_DATA.holidays.filter((h) => h.date.startsWith('2026-'))).to.have.length(16);
+    for (const { date } of NSE_CALENDAR_DATA.holidays) {
+      expect(isMarketOpen(ist(`${date}T11:00:00`)), date).to.equal(false);
     }
     expect(isMarketOpen(ist('2026-01-26T10:00:00')), 'Republic Day').to.equal(false);
     expect(isMarketOpen(ist('2026-01-27T10:00:00')), 'the day after').to.equal(true);
@@ -66,7 +66,8 @@ describe('common: NSE/BSE market calendar (IST)', () => {
   it('builds calendars from other data, with special sessions on closed days', () => {
     const calendar = createMarketCalendar({
       session: { open: '09:15', close: '15:30' },
-      holidays: ['2026-07-13'],
+      years: { '2026': { status: 'complete', source: 'test' } },
+      holidays: [{ date: '2026-07-13', name: 'Test holiday' }],
       specialSessions: [{ date: '2026-11-08', open: '18:00', close: '19:00', name: 'Muhurat trading' }],
     });
     expect(calendar.isMarketOpen(ist('2026-07-13T11:00:00'))).to.equal(false);
@@ -81,7 +82,10 @@ describe('common: NSE/BSE market calendar (IST)', () => {
       createMarketCalendar({ session: { open: '9:15', close: '15:30' }, holidays: [] }),
     ).to.throw();
     expect(() =>
-      createMarketCalendar({ session: { open: '09:15', close: '15:30' }, holidays: ['26/01/2026'] }),
+      createMarketCalendar({
+        session: { open: '09:15', close: '15:30' },
+        holidays: [{ date: '26/01/2026', name: 'Republic Day' }],
+      }),
     ).to.throw();
   });
 });

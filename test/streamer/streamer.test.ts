@@ -1,4 +1,4 @@
-import type { MarketCalendar } from '@app/common/market/calendar';
+import { nseCalendar, type MarketCalendar } from '@app/common/market/calendar';
 import { MAX_QUOTES_PER_BATCH, type Quote, type TickBatch } from '@app/common/market/tick-batch';
 import { expect } from 'chai';
 import { createMemoryBus } from '../../streamer/src/bus/memory.ts';
@@ -176,5 +176,41 @@ describe('streamer: poll loop', () => {
     await waitFor('the poll after the new close', () => counting.calls.length === polled + 1);
     await delay(300);
     expect(counting.calls).to.have.length(polled + 1);
+  });
+  it('with the shipped NSE calendar: polls through special sessions, not on holidays', async () => {
+    const ist = (local: string) => Date.parse(`${local}+05:30`);
+    for (const [at, label] of [
+      ['2026-02-01T10:00:00', 'Sunday 1 Feb 2026, Union Budget session'],
+      ['2025-02-01T15:00:00', 'Saturday 1 Feb 2025, Union Budget session'],
+      ['2025-10-21T14:00:00', 'Muhurat trading, 21 Oct 2025'],
+    ] as const) {
+      const counting = countingProvider({ calendar: nseCalendar });
+      const streamer = start({ provider: counting.provider, now: () => ist(at) });
+      await waitFor(`polls during ${label}`, () => counting.calls.length >= 3);
+      await streamer.stop();
+      expect(
+        counting.calls.every((c) => c.length === WATCH.length),
+        label,
+      ).to.equal(true);
+      expect(
+        cycleLines().every((l) => l.afterClose === undefined),
+        label,
+      ).to.equal(true);
+    }
+
+    for (const [at, label] of [
+      ['2026-01-26T11:00:00', 'Republic Day 2026'],
+      ['2025-02-26T11:00:00', 'Mahashivratri 2025'],
+      ['2025-10-21T10:00:00', 'Diwali morning 2025, before the Muhurat session'],
+      ['2027-01-26T11:00:00', 'Republic Day 2027 (provisional year)'],
+    ] as const) {
+      const counting = countingProvider({ calendar: nseCalendar });
+      const streamer = start({ provider: counting.provider, now: () => ist(at) });
+      await waitFor(`the after-close poll on ${label}`, () => counting.calls.length === 1);
+      await delay(350);
+      await streamer.stop();
+      expect(counting.calls, `${label}: one poll after the last close, then quiet`).to.have.length(1);
+      expect(cycleLines()[0]?.afterClose, label).to.equal(true);
+    }
   });
 });

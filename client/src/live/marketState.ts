@@ -1,8 +1,9 @@
 /**
  * What the header's connection indicator says (pure, unit-tested): Live, Reconnecting, or
- * 'Market closed · last price 15:30 IST', judged from the socket state, the newest quote's
- * time and the NSE/BSE calendar shared with the streamer (`common/src/market/calendar.ts`:
- * 09:15–15:30 IST, Monday to Friday, minus the exchange holidays).
+ * 'Pre-open' or 'Market closed · last price 15:30 IST', judged from the socket state, the newest
+ * quote's time and the NSE/BSE calendar shared with the streamer (`common/src/market/calendar.ts`:
+ * pre-open 09:00–09:15, session 09:15–15:30 IST, Monday to Friday, minus the exchange holidays,
+ * plus special sessions).
  */
 import { formatIstDate, formatIstTime } from '@app/common/format/ist';
 import { nseCalendar } from '@app/common/market/calendar';
@@ -26,7 +27,7 @@ export interface IndicatorState {
 /** A quote younger than this counts as live (quotes arrive every minute; one may be missed). */
 export const FRESH_QUOTE_MS = 3 * 60_000;
 
-/** True from 09:15 (inclusive) to 15:30 (exclusive) IST on a trading day (not a weekend or holiday). */
+/** True from 09:15 (inclusive) to 15:30 (exclusive) IST on a trading day (not a weekend or holiday), or in a special session. */
 export function isNseSessionOpen(at: number): boolean {
   return nseCalendar.isMarketOpen(new Date(at));
 }
@@ -64,6 +65,13 @@ export function indicatorState(
   const fresh = newestAsOf !== null && now - newestAsOf <= FRESH_QUOTE_MS;
   if (fresh || (newestAsOf === null && isNseSessionOpen(now))) {
     return { tone: 'live', label: 'Live', description: 'Live prices: updates arrive as the market moves.' };
+  }
+  if (nseCalendar.sessionAt(new Date(now)) === 'pre_open') {
+    return {
+      tone: 'pending',
+      label: 'Pre-open',
+      description: 'Pre-open session: the exchange is collecting orders; trading starts at the open.',
+    };
   }
   if (newestAsOf === null) {
     return {
