@@ -25,6 +25,8 @@ const PUBLIC = new Set([
   'POST /api/events',
   'GET /api/notification-endpoints/verify',
   'GET /api/dev/outbox',
+  'GET /api/market/calendar',
+  'GET /api/market/status',
 ]);
 
 /** Routes whose parameters name market data, not a user's records. */

@@ -7,6 +7,7 @@ import { brokersRouter } from './brokers/router.ts';
 import { devRouter } from './dev/router.ts';
 import { healthRouter } from './health/router.ts';
 import { holdingsRouter } from './holdings/router.ts';
+import { marketCalendarRouter } from './market/calendar-router.ts';
 import { marketRouter } from './market/router.ts';
 import { notificationEndpointsRouter } from './notification-endpoints/router.ts';
 import { positionRulesRouter } from './position-rules/router.ts';
@@ -23,6 +24,7 @@ export function apiRouter(deps: AppDeps): Router {
     symbolsRouter(deps),
     holdingsRouter(deps),
     brokersRouter(deps),
+    marketCalendarRouter(),
     marketRouter(deps),
     notificationEndpointsRouter(deps),
     positionRulesRouter(deps),
