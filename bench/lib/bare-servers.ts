@@ -42,7 +42,7 @@ async function onTickBatch(redisUrl: string, send: (batch: TickBatch) => void): 
 function perUserMessages<C>(batch: TickBatch, keysOf: Map<C, string[]>): Map<C, QuotesMessage> {
   const byKey = new Map<string, LiveQuote>();
   for (const q of batch.quotes) {
-    const { symbol, exchange, ltp, prevClose, change, changePercent, asOf } = q;
+    const { symbol, exchange, ltp, prevClose, change, changePercent, asOf, delayMinutes } = q;
     byKey.set(instrumentKey(exchange, symbol), {
       symbol,
       exchange,
@@ -51,6 +51,7 @@ function perUserMessages<C>(batch: TickBatch, keysOf: Map<C, string[]>): Map<C, 
       change,
       changePercent,
       asOf,
+      delayMinutes,
     });
   }
   const messages = new Map<C, QuotesMessage>();

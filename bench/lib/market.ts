@@ -62,6 +62,7 @@ export function tickBatch(symbols: readonly string[], seq: number): TickBatch {
       change,
       changePercent: Math.round((change / prevClose) * 10000) / 100,
       asOf,
+      delayMinutes: 0,
     };
   });
   return { v: 1, id: `bench-${seq}`, at: Date.now(), source: 'bench', quotes };

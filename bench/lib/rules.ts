@@ -127,6 +127,7 @@ export function ruleBatch(instruments: readonly Instrument[], seq: number): Tick
       change,
       changePercent: round2((change / inst.prevClose) * 100),
       asOf,
+      delayMinutes: 0,
     };
   });
   return { v: 1, id: `b3-${seq}`, at: Date.now(), source: 'bench', quotes };

@@ -7,7 +7,16 @@
  * The back-off gate is shared by every chunk and every cycle: after a failure no request is made
  * before the gate opens. A cycle waits for the gate only up to `maxWaitMs`; beyond that the
  * remaining instruments are served stale and the next cycle tries again.
+ *
+ * Two judgements on what the provider answers, made here once for every provider:
+ * - a quote older by its own exchange time than its delay plus two intervals is served
+ *   `stale: true` while the market is open (`common/src/market/quote-freshness.ts`);
+ * - an instrument left out of `unavailableAfter` successful answers in a row (delisted,
+ *   suspended, unknown to the provider) is `unavailable`: its last price is served marked so, and
+ *   it is asked for again only every `recheckMs`, until an answer includes it.
  */
+import type { MarketCalendar } from '@app/common/market/calendar';
+import { isQuoteTooOld } from '@app/common/market/quote-freshness';
 import { instrumentKey, type Quote } from '@app/common/market/tick-batch';
 import { QuoteProviderError, type QuoteProvider, type WatchedInstrument } from './providers/types.ts';
 
@@ -23,10 +32,23 @@ export interface BackoffOptions {
   maxWaitMs?: number;
 }
 
+/** When an instrument the provider keeps leaving out is given up on, and asked for again. */
+export interface UnavailableOptions {
+  /** Successful answers in a row without it (default 3). */
+  afterCycles?: number;
+  /** How often it is asked for once unavailable (default 1 h). */
+  recheckMs?: number;
+}
+
 /** What a poller needs. */
 export interface PollerDeps {
   provider: QuoteProvider;
   backoff?: BackoffOptions;
+  /** The poll interval (default 60 s): a quote may lag its delay by two of them. */
+  intervalMs?: number;
+  /** Exchange hours (default: the provider's): quotes are judged too old only while open. */
+  calendar?: MarketCalendar;
+  unavailable?: UnavailableOptions;
   /** Injected for tests: the clock and the randomness of the jitter. */
   now?: () => number;
   random?: () => number;
@@ -47,6 +69,10 @@ export interface PollResult {
   stale: number;
   /** Instruments with neither a fresh nor a cached quote. */
   missing: number;
+  /** Instruments marked unavailable (left out of several answers in a row). */
+  unavailable: number;
+  /** Quotes the provider gave whose exchange time was too old for their delay (served stale). */
+  tooOld: number;
   /** Provider calls made. */
   requests: number;
   errors: PollError[];
@@ -102,7 +128,15 @@ export function createQuotePoller(deps: PollerDeps): QuotePoller {
   const maxWaitMs = deps.backoff?.maxWaitMs ?? 5000;
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
+  const calendar = deps.calendar ?? provider.calendar;
+  const graceMs = 2 * (deps.intervalMs ?? 60_000);
+  const unavailableAfter = Math.max(1, deps.unavailable?.afterCycles ?? 3);
+  const recheckMs = deps.unavailable?.recheckMs ?? 3_600_000;
   const lastFresh = new Map<string, Quote>();
+  /** Successful answers in a row that left an instrument out. */
+  const missedAnswers = new Map<string, number>();
+  /** Unavailable instruments: when each may be asked for again (epoch ms). */
+  const recheckAt = new Map<string, number>();
   let failures = 0;
   let gateOpensAt = 0;
 
@@ -143,6 +177,34 @@ export function createQuotePoller(deps: PollerDeps): QuotePoller {
     return { giveUp: true };
   }
 
+  /** The freshness context of this moment, or undefined while the market is shut. */
+  function freshnessNow(): { now: number; graceMs: number; sessionOpenedAt?: number } | undefined {
+    const at = now();
+    if (!calendar) return { now: at, graceMs };
+    if (!calendar.isMarketOpen(new Date(at))) return undefined;
+    return {
+      now: at,
+      graceMs,
+      sessionOpenedAt: calendar.nextOpen(calendar.lastClose(new Date(at))).getTime(),
+    };
+  }
+
+  /** The provider answered without this instrument: counts towards `unavailable`. */
+  function noteMissed(key: string) {
+    const missed = (missedAnswers.get(key) ?? 0) + 1;
+    missedAnswers.set(key, missed);
+    if (missed >= unavailableAfter) recheckAt.set(key, now() + recheckMs);
+  }
+
+  /** The last price of an instrument not priced this cycle, marked as such (or nothing). */
+  function lastKnown(key: string, result: PollResult, stale: Quote[]) {
+    const last = lastFresh.get(key);
+    const unavailable = recheckAt.has(key);
+    if (last) stale.push(unavailable ? { ...last, stale: true, unavailable } : { ...last, stale: true });
+    else result.missing++;
+    if (unavailable) result.unavailable++;
+  }
+
   function serve(
     chunk: WatchedInstrument[],
     quotes: Quote[] | undefined,
@@ -150,17 +212,25 @@ export function createQuotePoller(deps: PollerDeps): QuotePoller {
     stale: Quote[],
   ) {
     const wanted = new Set(chunk.map((i) => instrumentKey(i.exchange, i.symbol)));
+    const freshness = freshnessNow();
     for (const quote of quotes ?? []) {
       const key = instrumentKey(quote.exchange, quote.symbol);
       if (!wanted.delete(key)) continue;
+      missedAnswers.delete(key);
+      recheckAt.delete(key);
       lastFresh.set(key, quote);
-      result.quotes.push(quote);
-      result.fresh++;
+      if (freshness && isQuoteTooOld(quote, freshness)) {
+        result.quotes.push({ ...quote, stale: true });
+        result.tooOld++;
+      } else {
+        result.quotes.push(quote);
+        result.fresh++;
+      }
     }
     for (const key of wanted) {
-      const last = lastFresh.get(key);
-      if (last) stale.push({ ...last, stale: true });
-      else result.missing++;
+      // A failed request says nothing about the instrument; an answer without it does.
+      if (quotes) noteMissed(key);
+      lastKnown(key, result, stale);
     }
   }
 
@@ -177,12 +247,30 @@ export function createQuotePoller(deps: PollerDeps): QuotePoller {
 
   return {
     async poll(instruments, signal) {
-      const result: PollResult = { quotes: [], fresh: 0, stale: 0, missing: 0, requests: 0, errors: [] };
+      const result: PollResult = {
+        quotes: [],
+        fresh: 0,
+        stale: 0,
+        missing: 0,
+        unavailable: 0,
+        tooOld: 0,
+        requests: 0,
+        errors: [],
+      };
       if (provider.ignoresWatchSet) return pollScripted(instruments, result);
       const unique = [...new Map(instruments.map((i) => [instrumentKey(i.exchange, i.symbol), i])).values()];
       const stale: Quote[] = [];
+      const at = now();
+      const due = unique.filter((i) => (recheckAt.get(instrumentKey(i.exchange, i.symbol)) ?? 0) <= at);
+      if (due.length < unique.length) {
+        const dueKeys = new Set(due.map((i) => instrumentKey(i.exchange, i.symbol)));
+        for (const i of unique) {
+          const key = instrumentKey(i.exchange, i.symbol);
+          if (!dueKeys.has(key)) lastKnown(key, result, stale);
+        }
+      }
       let givenUp = false;
-      for (const chunk of chunked(unique, Math.max(1, provider.maxSymbolsPerRequest))) {
+      for (const chunk of chunked(due, Math.max(1, provider.maxSymbolsPerRequest))) {
         const outcome: ChunkOutcome = givenUp ? { giveUp: true } : await fetchChunk(chunk, result, signal);
         givenUp = outcome.giveUp;
         serve(chunk, outcome.quotes, result, stale);

@@ -44,7 +44,7 @@ export function createStreamer(deps: StreamerDeps): Streamer {
   const { bus, provider, intervalMs, log, leader } = deps;
   const calendar = deps.calendar ?? provider.calendar;
   const now = deps.now ?? Date.now;
-  const poller = createQuotePoller({ provider, backoff: deps.backoff, now });
+  const poller = createQuotePoller({ provider, backoff: deps.backoff, now, intervalMs, calendar });
   const polledSinceClose = new Set<string>();
   let closeMark = 0;
   let running = false;
@@ -100,6 +100,8 @@ export function createStreamer(deps: StreamerDeps): Streamer {
         quotes: result.quotes.length,
         stale: result.stale,
         missing: result.missing,
+        ...(result.unavailable > 0 ? { unavailable: result.unavailable } : {}),
+        ...(result.tooOld > 0 ? { tooOld: result.tooOld } : {}),
         requests: result.requests,
         errors: result.errors.length,
         ...(result.errors.length > 0 ? { errorDetails: result.errors.slice(0, 5) } : {}),

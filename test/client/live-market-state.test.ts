@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { FRESH_QUOTE_MS, indicatorState, isNseSessionOpen } from '../../client/src/live/marketState.ts';
 
+/** The newest quote: printed at `asOf`, from a source delayed by `delayMinutes`. */
+const live = (asOf: number, delayMinutes = 0) => ({ asOf, delayMinutes });
+
 /** An instant given as IST wall-clock time. */
 const ist = (iso: string) => Date.parse(`${iso}+05:30`);
 
@@ -24,24 +27,48 @@ describe('client: market state and the live indicator', () => {
 
   it("says 'Market closed' on a holiday, with the last trading day's price time", () => {
     expect(indicatorState('live', null, ist('2026-01-26T11:00:00')).label).to.equal('Market closed');
-    const state = indicatorState('live', ist('2026-01-23T15:30:00'), ist('2026-01-26T11:00:00'));
+    const state = indicatorState('live', live(ist('2026-01-23T15:30:00')), ist('2026-01-26T11:00:00'));
     expect(state).to.include({ tone: 'closed', label: 'Market closed · last price 23/01 15:30 IST' });
   });
 
   it('says Live while quotes are fresh, whatever the clock (the demo market ticks around the clock)', () => {
     const now = ist('2026-08-08T22:00:00');
-    expect(indicatorState('live', now - 1000, now).label).to.equal('Live');
-    expect(indicatorState('live', now - FRESH_QUOTE_MS - 1, now).tone).to.equal('closed');
+    expect(indicatorState('live', live(now - 1000), now).label).to.equal('Live');
+    expect(indicatorState('live', live(now - FRESH_QUOTE_MS - 1), now).tone).to.equal('closed');
+  });
+
+  it("says 'Delayed 15 min' while the newest quotes come from a source 15 minutes late (Yahoo on NSE)", () => {
+    const now = ist('2026-08-03T11:00:00');
+    // Yahoo prints an NSE trade 15 minutes after it happened: its newest quote is 15 min old.
+    const state = indicatorState('live', live(now - 15 * 60_000, 15), now);
+    expect(state).to.include({ tone: 'delayed', label: 'Delayed 15 min' });
+    expect(state.description).to.contain('15 minutes');
+    expect(indicatorState('live', live(now - 60_000, 5), now).label, 'the actual delay').to.equal(
+      'Delayed 5 min',
+    );
+    expect(indicatorState('live', live(now - 60_000, 0), now).label, 'no delay').to.equal('Live');
+  });
+
+  it('says Market closed when even a delayed quote is older than its delay allows', () => {
+    const now = ist('2026-08-03T18:45:00');
+    const close = ist('2026-08-03T15:30:00');
+    expect(indicatorState('live', live(close, 15), now).label).to.equal(
+      'Market closed · last price 15:30 IST',
+    );
+    const justInside = ist('2026-08-03T11:00:00');
+    expect(
+      indicatorState('live', live(justInside - 15 * 60_000 - FRESH_QUOTE_MS - 1, 15), justInside).tone,
+    ).to.equal('closed');
   });
 
   it("says 'Market closed · last price 15:30 IST' after the close", () => {
     const close = ist('2026-08-03T15:30:00');
-    const state = indicatorState('live', close, ist('2026-08-03T18:45:00'));
+    const state = indicatorState('live', live(close), ist('2026-08-03T18:45:00'));
     expect(state).to.include({ tone: 'closed', label: 'Market closed · last price 15:30 IST' });
   });
 
   it('adds the date when the last price is from an earlier day', () => {
-    const state = indicatorState('live', ist('2026-08-07T15:30:00'), ist('2026-08-08T10:00:00'));
+    const state = indicatorState('live', live(ist('2026-08-07T15:30:00')), ist('2026-08-08T10:00:00'));
     expect(state.label).to.equal('Market closed · last price 07/08 15:30 IST');
   });
 
@@ -52,14 +79,17 @@ describe('client: market state and the live indicator', () => {
 
   it('reports the connection when it is not up', () => {
     const now = Date.now();
-    expect(indicatorState('connecting', now, now).label).to.equal('Connecting');
-    expect(indicatorState('reconnecting', now, now)).to.include({ tone: 'pending', label: 'Reconnecting' });
-    expect(indicatorState('offline', now, now)).to.include({ tone: 'offline', label: 'Offline' });
+    expect(indicatorState('connecting', live(now), now).label).to.equal('Connecting');
+    expect(indicatorState('reconnecting', live(now), now)).to.include({
+      tone: 'pending',
+      label: 'Reconnecting',
+    });
+    expect(indicatorState('offline', live(now), now)).to.include({ tone: 'offline', label: 'Offline' });
   });
 
   it('says why when the server refused the connection for too many open tabs', () => {
     const now = Date.now();
-    expect(indicatorState('too-many', now, now)).to.deep.equal({
+    expect(indicatorState('too-many', live(now), now)).to.deep.equal({
       tone: 'offline',
       label: 'Too many tabs',
       description:
@@ -69,7 +99,7 @@ describe('client: market state and the live indicator', () => {
 
   it("says 'Pre-open' from 09:00 to 09:15 IST on a trading day, and on a special session's pre-open", () => {
     const yesterdayClose = ist('2026-08-03T15:30:00');
-    expect(indicatorState('live', yesterdayClose, ist('2026-08-04T09:05:00'))).to.include({
+    expect(indicatorState('live', live(yesterdayClose), ist('2026-08-04T09:05:00'))).to.include({
       tone: 'pending',
       label: 'Pre-open',
     });

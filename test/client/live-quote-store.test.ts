@@ -10,6 +10,7 @@ const quote = (symbol: string, ltp: number, asOf: number, prevClose: number | nu
   change: prevClose === null ? null : ltp - prevClose,
   changePercent: null,
   asOf,
+  delayMinutes: 0,
 });
 
 describe('client: live quote store', () => {
@@ -48,7 +49,7 @@ describe('client: live quote store', () => {
     expect(store.get('NSE:RELIANCE')?.ltp).to.equal(105);
     store.seed([quote('RELIANCE', 106, 6000)]);
     expect(store.get('NSE:RELIANCE')?.ltp).to.equal(106);
-    expect(store.newestAsOf()).to.equal(6000);
+    expect(store.newestQuote()).to.deep.equal({ asOf: 6000, delayMinutes: 0 });
   });
 
   it('does not notify anyone when nothing changed', () => {
@@ -84,6 +85,6 @@ describe('client: live quote store', () => {
     expect(calls).to.equal(1);
     store.clear();
     expect(store.get('NSE:TCS')).to.equal(undefined);
-    expect(store.newestAsOf()).to.equal(null);
+    expect(store.newestQuote()).to.equal(null);
   });
 });

@@ -3,9 +3,25 @@
  * asks for, in Yahoo's shapes. The session handshake: a page (`/quote/AAPL` of
  * finance.yahoo.com, or `/` of fc.yahoo.com) sets the `A3` cookie for `.yahoo.com`, and
  * `/v1/test/getcrumb` returns a crumb for it. The v7 quote API
- * (`/v7/finance/quote?symbols=A.NS,B.BO&crumb=…`) answers with every field the library's schema
- * requires of an equity quote. Quote requests are answered by a script, one step per request,
- * then OK. Point the provider at `baseUrl` (YAHOO_BASE_URL): it sends every Yahoo host here.
+ * (`/v7/finance/quote?symbols=A.NS,B.BO&fields=…&crumb=…`) answers as Yahoo does. Quote requests
+ * are answered by a script, one step per request, then OK. Point the provider at `baseUrl`
+ * (YAHOO_BASE_URL): it sends every Yahoo host here.
+ *
+ * Where each shape comes from (recorded Yahoo answers, not our guesses):
+ * - An NSE equity: `quoteResponse.result[]` entries for CIPLA.NS and RELIANCE.NS recorded in the
+ *   README of a public stock tracker (2022): `quoteType: "EQUITY"`, `quoteSourceName: "Delayed
+ *   Quote"`, `currency: "INR"`, `exchange: "NSI"`, `fullExchangeName: "NSE"`, `market:
+ *   "in_market"`, `exchangeTimezoneName: "Asia/Kolkata"`, `gmtOffSetMilliseconds: 19800000`,
+ *   `sourceInterval: 15`, `exchangeDataDelayedBy: 15`, `regularMarketTime` in epoch seconds (15
+ *   minutes behind the clock, as a delayed feed is). BSE (`.BO`) follows the same shape.
+ * - `fields=`: yahoo-finance2's fixture `tests/http/4-7-2021/quote-TSLA-fields-symbol.json`
+ *   (gadicc/node-yahoo-finance2): Yahoo answers the asked fields plus a fixed set (`ESSENTIAL`
+ *   below); `currency` and the prices come only when asked for.
+ * - A delisted symbol: either left out of `result` (yahoo-finance2 issue #381, "WORK"), or the
+ *   eight-field `quoteType: "NONE"` entry recorded there for SRNG and XONE.
+ * - A reduced answer: yahoo-finance2 issue #42 (AZT.OL) and fixture `quote-AZT.OL.json`: Yahoo
+ *   leaves out fields for some listings; here the previous close and the day's range are left
+ *   out, `regularMarketChange` and `regularMarketChangePercent` stay.
  */
 import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
@@ -20,8 +36,25 @@ export type FakeYahooStep =
   /** 200 whose quotes lack fields Yahoo always sends (a changed API), e.g. `marketState`. */
   | { kind: 'malformed' };
 
+/**
+ * How Yahoo lists a symbol: `equity` (default; `unknown` for `-SM.NS` spellings), `unknown` (left out of every answer, as a
+ * delisted or never-listed symbol is), `none` (answered as `quoteType: "NONE"`, Yahoo's
+ * delisted entry) or `reduced` (no previous close).
+ */
+export type FakeYahooListing = 'equity' | 'unknown' | 'none' | 'reduced';
+
+/** Fields of one symbol's answer to override, in Yahoo's raw units (`regularMarketTime`: epoch s). */
+export interface FakeYahooOverrides {
+  currency?: string;
+  regularMarketTime?: number;
+  exchangeDataDelayedBy?: number;
+  marketState?: string;
+}
+
 export interface FakeYahooRequest {
   symbols: string[];
+  /** The `fields` asked for, or null when all were. */
+  fields: string[] | null;
   crumb: string | null;
   cookie: string | undefined;
   status: number;
@@ -35,6 +68,10 @@ export interface FakeYahoo {
   script(...steps: FakeYahooStep[]): void;
   /** Sets the price served for a Yahoo symbol (default: a stable price from its letters). */
   setPrice(yahooSymbol: string, price: number, previousClose?: number): void;
+  /** Sets how Yahoo lists a symbol (default `equity`). */
+  setListing(yahooSymbol: string, listing: FakeYahooListing): void;
+  /** Overrides fields of a symbol's answer (currency, exchange time, delay...). */
+  setQuote(yahooSymbol: string, overrides: FakeYahooOverrides): void;
   /** Quote requests so far, oldest first. */
   requests(): FakeYahooRequest[];
   /** How many crumbs were handed out. */
@@ -55,8 +92,34 @@ function defaultPrice(symbol: string): number {
   return 100 + (sum % 900);
 }
 
+/** Yahoo's delay for NSE and BSE quotes, minutes (`exchangeDataDelayedBy`). */
+export const FAKE_DELAY_MINUTES = 15;
+
+/** What Yahoo sends whatever `fields` asks for (quote-TSLA-fields-symbol.json). */
+const ESSENTIAL = new Set([
+  'language',
+  'region',
+  'quoteType',
+  'quoteSourceName',
+  'triggerable',
+  'priceHint',
+  'firstTradeDateMilliseconds',
+  'fullExchangeName',
+  'exchange',
+  'exchangeTimezoneName',
+  'exchangeTimezoneShortName',
+  'gmtOffSetMilliseconds',
+  'market',
+  'esgPopulated',
+  'marketState',
+  'sourceInterval',
+  'exchangeDataDelayedBy',
+  'tradeable',
+  'symbol',
+]);
+
 /** An equity quote as Yahoo's v7 API gives it for an NSE (`.NS`) or BSE (`.BO`) symbol. */
-function yahooQuote(symbol: string, price: number, previousClose: number, at: number) {
+function yahooQuote(symbol: string, price: number, previousClose: number, marketTime: number) {
   const bse = symbol.endsWith('.BO');
   return {
     language: 'en-US',
@@ -64,29 +127,54 @@ function yahooQuote(symbol: string, price: number, previousClose: number, at: nu
     quoteType: 'EQUITY',
     typeDisp: 'Equity',
     quoteSourceName: 'Delayed Quote',
-    triggerable: false,
-    customPriceAlertConfidence: 'LOW',
+    triggerable: true,
+    customPriceAlertConfidence: 'HIGH',
     currency: 'INR',
-    marketState: 'REGULAR',
-    tradeable: false,
-    cryptoTradeable: false,
     exchange: bse ? 'BSE' : 'NSI',
     exchangeTimezoneName: 'Asia/Kolkata',
     exchangeTimezoneShortName: 'IST',
     gmtOffSetMilliseconds: 19_800_000,
+    marketState: 'REGULAR',
     market: 'in_market',
     esgPopulated: false,
-    sourceInterval: 15,
-    exchangeDataDelayedBy: 0,
-    fullExchangeName: bse ? 'Bombay' : 'NSE',
-    priceHint: 2,
-    regularMarketPrice: price,
-    regularMarketPreviousClose: previousClose,
-    regularMarketChange: price - previousClose,
     regularMarketChangePercent: ((price - previousClose) / previousClose) * 100,
-    regularMarketTime: at,
+    regularMarketPrice: price,
+    firstTradeDateMilliseconds: 820_467_900_000,
+    priceHint: 2,
+    regularMarketChange: price - previousClose,
+    regularMarketTime: marketTime,
+    regularMarketDayHigh: Math.max(price, previousClose),
+    regularMarketDayRange: `${Math.min(price, previousClose)} - ${Math.max(price, previousClose)}`,
+    regularMarketDayLow: Math.min(price, previousClose),
+    regularMarketPreviousClose: previousClose,
+    fullExchangeName: bse ? 'Bombay' : 'NSE',
+    financialCurrency: 'INR',
+    sourceInterval: 15,
+    exchangeDataDelayedBy: FAKE_DELAY_MINUTES,
+    tradeable: false,
+    cryptoTradeable: false,
     symbol,
   };
+}
+
+/** Yahoo's entry for a delisted symbol (yahoo-finance2 issue #381). */
+function delistedQuote(symbol: string) {
+  return {
+    language: 'en-US',
+    region: 'US',
+    quoteType: 'NONE',
+    triggerable: false,
+    messageBoardId: 'finmb_130407341',
+    esgPopulated: false,
+    tradeable: false,
+    symbol,
+  };
+}
+
+/** Only the asked fields and the essential ones, as Yahoo answers a `fields=` request. */
+function onlyFields(quote: Record<string, unknown>, fields: string[] | null): Record<string, unknown> {
+  if (!fields) return quote;
+  return Object.fromEntries(Object.entries(quote).filter(([k]) => ESSENTIAL.has(k) || fields.includes(k)));
 }
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
@@ -98,6 +186,11 @@ function send(res: ServerResponse, status: number, body: string, headers: Record
 export async function startFakeYahoo(): Promise<FakeYahoo> {
   const steps: FakeYahooStep[] = [];
   const prices = new Map<string, { price: number; previousClose: number }>();
+  const listings = new Map<string, FakeYahooListing>();
+  const overrides = new Map<string, FakeYahooOverrides>();
+  /** Emerge (`-SM.NS`) spellings are unknown unless a test lists one: most stocks are main board. */
+  const listingOf = (symbol: string): FakeYahooListing =>
+    listings.get(symbol) ?? (symbol.endsWith('-SM.NS') ? 'unknown' : 'equity');
   const log: FakeYahooRequest[] = [];
   const paths: string[] = [];
   let crumbs = 0;
@@ -120,10 +213,13 @@ export async function startFakeYahoo(): Promise<FakeYahoo> {
     }
     if (url.pathname !== '/v7/finance/quote') return send(res, 404, '{"error":"not found"}');
     const symbols = (url.searchParams.get('symbols') ?? '').split(',').filter(Boolean);
+    const fieldsParam = url.searchParams.get('fields');
+    const fields = fieldsParam ? fieldsParam.split(',').filter(Boolean) : null;
     const step = steps.shift() ?? { kind: 'ok' };
     const status = step.kind === 'status' ? step.status : 200;
     log.push({
       symbols,
+      fields,
       crumb: url.searchParams.get('crumb'),
       cookie: req.headers.cookie,
       status,
@@ -138,17 +234,27 @@ export async function startFakeYahoo(): Promise<FakeYahoo> {
         headers,
       );
     }
-    const now = Math.floor(Date.now() / 1000);
+    const marketTime = Math.floor(Date.now() / 1000) - FAKE_DELAY_MINUTES * 60;
     const result = symbols
       .filter((symbol) => step.kind !== 'ok' || !step.omit?.includes(symbol))
+      .filter((symbol) => listingOf(symbol) !== 'unknown')
       .map((symbol) => {
+        if (listingOf(symbol) === 'none') return delistedQuote(symbol);
         const { price, previousClose } = prices.get(symbol) ?? {
           price: defaultPrice(symbol),
           previousClose: defaultPrice(symbol) - 1,
         };
-        const quote: Partial<ReturnType<typeof yahooQuote>> = yahooQuote(symbol, price, previousClose, now);
+        const quote: Record<string, unknown> = {
+          ...yahooQuote(symbol, price, previousClose, marketTime),
+          ...overrides.get(symbol),
+        };
+        if (listingOf(symbol) === 'reduced') {
+          for (const field of ['regularMarketPreviousClose', 'regularMarketDayHigh', 'regularMarketDayLow'])
+            delete quote[field];
+          delete quote.regularMarketDayRange;
+        }
         if (step.kind === 'malformed') delete quote.marketState;
-        return quote;
+        return onlyFields(quote, fields);
       });
     send(res, 200, JSON.stringify({ quoteResponse: { result, error: null } }));
   });
@@ -160,6 +266,8 @@ export async function startFakeYahoo(): Promise<FakeYahoo> {
     baseUrl: `http://127.0.0.1:${port}`,
     script: (...more) => void steps.push(...more),
     setPrice: (symbol, price, previousClose = price) => void prices.set(symbol, { price, previousClose }),
+    setListing: (symbol, listing) => void listings.set(symbol, listing),
+    setQuote: (symbol, fields) => void overrides.set(symbol, { ...overrides.get(symbol), ...fields }),
     requests: () => [...log],
     crumbsIssued: () => crumbs,
     paths: () => [...paths],

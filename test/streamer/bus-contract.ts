@@ -25,6 +25,7 @@ export function sampleBatch(id: string, prices: Record<string, number>): TickBat
       change: Math.round((ltp - 100) * 100) / 100,
       changePercent: Math.round((ltp - 100) * 100) / 100,
       asOf: 1_780_000_000_000,
+      delayMinutes: 0,
     })),
   };
 }

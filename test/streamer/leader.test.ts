@@ -29,6 +29,7 @@ function timedProvider(name: string) {
         change: 0,
         changePercent: 0,
         asOf: 1,
+        delayMinutes: 0,
       }));
     },
   };

@@ -24,7 +24,9 @@ function scriptedProvider(maxSymbolsPerRequest: number, script: Array<Error | 'o
         prevClose: 99,
         change: 1,
         changePercent: 1.01,
-        asOf: 1,
+        // Printed just now: these tests are about requests, not about old quotes.
+        asOf: Date.now(),
+        delayMinutes: 0,
       }));
     },
   };

@@ -67,6 +67,7 @@ describe('streamer: replay provider', () => {
         change: 10.5,
         changePercent: 0.71,
         asOf: Date.parse('2026-07-13T09:15:00+05:30'),
+        delayMinutes: 0,
       },
       {
         symbol: 'TCS',
@@ -76,6 +77,7 @@ describe('streamer: replay provider', () => {
         change: null,
         changePercent: null,
         asOf: Date.parse('2026-07-13T09:15:00+05:30'),
+        delayMinutes: 0,
       },
     ]);
     expect((await provider.getQuotes([{ symbol: 'SBIN', exchange: 'NSE' }])).map((q) => q.ltp)).to.deep.equal(

@@ -35,6 +35,7 @@ function countingProvider(opts: { delayMs?: number; calendar?: MarketCalendar } 
         change: 0,
         changePercent: 0,
         asOf: 1,
+        delayMinutes: 0,
       }));
     },
   };

@@ -3,7 +3,7 @@ import { createQuotePoller } from '../../streamer/src/poll.ts';
 import { createYahooProvider } from '../../streamer/src/providers/yahoo.ts';
 import { QuoteProviderError } from '../../streamer/src/providers/types.ts';
 import { createYahooFetch } from '../../streamer/src/providers/yahoo-fetch.ts';
-import { FAKE_CRUMB, startFakeYahoo, type FakeYahoo } from '../helpers/fake-yahoo.ts';
+import { FAKE_CRUMB, FAKE_DELAY_MINUTES, startFakeYahoo, type FakeYahoo } from '../helpers/fake-yahoo.ts';
 import { captureLog, manyInstruments } from './helpers.ts';
 
 const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'dir'] as const;
@@ -58,7 +58,10 @@ describe('streamer: Yahoo provider (against a fake Yahoo)', () => {
       change: 10.5,
     });
     expect(reliance!.changePercent).to.equal(0.71);
-    expect(reliance!.asOf).to.be.within(before - 2000, Date.now() + 1000);
+    // Yahoo's NSE feed is 15 minutes late: the exchange time is 15 minutes behind the clock.
+    const delayMs = FAKE_DELAY_MINUTES * 60_000;
+    expect(reliance!.asOf).to.be.within(before - delayMs - 2000, Date.now() - delayMs + 1000);
+    expect(reliance!.delayMinutes).to.equal(15);
     expect(tcs).to.include({ symbol: 'TCS', exchange: 'BSE', ltp: 3250, prevClose: 3300, change: -50 });
     await p.getQuotes([INFY]);
     const requests = yahoo.requests();

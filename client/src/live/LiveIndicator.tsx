@@ -1,23 +1,23 @@
 import { useEffect, useState } from 'react';
-import { useConnectionStatus, useLiveConnection, useNewestQuoteTime } from './hooks.ts';
+import { useConnectionStatus, useLiveConnection, useNewestQuote } from './hooks.ts';
 import { indicatorState } from './marketState.ts';
 
 const CLOCK_TICK_MS = 30_000;
 
 /**
- * The header's live-price indicator: 'Live', 'Reconnecting' or 'Market closed · last price
- * 15:30 IST'. Mounting it opens the tab's live connection.
+ * The header's live-price indicator: 'Live', 'Delayed 15 min', 'Reconnecting' or 'Market closed ·
+ * last price 15:30 IST'. Mounting it opens the tab's live connection.
  */
 export function LiveIndicator() {
   useLiveConnection();
   const status = useConnectionStatus();
-  const newest = useNewestQuoteTime();
+  const newest = useNewestQuote();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
     return () => window.clearInterval(timer);
   }, []);
-  const state = indicatorState(status, newest, Math.max(now, newest ?? 0));
+  const state = indicatorState(status, newest, Math.max(now, newest?.asOf ?? 0));
   return (
     <span
       className="live-indicator"

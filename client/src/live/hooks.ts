@@ -10,7 +10,7 @@ import {
   type LivePayloads,
 } from './liveConnection.ts';
 import type { ConnectionStatus } from './marketState.ts';
-import { quoteStore, type PricePoint } from './quoteStore.ts';
+import { quoteStore, type NewestQuote, type PricePoint } from './quoteStore.ts';
 
 /** Keeps the tab's Socket.IO connection open while the calling component is mounted. */
 export function useLiveConnection(): void {
@@ -37,15 +37,15 @@ export function usePriceSeries(key: string): readonly PricePoint[] {
 
 const subscribeAll = (listener: () => void) => quoteStore.subscribe(listener);
 const readVersion = () => quoteStore.getVersion();
-const readNewest = () => quoteStore.newestAsOf();
+const readNewest = () => quoteStore.newestQuote();
 
 /** A number that changes with every quote batch: for components that read many quotes. */
 export function useQuotesVersion(): number {
   return useSyncExternalStore(subscribeAll, readVersion);
 }
 
-/** The newest quote time held (epoch ms), or null. */
-export function useNewestQuoteTime(): number | null {
+/** The time and delay of the newest quote held, or null. */
+export function useNewestQuote(): NewestQuote | null {
   return useSyncExternalStore(subscribeAll, readNewest);
 }
 

@@ -1,12 +1,14 @@
 /**
- * What the header's connection indicator says (pure, unit-tested): Live, Reconnecting, or
- * 'Pre-open' or 'Market closed · last price 15:30 IST', judged from the socket state, the newest
- * quote's time and the NSE/BSE calendar shared with the streamer (`common/src/market/calendar.ts`:
- * pre-open 09:00–09:15, session 09:15–15:30 IST, Monday to Friday, minus the exchange holidays,
- * plus special sessions).
+ * What the header's connection indicator says (pure, unit-tested): Live, 'Delayed 15 min',
+ * Reconnecting, 'Pre-open' or 'Market closed · last price 15:30 IST', judged from the socket
+ * state, the newest quote's time and delay (the freshness rule of
+ * `common/src/market/quote-freshness.ts`) and the NSE/BSE calendar shared with the streamer
+ * (`common/src/market/calendar.ts`: pre-open 09:00–09:15, session 09:15–15:30 IST, Monday to
+ * Friday, minus the exchange holidays, plus special sessions).
  */
 import { formatIstDate, formatIstTime } from '@app/common/format/ist';
 import { nseCalendar } from '@app/common/market/calendar';
+import { isQuoteTooOld, type QuoteTimes } from '@app/common/market/quote-freshness';
 import { SOCKET_ERRORS } from '@app/common/realtime/events';
 
 /**
@@ -15,7 +17,7 @@ import { SOCKET_ERRORS } from '@app/common/realtime/events';
  */
 export type ConnectionStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'too-many' | 'offline';
 
-export type IndicatorTone = 'live' | 'closed' | 'pending' | 'offline';
+export type IndicatorTone = 'live' | 'delayed' | 'closed' | 'pending' | 'offline';
 
 export interface IndicatorState {
   tone: IndicatorTone;
@@ -24,7 +26,10 @@ export interface IndicatorState {
   description: string;
 }
 
-/** A quote younger than this counts as live (quotes arrive every minute; one may be missed). */
+/**
+ * A quote younger than its source's delay plus this counts as current (quotes arrive every
+ * minute; one may be missed).
+ */
 export const FRESH_QUOTE_MS = 3 * 60_000;
 
 /** True from 09:15 (inclusive) to 15:30 (exclusive) IST on a trading day (not a weekend or holiday), or in a special session. */
@@ -32,12 +37,16 @@ export function isNseSessionOpen(at: number): boolean {
   return nseCalendar.isMarketOpen(new Date(at));
 }
 
-/** The indicator for a connection state, the newest quote time (epoch ms) and the clock. */
+/**
+ * The indicator for a connection state, the newest quote (its time, epoch ms, and its source's
+ * delay) and the clock.
+ */
 export function indicatorState(
   status: ConnectionStatus,
-  newestAsOf: number | null,
+  newest: QuoteTimes | null,
   now: number,
 ): IndicatorState {
+  const newestAsOf = newest?.asOf ?? null;
   if (status === 'idle' || status === 'connecting') {
     return { tone: 'pending', label: 'Connecting', description: 'Connecting to live prices…' };
   }
@@ -62,7 +71,15 @@ export function indicatorState(
       description: 'Live prices are unavailable. Reload the page to try again.',
     };
   }
-  const fresh = newestAsOf !== null && now - newestAsOf <= FRESH_QUOTE_MS;
+  const fresh = newest !== null && !isQuoteTooOld(newest, { now, graceMs: FRESH_QUOTE_MS });
+  if (fresh && newest.delayMinutes > 0) {
+    const minutes = newest.delayMinutes;
+    return {
+      tone: 'delayed',
+      label: `Delayed ${minutes} min`,
+      description: `Delayed prices: the exchange's quotes reach us ${minutes} minutes after the trade.`,
+    };
+  }
   if (fresh || (newestAsOf === null && isNseSessionOpen(now))) {
     return { tone: 'live', label: 'Live', description: 'Live prices: updates arrive as the market moves.' };
   }

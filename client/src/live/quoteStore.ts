@@ -23,13 +23,19 @@ export const MAX_SERIES_POINTS = 500;
 
 type Listener = () => void;
 
+/** When the newest quote was printed and how late its source delivers (the header reads it). */
+export interface NewestQuote {
+  asOf: number;
+  delayMinutes: number;
+}
+
 export class QuoteStore {
   private quotes = new Map<string, LiveQuote>();
   private series = new Map<string, readonly PricePoint[]>();
   private keyListeners = new Map<string, Set<Listener>>();
   private listeners = new Set<Listener>();
   private version = 0;
-  private newest: number | null = null;
+  private newest: NewestQuote | null = null;
 
   /** The latest quote of an instrument; the same object until that instrument changes. */
   get(key: string): LiveQuote | undefined {
@@ -46,8 +52,11 @@ export class QuoteStore {
     return this.version;
   }
 
-  /** The newest `asOf` of any quote held, or null before the first one. */
-  newestAsOf(): number | null {
+  /**
+   * The time and delay of the newest quote held (by `asOf`), or null before the first one; the
+   * same object until a newer quote arrives.
+   */
+  newestQuote(): NewestQuote | null {
     return this.newest;
   }
 
@@ -101,7 +110,9 @@ export class QuoteStore {
       if (held && (held.asOf > quote.asOf || sameQuote(held, quote))) continue;
       this.quotes.set(key, quote);
       this.appendPoint(key, { t: quote.asOf, ltp: quote.ltp });
-      if (this.newest === null || quote.asOf > this.newest) this.newest = quote.asOf;
+      if (this.newest === null || quote.asOf > this.newest.asOf) {
+        this.newest = { asOf: quote.asOf, delayMinutes: quote.delayMinutes };
+      }
       changed.push(key);
     }
     this.notify(changed);
@@ -131,7 +142,14 @@ export class QuoteStore {
 const EMPTY_SERIES: readonly PricePoint[] = Object.freeze([]);
 
 function sameQuote(a: LiveQuote, b: LiveQuote): boolean {
-  return a.asOf === b.asOf && a.ltp === b.ltp && a.prevClose === b.prevClose;
+  return (
+    a.asOf === b.asOf &&
+    a.ltp === b.ltp &&
+    a.prevClose === b.prevClose &&
+    a.delayMinutes === b.delayMinutes &&
+    a.stale === b.stale &&
+    a.unavailable === b.unavailable
+  );
 }
 
 /** The tab's one store. */

@@ -16,9 +16,23 @@ export const quoteSchema = z.object({
   changePercent: z.number().finite().nullable(),
   /** When the exchange printed this price (epoch ms). */
   asOf: z.number().int().nonnegative(),
-  /** The provider could not refresh it this cycle; this is the last known price. */
+  /**
+   * How many minutes the source delays its prices (Yahoo: 15 for NSE/BSE). Absent in batches
+   * from older streamers: 0.
+   */
+  delayMinutes: z.number().int().nonnegative().max(1440).default(0),
+  /**
+   * Not a fresh price: the provider could not refresh it this cycle, or its exchange time is
+   * older than its delay allows (`quote-freshness.ts`). This is the last known price.
+   */
   stale: z.boolean().optional(),
+  /**
+   * The provider has not priced this instrument for several cycles (delisted, suspended, or
+   * unknown to it): it is polled only rarely, and this is its last known price.
+   */
+  unavailable: z.boolean().optional(),
 });
+/** A quote as consumers read it (`delayMinutes` filled in). */
 export type Quote = z.infer<typeof quoteSchema>;
 
 /** Most quotes one batch message carries; a larger watch set is published as several batches. */

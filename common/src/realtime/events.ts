@@ -9,6 +9,12 @@ export interface LiveQuote {
   changePercent: number | null;
   /** When the exchange printed the price (epoch ms). */
   asOf: number;
+  /** How many minutes the source delays its prices (Yahoo: 15; simulated and replay: 0). */
+  delayMinutes: number;
+  /** Present (true) only when this is a last known price the feed could not refresh. */
+  stale?: true;
+  /** Present (true) only when the source has stopped pricing it (delisted?); see `stale`. */
+  unavailable?: true;
 }
 
 /** One message per tick batch, with only the receiving user's instruments. */

@@ -149,7 +149,11 @@ export const quotes = pgTable(
     change: money('change'),
     changePercent: money('change_percent'),
     asOf: tstz('as_of').notNull(),
+    /** The source's delay in minutes (Yahoo: 15). */
+    delayMinutes: integer('delay_minutes').notNull().default(0),
     stale: boolean('stale').notNull().default(false),
+    /** The source has stopped pricing it (delisted?): `ltp` is its last known price. */
+    unavailable: boolean('unavailable').notNull().default(false),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.exchange, t.symbol] })],

@@ -115,6 +115,9 @@ export class HoldingsCache {
         ltp: round4(q.ltp),
         prevClose: q.prevClose === null ? null : round4(q.prevClose),
         asOf: q.asOf,
+        delayMinutes: q.delayMinutes,
+        stale: q.stale === true,
+        unavailable: q.unavailable === true,
       });
     }
     this.generation += 1;

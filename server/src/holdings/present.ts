@@ -26,6 +26,12 @@ export interface PriceLevels {
   prevClose: number | null;
   /** Epoch ms. */
   asOf: number;
+  /** The source's delay, minutes. */
+  delayMinutes: number;
+  /** A last known price the feed could not refresh. */
+  stale: boolean;
+  /** The source has stopped pricing it (delisted?). */
+  unavailable: boolean;
 }
 
 export interface HoldingRows {
@@ -49,6 +55,9 @@ interface Row {
   ltp: string | null;
   prev_close: string | null;
   as_of: string | null;
+  delay_minutes: number | null;
+  stale: boolean | null;
+  unavailable: boolean | null;
   company_name: string | null;
 }
 
@@ -61,7 +70,8 @@ export async function loadHoldingRows(db: Executor, userId: string): Promise<Hol
     db,
     sql`select h.id, h.symbol, h.exchange, h.isin, h.quantity, h.average_price, h.broker_account_id,
           ${isoMs('h.updated_at')} as updated_at, a.broker_name, a.broker_type, a.account_label,
-          q.ltp, q.prev_close, ${isoMs('q.as_of')} as as_of, i.name as company_name
+          q.ltp, q.prev_close, ${isoMs('q.as_of')} as as_of, q.delay_minutes, q.stale, q.unavailable,
+          i.name as company_name
         from holdings h
         join broker_accounts a on a.id = h.broker_account_id
         left join quotes q on q.exchange = h.exchange and q.symbol = h.symbol
@@ -93,6 +103,9 @@ export async function loadHoldingRows(db: Executor, userId: string): Promise<Hol
             ltp: Number(r.ltp),
             prevClose: r.prev_close === null ? null : Number(r.prev_close),
             asOf: Date.parse(r.as_of),
+            delayMinutes: Number(r.delay_minutes ?? 0),
+            stale: r.stale === true,
+            unavailable: r.unavailable === true,
           },
     );
   }
@@ -119,6 +132,9 @@ export function presentHolding(h: HoldingBase, quote: PriceLevels | null) {
     current_price: ltp,
     prev_close: prevClose,
     quote_as_of: quote ? new Date(quote.asOf).toISOString() : null,
+    quote_delay_minutes: quote ? quote.delayMinutes : null,
+    quote_stale: quote ? quote.stale : null,
+    quote_unavailable: quote ? quote.unavailable : null,
     market_value: round2(marketValue),
     purchase_value: round2(purchaseValue),
     pnl: round2(pnl),

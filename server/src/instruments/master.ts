@@ -224,7 +224,7 @@ export function toRow(i: Instrument, source: string) {
     series: i.series ?? null,
     scripCode: i.scripCode ?? null,
     kind: i.kind,
-    yahooSymbol: yahooSymbol(i.symbol, i.exchange),
+    yahooSymbol: yahooSymbol(i.symbol, i.exchange, i.kind),
     source,
   };
 }

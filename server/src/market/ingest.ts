@@ -39,24 +39,27 @@ export function latestQuotePerInstrument(quotes: readonly Quote[]): Quote[] {
 }
 
 /**
- * Stores a batch: eight array parameters per statement, unnested into rows, rather than a
+ * Stores a batch: ten array parameters per statement, unnested into rows, rather than a
  * parameter per value (a 2,000-quote batch was a 16,000-parameter statement).
  */
 export async function ingestTickBatch(db: Executor, batch: TickBatch): Promise<void> {
   if (batch.quotes.length === 0) return;
   const q = latestQuotePerInstrument(batch.quotes);
   await db.execute(sql`
-    insert into quotes (exchange, symbol, ltp, prev_close, change, change_percent, as_of, stale)
+    insert into quotes (exchange, symbol, ltp, prev_close, change, change_percent, as_of, stale,
+      delay_minutes, unavailable)
     select * from unnest(
       ${textArray(q.map((x) => x.exchange))}::text[], ${textArray(q.map((x) => x.symbol))}::text[],
       ${numberArray(q.map((x) => x.ltp))}::numeric[], ${numberArray(q.map((x) => x.prevClose))}::numeric[],
       ${numberArray(q.map((x) => x.change))}::numeric[], ${numberArray(q.map((x) => x.changePercent))}::numeric[],
       ${textArray(q.map((x) => new Date(x.asOf).toISOString()))}::timestamptz[],
-      ${textArray(q.map((x) => String(x.stale ?? false)))}::boolean[])
+      ${textArray(q.map((x) => String(x.stale ?? false)))}::boolean[],
+      ${numberArray(q.map((x) => x.delayMinutes))}::integer[],
+      ${textArray(q.map((x) => String(x.unavailable ?? false)))}::boolean[])
     on conflict (exchange, symbol) do update set
       ltp = excluded.ltp, prev_close = excluded.prev_close, change = excluded.change,
       change_percent = excluded.change_percent, as_of = excluded.as_of, stale = excluded.stale,
-      updated_at = now()
+      delay_minutes = excluded.delay_minutes, unavailable = excluded.unavailable, updated_at = now()
     where quotes.as_of <= excluded.as_of`);
 
   const fresh = q.filter((x) => !x.stale);

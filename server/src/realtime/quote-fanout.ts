@@ -107,6 +107,9 @@ export function createQuoteFanout(
         change: q.change,
         changePercent: q.changePercent,
         asOf: q.asOf,
+        delayMinutes: q.delayMinutes,
+        ...(q.stale ? { stale: true } : {}),
+        ...(q.unavailable ? { unavailable: true } : {}),
       };
       quoteJson.set(instrumentKey(q.exchange, q.symbol), JSON.stringify(quote));
     }

@@ -160,6 +160,7 @@ export function createReplayProvider(options: ReplayProviderOptions): QuoteProvi
         prevClose: row.prevClose,
         ...priceChange(row.price, row.prevClose),
         asOf,
+        delayMinutes: 0,
       }));
     },
   };

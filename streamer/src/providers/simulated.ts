@@ -101,6 +101,7 @@ export function createSimulatedProvider(options: SimulatedProviderOptions = {}):
           prevClose: walk.prevClose,
           ...priceChange(walk.price, walk.prevClose),
           asOf,
+          delayMinutes: 0,
         };
       });
     },

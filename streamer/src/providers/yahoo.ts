@@ -5,9 +5,18 @@
  * (`./yahoo-fetch.ts`) points it at `YAHOO_BASE_URL` when set and turns 429/5xx answers into
  * retryable errors that keep their Retry-After, which the poller's back-off honours.
  *
- * A symbol Yahoo leaves out of an answer is simply not returned; the poller then serves its
- * last price marked stale. Market hours: NSE/BSE (the streamer polls while open, plus once after
- * the close).
+ * What a quote says is read, not assumed: the exchange time (`regularMarketTime` → `asOf`), the
+ * delay (`exchangeDataDelayedBy` → `delayMinutes`, 15 for NSE/BSE), the currency (rupees only:
+ * any other is dropped and logged once per symbol) and the type (`NONE`, Yahoo's answer for a
+ * delisted symbol, is not a quote; the library already drops it). An answer without
+ * `regularMarketPreviousClose` keeps its previous close as price minus `regularMarketChange`.
+ * A symbol Yahoo leaves out is simply not returned; the poller serves its last price stale and,
+ * after a few cycles, marks it unavailable.
+ *
+ * NSE Emerge (SME) stocks are `SYMBOL-SM.NS` on Yahoo. The watch set carries no listing kind, so
+ * an NSE symbol missing from the answer is asked for once more as `SYMBOL-SM.NS` in the same
+ * call, and the spelling that answered is remembered (a stock migrating between SME and main
+ * board is followed the same way).
  *
  * yahoo-finance2 keeps the crumb in module state, shared by every client in the process: a new
  * provider clears it and starts its own session (one Yahoo provider per process).
@@ -15,7 +24,8 @@
 import { nseCalendar } from '@app/common/market/calendar';
 import { yahooSymbol } from '@app/common/instruments/yahoo';
 import { priceChange } from '@app/common/market/quote-math';
-import type { Quote } from '@app/common/market/tick-batch';
+import { instrumentKey, type Quote } from '@app/common/market/tick-batch';
+import { round2 } from '@app/common/rules/trigger';
 import type { Logger } from 'pino';
 import YahooFinance from 'yahoo-finance2';
 import { ExtendedCookieJar } from 'yahoo-finance2/lib/cookieJar';
@@ -38,8 +48,16 @@ export interface YahooProviderOptions {
   log?: Logger;
 }
 
+/**
+ * Asked of Yahoo (`fields=`): it then answers only these plus a fixed set (type, exchange,
+ * market state, delay...), and `currency` is not in that set, so it is asked for.
+ */
 const FIELDS = [
   'symbol',
+  'currency',
+  'quoteType',
+  'exchangeDataDelayedBy',
+  'marketState',
   'regularMarketPrice',
   'regularMarketPreviousClose',
   'regularMarketChange',
@@ -56,7 +74,13 @@ const yahooQuoteSchema = z.object({
   regularMarketChange: finite.optional(),
   regularMarketChangePercent: finite.optional(),
   regularMarketTime: z.date().optional(),
+  currency: z.string().optional(),
+  quoteType: z.string().optional(),
+  exchangeDataDelayedBy: finite.nonnegative().optional(),
 });
+
+/** Rupees: the only currency our prices are in. */
+const RUPEES = 'INR';
 
 /** The library's log lines go to pino: notices and object dumps at debug, problems at warn. */
 function libraryLogger(log?: Logger): LibraryLogger {
@@ -65,6 +89,19 @@ function libraryLogger(log?: Logger): LibraryLogger {
   const debug = (...args: unknown[]) => log?.debug({ library: 'yahoo-finance2' }, line(args));
   const warn = (...args: unknown[]) => log?.warn({ library: 'yahoo-finance2' }, line(args));
   return { debug, info: debug, dir: debug, warn, error: warn };
+}
+
+/**
+ * The previous close Yahoo gave, or, in an answer without it, the price less the day's change
+ * (the fields Yahoo does send for such listings); null when neither is there.
+ */
+function previousClose(y: z.infer<typeof yahooQuoteSchema>): number | null {
+  if (y.regularMarketPreviousClose !== undefined && y.regularMarketPreviousClose > 0) {
+    return y.regularMarketPreviousClose;
+  }
+  if (y.regularMarketChange === undefined) return null;
+  const derived = round2(y.regularMarketPrice - y.regularMarketChange);
+  return derived > 0 ? derived : null;
 }
 
 /** Creates the Yahoo provider (see the module comment). */
@@ -87,16 +124,31 @@ export function createYahooProvider(options: YahooProviderOptions = {}): QuotePr
     options.log?.warn({ err }, 'yahoo: could not clear the previous session');
   });
 
+  /** Symbols already logged for a foreign currency (once each per provider). */
+  const foreignLogged = new Set<string>();
+  /** Instruments found under their SME spelling, by instrument key. */
+  const smeSpelling = new Set<string>();
+  const keyOf = (i: WatchedInstrument) => instrumentKey(i.exchange, i.symbol);
+  const spell = (i: WatchedInstrument) =>
+    yahooSymbol(i.symbol, i.exchange, smeSpelling.has(keyOf(i)) ? 'SME' : undefined);
+
   function toQuote(item: unknown, bySymbol: Map<string, WatchedInstrument>): Quote | undefined {
     const parsed = yahooQuoteSchema.safeParse(item);
     if (!parsed.success) return undefined;
     const y = parsed.data;
     const instrument = bySymbol.get(y.symbol.toUpperCase());
-    if (!instrument) return undefined;
-    const prevClose =
-      y.regularMarketPreviousClose !== undefined && y.regularMarketPreviousClose > 0
-        ? y.regularMarketPreviousClose
-        : null;
+    if (!instrument || y.quoteType === 'NONE') return undefined;
+    if (y.currency !== undefined && y.currency !== RUPEES) {
+      if (!foreignLogged.has(y.symbol)) {
+        foreignLogged.add(y.symbol);
+        options.log?.warn(
+          { symbol: y.symbol, currency: y.currency },
+          'yahoo: quote not in rupees, dropped (logged once per symbol)',
+        );
+      }
+      return undefined;
+    }
+    const prevClose = previousClose(y);
     const change =
       prevClose !== null
         ? priceChange(y.regularMarketPrice, prevClose)
@@ -108,7 +160,22 @@ export function createYahooProvider(options: YahooProviderOptions = {}): QuotePr
       prevClose,
       ...change,
       asOf: y.regularMarketTime?.getTime() ?? now(),
+      delayMinutes: Math.round(y.exchangeDataDelayedBy ?? 0),
     };
+  }
+
+  /** One request to Yahoo for these spellings; library refusals become provider errors. */
+  async function ask(symbols: string[]): Promise<unknown[]> {
+    try {
+      return await yahooFinance.quote(symbols, { fields: [...FIELDS], return: 'array' });
+    } catch (err) {
+      if (err instanceof QuoteProviderError) throw err;
+      // The library refused the answer (schema check, no crumb, an error object from Yahoo).
+      throw new QuoteProviderError(`yahoo-finance2: ${err instanceof Error ? err.message : String(err)}`, {
+        retryable: false,
+        cause: err,
+      });
+    }
   }
 
   return {
@@ -117,20 +184,25 @@ export function createYahooProvider(options: YahooProviderOptions = {}): QuotePr
     calendar: nseCalendar,
     async getQuotes(instruments) {
       if (instruments.length === 0) return [];
-      const bySymbol = new Map(instruments.map((i) => [yahooSymbol(i.symbol, i.exchange), i]));
+      const bySymbol = new Map(instruments.map((i) => [spell(i), i]));
       await sessionCleared;
-      let result: unknown[];
-      try {
-        result = await yahooFinance.quote([...bySymbol.keys()], { fields: [...FIELDS], return: 'array' });
-      } catch (err) {
-        if (err instanceof QuoteProviderError) throw err;
-        // The library refused the answer (schema check, no crumb, an error object from Yahoo).
-        throw new QuoteProviderError(`yahoo-finance2: ${err instanceof Error ? err.message : String(err)}`, {
-          retryable: false,
-          cause: err,
-        });
+      const quotes = (await ask([...bySymbol.keys()]))
+        .map((item) => toQuote(item, bySymbol))
+        .filter((q): q is Quote => q !== undefined);
+      const answered = new Set(quotes.map(keyOf));
+      const unanswered = instruments.filter((i) => !answered.has(keyOf(i)));
+      const retry = unanswered.filter((i) => i.exchange === 'NSE' && !smeSpelling.has(keyOf(i)));
+      // A stock asked for as SME that stopped answering may have moved to the main board.
+      for (const i of unanswered) smeSpelling.delete(keyOf(i));
+      if (retry.length === 0) return quotes;
+      const bySme = new Map(retry.map((i) => [yahooSymbol(i.symbol, i.exchange, 'SME'), i]));
+      for (const item of await ask([...bySme.keys()])) {
+        const quote = toQuote(item, bySme);
+        if (!quote) continue;
+        smeSpelling.add(keyOf(quote));
+        quotes.push(quote);
       }
-      return result.map((item) => toQuote(item, bySymbol)).filter((q): q is Quote => q !== undefined);
+      return quotes;
     },
   };
 }

@@ -71,6 +71,7 @@ describe('holdings: computed values (GET /api/holdings)', () => {
       change: prevClose === null ? null : ltp - prevClose,
       changePercent: prevClose === null ? null : ((ltp - prevClose) / prevClose) * 100,
       asOf: at,
+      delayMinutes: 0,
     });
     const batch: TickBatch = {
       v: 1,
@@ -112,5 +113,47 @@ describe('holdings: computed values (GET /api/holdings)', () => {
       day_change: null,
       day_change_percent: null,
     });
+  });
+
+  it('says how old each price is and how late its source is: quote_as_of, quote_delay_minutes', async () => {
+    const before = await api.get<Array<Record<string, unknown>>>('/api/holdings', user.token);
+    // Newer than the first batch (a quote never replaces a newer one), as Yahoo prints them: 15 min late.
+    const asOf = Date.now() + 1000;
+    const quote = (symbol: string, ltp: number, extra: Partial<Quote> = {}): Quote => ({
+      symbol,
+      exchange: 'NSE',
+      ltp,
+      prevClose: ltp - 10,
+      change: 10,
+      changePercent: 1,
+      asOf,
+      delayMinutes: 15,
+      ...extra,
+    });
+    await app.runtime.bus.publishBatch({
+      v: 1,
+      id: `delay-${asOf}`,
+      at: Date.now(),
+      source: 'test',
+      quotes: [quote('RELIANCE', 1310), quote('TCS', 3210, { stale: true, unavailable: true })],
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    await app.runtime.pipeline.idle();
+    const res = await api.get<Array<Record<string, unknown>>>('/api/holdings', user.token);
+    const bySymbol = new Map(res.body.data!.map((h) => [h.symbol, h]));
+    expect(bySymbol.get('RELIANCE')).to.include({
+      quote_as_of: new Date(asOf).toISOString(),
+      quote_delay_minutes: 15,
+      quote_stale: false,
+      quote_unavailable: false,
+    });
+    expect(bySymbol.get('TCS')).to.include({
+      current_price: 3210,
+      quote_stale: true,
+      quote_unavailable: true,
+    });
+    // The first batch (delay 0) is what INFY still shows.
+    expect(bySymbol.get('INFY')).to.include({ quote_delay_minutes: 0 });
+    expect(before.body.data!.every((h) => typeof h.quote_as_of === 'string')).to.equal(true);
   });
 });

@@ -21,6 +21,7 @@ describe('market: storing tick batches', () => {
     change: ltp - 100,
     changePercent: ltp - 100,
     asOf,
+    delayMinutes: 0,
     ...extra,
   });
   const batch = (quotes: Quote[]): TickBatch => ({ v: 1, id: tag(), at: Date.now(), source: 'test', quotes });

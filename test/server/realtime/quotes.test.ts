@@ -63,7 +63,7 @@ describe('live quotes over Socket.IO (embedded simulated market)', () => {
     }
   });
 
-  it('delivers each quote of a batch exactly as published (nulls, negatives, symbols with & and -)', async () => {
+  it('delivers each quote of a batch exactly as published (nulls, negatives, symbols with & and -, delay, stale, unavailable)', async () => {
     const api = apiClient(app.url);
     const user = await signIn(app);
     for (const symbol of ['M&M', 'BAJAJ-AUTO'])
@@ -87,6 +87,7 @@ describe('live quotes over Socket.IO (embedded simulated market)', () => {
           change: null,
           changePercent: null,
           asOf: at - 500,
+          delayMinutes: 0,
         },
         {
           symbol: 'BAJAJ-AUTO',
@@ -96,6 +97,9 @@ describe('live quotes over Socket.IO (embedded simulated market)', () => {
           change: -9.9,
           changePercent: -0.11,
           asOf: at - 400,
+          delayMinutes: 15,
+          stale: true as const,
+          unavailable: true as const,
         },
       ];
       const received = collectQuotes(socket, (all) => all.some((m) => m.at === at));

@@ -152,6 +152,7 @@ function batch(r: () => number): Quote[] {
         change: 0,
         changePercent: 0,
         asOf: Date.now(),
+        delayMinutes: 0,
         stale: r() < 0.05,
       })),
   );

@@ -22,6 +22,7 @@ export function tickBatch(prices: Record<string, number>): TickBatch {
       change: null,
       changePercent: null,
       asOf: at,
+      delayMinutes: 0,
     };
   });
   return { v: 1, id: `test-${at}`, at, source: 'test', quotes };

@@ -15,6 +15,12 @@ export interface ApiHolding extends RawHolding {
   prev_close?: number | null;
   /** When the quote behind `current_price` was printed (ISO 8601), or null. */
   quote_as_of?: string | null;
+  /** The delay of that quote's source, minutes (Yahoo: 15), or null without a quote. */
+  quote_delay_minutes?: number | null;
+  /** The quote is a last known price the feed could not refresh. */
+  quote_stale?: boolean | null;
+  /** The feed has stopped pricing this instrument (delisted?): `current_price` is its last price. */
+  quote_unavailable?: boolean | null;
   broker_account_id: string;
   account_label?: string | null;
   updated_at?: string;
@@ -38,6 +44,9 @@ export function snapshotQuotes(holdings: readonly ApiHolding[]): LiveQuote[] {
       change,
       changePercent: prevClose && change !== null ? (change / prevClose) * 100 : null,
       asOf,
+      delayMinutes: h.quote_delay_minutes ?? 0,
+      ...(h.quote_stale ? { stale: true as const } : {}),
+      ...(h.quote_unavailable ? { unavailable: true as const } : {}),
     });
   }
   return quotes;

@@ -94,7 +94,7 @@ export const HoldingCard = memo(function HoldingCard({
         <div className="figure">
           <dt>LTP</dt>
           <dd data-col="ltp">
-            <LtpValue row={live} />
+            <LtpValue row={live} quote={quote} />
           </dd>
         </div>
         <div className="figure">

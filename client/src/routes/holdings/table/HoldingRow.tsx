@@ -74,7 +74,7 @@ export const HoldingRow = memo(function HoldingRow({
           <BuyPriceValue row={row} editable={editable} onSaved={onSaved} />
         </td>
         <td className="num" data-col="ltp">
-          <LtpValue row={live} />
+          <LtpValue row={live} quote={quote} />
         </td>
         <td className="num" data-col="day">
           <DayChangeValue row={live} quote={quote} />

@@ -16,12 +16,25 @@ export interface RowCallbacks {
   onAddRule: (row: AggregatedHolding) => void;
 }
 
-/** LTP, or — before the first quote. */
-export function LtpValue({ row }: { row: AggregatedHolding }) {
-  return (
+/** Shown under the last price of an instrument the feed has stopped pricing. */
+export const UNAVAILABLE_NOTE = 'No price from Yahoo (delisted?)';
+
+/**
+ * LTP, or — before the first quote; with a note when the feed has stopped pricing the
+ * instrument (the price shown is then its last known one).
+ */
+export function LtpValue({ row, quote }: { row: AggregatedHolding; quote?: LiveQuote }) {
+  const price = (
     <LiveNumber value={row.current_price}>
       {row.current_price === null ? '—' : formatInr(row.current_price)}
     </LiveNumber>
+  );
+  if (!quote?.unavailable) return price;
+  return (
+    <span className="stacked">
+      {price}
+      <small className="text-muted quote-unavailable">{UNAVAILABLE_NOTE}</small>
+    </span>
   );
 }
 
