@@ -2,7 +2,7 @@
 # Build: docker build -t portfolio-guard .   Run: see docker-compose.yml and the README.
 
 # 1. Dependencies of every workspace, from the lockfile.
-FROM node:20-bookworm-slim AS deps
+FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY config/package.json config/
@@ -19,7 +19,7 @@ RUN npm run build -w client
 
 # 3. Runtime: sources run through tsx, the built client, no tests or client sources.
 #    node_modules keeps dev dependencies because tsx (the TypeScript loader) is one.
-FROM node:20-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \
     PORT=3000 \
