@@ -20,13 +20,18 @@ const fixture = (name: string): string => readShared(`fixtures/brokers/${name}`)
 
 describe('broker holdings import', () => {
   it('lists every layout with its display name', () => {
-    expect(BROKER_FORMATS.map((format) => format.displayName)).to.deep.equal([
+    expect([...new Set(BROKER_FORMATS.map((format) => format.displayName))]).to.deep.equal([
+      'Mutual fund statement',
+      'CDSL/NSDL holding statement',
       'Zerodha (Kite)',
       'Zerodha (Console)',
       'Groww',
+      'HDFC Securities',
       'ICICI Direct',
       'Angel One',
       'Upstox',
+      '5paisa',
+      'Kotak Neo',
       'Dhan',
       'Generic CSV',
     ]);

@@ -40,13 +40,21 @@ export function parseHoldingsTable(table: readonly (readonly string[])[]): Impor
     0,
     rows.findIndex((row) => looksLikeHeaderRow(row.map(normaliseHeader))),
   );
-  const headers = (rows[headerIndex] ?? []).map(normaliseHeader);
-  const format = detectBrokerFormat(headers);
+  const rawHeaders = rows[headerIndex] ?? [];
+  const headers = rawHeaders.map(normaliseHeader);
+  const preamble = rows.slice(0, headerIndex);
+  const format = detectBrokerFormat({ headers, rawHeaders, preamble });
+  if (format.refusal !== undefined) return failure(format.refusal);
   const columns = locateColumns(format, headers);
   const missing = missingColumnMessages(columns);
   if (missing.length > 0) return failure(missing[0] ?? CSV_MESSAGES.missingSymbol, missing);
 
-  const dataRows: DataRow[] = rows.slice(headerIndex + 1).map((cells, index) => ({ line: index + 1, cells }));
+  // Angel One repeats its header row under the first one: a row equal to the header is not data.
+  const headerKey = headers.join('\u0000');
+  const dataRows: DataRow[] = rows
+    .slice(headerIndex + 1)
+    .filter((cells) => cells.map(normaliseHeader).join('\u0000') !== headerKey)
+    .map((cells, index) => ({ line: index + 1, cells }));
   const holdingRows = dataRows.filter((row) => isHoldingRow(row, columns, format.id !== 'generic'));
   if (holdingRows.length === 0) return failure(CSV_MESSAGES.notEnoughRows);
   if (holdingRows.length > MAX_IMPORT_ROWS) return failure(tooManyRowsMessage(holdingRows.length));
@@ -60,7 +68,7 @@ export function parseHoldingsTable(table: readonly (readonly string[])[]): Impor
   }
   if (errors.length > 0) return failure(CSV_MESSAGES.validationFailed, errors);
 
-  const accountHint = findClientId(rows.slice(0, headerIndex));
+  const accountHint = findClientId(preamble);
   return accountHint === undefined
     ? { ok: true, broker: format.id, rows: holdings }
     : { ok: true, broker: format.id, rows: holdings, accountHint };
@@ -79,13 +87,17 @@ function cleanCell(cell: string): string {
   return trimmed;
 }
 
-/** Finds `Client ID,AB1234` style preamble rows; the first non-empty cell after the label wins. */
+/**
+ * Finds the client ID in the preamble: `Client ID,AB1234` (the first non-empty cell after the
+ * label), or Angel One's `Client Name,Client ID` row with the values in the row below it.
+ */
 function findClientId(preamble: readonly string[][]): string | undefined {
-  for (const row of preamble) {
+  for (const [rowIndex, row] of preamble.entries()) {
     const labelIndex = row.findIndex((cell) => CLIENT_ID_LABELS.has(normaliseHeader(cell)));
     if (labelIndex < 0) continue;
-    const value = row.slice(labelIndex + 1).find((cell) => cell !== '');
-    if (value !== undefined) return value;
+    const value =
+      row.slice(labelIndex + 1).find((cell) => cell !== '') ?? preamble[rowIndex + 1]?.[labelIndex];
+    if (value) return value;
   }
   return undefined;
 }

@@ -14,7 +14,10 @@ export interface ImportRow {
   symbol?: string;
   isin?: string;
   companyName?: string;
+  /** The file's exchange; NSE when the file names none (the server then asks the master). */
   exchange: Exchange;
+  /** Present when the file itself named the exchange of this row. */
+  exchangeFromFile?: true;
   quantity: number;
   averagePrice: number;
 }
@@ -77,6 +80,7 @@ export function readHoldingRow(
     ...(isin ? { isin } : {}),
     ...(companyName ? { companyName } : {}),
     exchange,
+    ...(exchangeText === '' ? {} : { exchangeFromFile: true as const }),
     quantity,
     averagePrice,
   };

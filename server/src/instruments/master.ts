@@ -27,8 +27,15 @@ export interface InstrumentMaster {
   search(query: string, opts?: { limit?: number; exchange?: Exchange }): Instrument[];
   /** The instrument for a symbol, following renames (ZOMATO → ETERNAL); on BSE also a scrip code (500325). */
   find(symbol: string, exchange: Exchange): Instrument | undefined;
+  /**
+   * The instrument with this ISIN on the exchange asked for, and only there; without an
+   * exchange, the NSE line, else the BSE one.
+   */
   findByIsin(isin: string, exchange?: Exchange): Instrument | undefined;
-  /** Matches a company name as brokers print it ("HDFC Bank", "HDFC BANK LTD"). */
+  /**
+   * Matches a company name as brokers print it ("HDFC Bank", "HDFC BANK LTD"), on the exchange
+   * asked for and only there; without an exchange, NSE first.
+   */
   findByName(name: string, exchange?: Exchange): Instrument | undefined;
   currentSymbol(symbol: string): string;
   stats(): { total: number; nse: number; bse: number; etfs: number; renames: number };
@@ -137,8 +144,10 @@ export async function loadInstrumentMaster(
     : undefined;
   timer?.unref();
 
-  const prefer = (items: readonly Instrument[] | undefined, exchange?: Exchange) =>
-    items?.find((i) => i.exchange === (exchange ?? 'NSE')) ?? items?.[0];
+  const pick = (items: readonly Instrument[] | undefined, exchange?: Exchange) =>
+    exchange
+      ? items?.find((i) => i.exchange === exchange)
+      : (items?.find((i) => i.exchange === 'NSE') ?? items?.[0]);
 
   return {
     search: (query, opts) => searchInstruments(index, query, opts),
@@ -153,8 +162,8 @@ export async function loadInstrumentMaster(
         byCode
       );
     },
-    findByIsin: (isin, exchange) => prefer(index.byIsin.get(isin.toUpperCase()), exchange),
-    findByName: (name, exchange) => prefer(byName.get(nameKey(name)), exchange),
+    findByIsin: (isin, exchange) => pick(index.byIsin.get(isin.toUpperCase()), exchange),
+    findByName: (name, exchange) => pick(byName.get(nameKey(name)), exchange),
     stats: () => ({
       total: list.length,
       nse: list.filter((i) => i.exchange === 'NSE').length,

@@ -1,13 +1,19 @@
 /** POST /holdings/upload-csv: parse (fast-csv), validate (common/), resolve, then import or preview. */
 import { brokerFormatName } from '@app/common/holdings/formats';
 import { parseHoldingsTable } from '@app/common/holdings/import';
+import { MUTUAL_FUND_REFUSAL } from '@app/common/holdings/formats';
 import { CSV_MESSAGES } from '@app/common/holdings/messages';
 import type { UploadCsvBody } from '@app/common/holdings/schemas';
 import type { AppDeps } from '../../deps.ts';
 import { splitAccountName } from '../../holdings/accounts.ts';
 import { csvRows } from '../../holdings/csv-rows.ts';
 import { importHoldings } from '../../holdings/import.ts';
-import { mergedQuantityProblems, resolveImportRows, type ImportRowInput } from '../../holdings/resolve.ts';
+import {
+  isMutualFundFile,
+  mergedQuantityProblems,
+  resolveImportRows,
+  type ImportRowInput,
+} from '../../holdings/resolve.ts';
 import { Invalid } from '../../http/errors.ts';
 
 export async function handleUpload(deps: AppDeps, userId: string, body: UploadCsvBody) {
@@ -23,9 +29,13 @@ export async function handleUpload(deps: AppDeps, userId: string, body: UploadCs
   const overrides = new Map((body.overrides ?? []).map((o) => [o.line, o]));
   const rows: ImportRowInput[] = parsed.rows.map((row) => {
     const fix = overrides.get(row.line);
-    return fix ? { ...row, symbol: fix.symbol.toUpperCase(), exchange: fix.exchange } : row;
+    return fix
+      ? { ...row, symbol: fix.symbol.toUpperCase(), exchange: fix.exchange, exchangeFromFile: true }
+      : row;
   });
-  const { rows: resolved, problems } = resolveImportRows(deps.instruments, rows);
+  const resolution = resolveImportRows(deps.instruments, rows);
+  if (isMutualFundFile(resolution, rows.length)) throw new Invalid(MUTUAL_FUND_REFUSAL);
+  const { rows: resolved, problems } = resolution;
   problems.push(...mergedQuantityProblems(resolved));
   const [brokerName, accountLabel] = body.broker_name
     ? splitAccountName(body.broker_name)
@@ -45,6 +55,7 @@ export async function handleUpload(deps: AppDeps, userId: string, body: UploadCs
       average_price: r.averagePrice,
       known: r.known,
       renamed_from: r.renamedFrom ?? null,
+      note: r.note ?? null,
     })),
     problems,
     unresolved: parsed.rows

@@ -76,6 +76,11 @@ export function UploadPreviewPanel({
                   {row.renamed_from ? (
                     <span className="upload-note">Renamed from {row.renamed_from}</span>
                   ) : null}
+                  {row.note ? (
+                    <span className={row.known ? 'upload-note' : 'upload-note upload-note-warning'}>
+                      {row.note}
+                    </span>
+                  ) : null}
                   {!row.known ? (
                     <span className="upload-note upload-note-warning">
                       Not in the exchange list: live prices may be unavailable

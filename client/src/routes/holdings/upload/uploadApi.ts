@@ -13,6 +13,8 @@ export interface PreviewRow {
   known: boolean;
   /** The symbol the file used, when the stock has since been renamed. */
   renamed_from: string | null;
+  /** What the server says about the row: a series suffix dropped, an exchange kept as the file said. */
+  note: string | null;
 }
 
 export interface UnresolvedRow {
