@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { parseHoldingsCsv, parseHoldingsTable } from '../../common/src/holdings/import.ts';
-import { BROKER_FORMATS, brokerFormatName } from '../../common/src/holdings/formats.ts';
+import { readFileSync } from 'node:fs';
+import {
+  BROKER_FORMATS,
+  brokerFormatName,
+  DEPOSITORY_REFUSAL,
+  MUTUAL_FUND_REFUSAL,
+} from '../../common/src/holdings/formats.ts';
 import { SAMPLE_CSV } from '../../common/src/holdings/sample.ts';
 import type { ImportResult } from '../../common/src/holdings/import.ts';
 import type { ImportRow } from '../../common/src/holdings/rows.ts';
@@ -17,6 +23,8 @@ function summary(rows: readonly ImportRow[]): [string, number, number][] {
 }
 
 const fixture = (name: string): string => readShared(`fixtures/brokers/${name}`);
+const ownFixture = (name: string): string =>
+  readFileSync(new URL(`../fixtures/brokers/${name}`, import.meta.url), 'utf8');
 
 describe('broker holdings import', () => {
   it('lists every layout with its display name', () => {
@@ -205,5 +213,41 @@ describe('broker holdings import', () => {
     const csv = 'Symbol,Quantity,Buy Price,Exchange\nTCS,1,3000,\nSBIN,2,900,bse\nITC,3,400,Nse';
     const result = imported(parseHoldingsCsv(csv));
     expect(result.rows.map((row) => row.exchange)).to.deep.equal(['NSE', 'BSE', 'NSE']);
+  });
+
+  it('refuses in the browser already: fund and depository statements, each with its sentence', () => {
+    for (const name of ['generic_mutual_fund_schemes.csv']) {
+      expect(parseHoldingsCsv(ownFixture(name))).to.deep.equal({
+        ok: false,
+        error: MUTUAL_FUND_REFUSAL,
+        details: [],
+      });
+    }
+    for (const name of ['cdsl_statement_of_holdings.csv', 'nsdl_holding_statement.csv']) {
+      expect(parseHoldingsCsv(ownFixture(name))).to.deep.equal({
+        ok: false,
+        error: DEPOSITORY_REFUSAL,
+        details: [],
+      });
+    }
+  });
+
+  it('reads an Angel One sheet whose header row is repeated, and its client ID', () => {
+    const result = imported(parseHoldingsCsv(ownFixture('angel_one_portfolio_repeated_header_layout.csv')));
+    expect(result).to.include({ broker: 'angel_one', accountHint: 'A7654321' });
+    expect(summary(result.rows)).to.deep.equal([
+      ['ITC', 120, 412.3],
+      ['EMPOWER-T', 300, 3.2],
+      ['RAJOOENG-T', 40, 212.4],
+    ]);
+  });
+
+  it('tells HDFC Securities from Groww though both write Stock Name … Average Buy Price', () => {
+    expect(imported(parseHoldingsCsv(ownFixture('hdfc_securities_stock_name_layout.csv'))).broker).to.equal(
+      'hdfc_securities',
+    );
+    expect(imported(parseHoldingsCsv(fixture('groww_stocks_holdings_statement_layout.csv'))).broker).to.equal(
+      'groww',
+    );
   });
 });
