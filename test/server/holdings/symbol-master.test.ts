@@ -94,6 +94,18 @@ describe('symbol master: the shipped snapshot, safe syncs and BSE scrip codes', 
     expect(holding).to.deep.include({ symbol: 'RELIANCE', exchange: 'BSE' });
   });
 
+  it('gives the Yahoo ticker the provider polls in the details of each kind of instrument', async () => {
+    const yahoo = async (exchange: string, symbol: string) =>
+      (await api.get<{ yahoo_symbol: string }>(`/api/symbols/details/${exchange}/${symbol}`, token)).body
+        .data!.yahoo_symbol;
+    expect(await yahoo('NSE', 'TCS')).to.equal('TCS.NS');
+    const [sme] = (await api.get<Result[]>('/api/symbols/search?query=SIMCA', token)).body.data!;
+    expect(sme).to.deep.include({ symbol: 'SIMCA', exchange: 'NSE' });
+    expect(await yahoo('NSE', 'SIMCA')).to.equal('SIMCA-SM.NS');
+    expect(await yahoo('BSE', 'RELIANCE')).to.equal('RELIANCE.BO');
+    expect(await yahoo('BSE', '500325')).to.equal('RELIANCE.BO');
+  });
+
   it('downloads the Emerge list from its own path, and asks BSE as its pages do', () => {
     expect(MASTER_FILE_URLS.nseSme).to.equal(
       'https://nsearchives.nseindia.com/emerge/corporates/content/SME_EQUITY_L.csv',

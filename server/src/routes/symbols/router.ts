@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { yahooSymbol } from '@app/common/instruments/yahoo';
 import { z } from 'zod';
 import { requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -48,7 +49,13 @@ export function symbolsRouter(deps: AppDeps): Router {
     const ex = exchange.safeParse(String(ctx.params.exchange).toUpperCase());
     const found = ex.success ? deps.instruments.find(String(ctx.params.symbol), ex.data) : undefined;
     if (!found) throw new NotFound('Symbol not found');
-    ok(ctx, { ...present(found), series: found.series ?? null, scrip_code: found.scripCode ?? null });
+    ok(ctx, {
+      ...present(found),
+      series: found.series ?? null,
+      scrip_code: found.scripCode ?? null,
+      // The ticker the Yahoo provider polls: TCS.NS, SIMCA-SM.NS (Emerge), RELIANCE.BO.
+      yahoo_symbol: yahooSymbol(found.symbol, found.exchange, found.kind),
+    });
   });
   router.get('/stats', (ctx) => ok(ctx, deps.instruments.stats()));
   return router;
