@@ -112,11 +112,13 @@ describe('infra: Dockerfile', () => {
     .split('\n')
     .filter((line) => line.trim() && !line.startsWith('#'));
 
-  it('builds in stages on node:20-bookworm-slim', () => {
+  it('builds in stages on the Node version package.json claims', () => {
+    const major = /^>=(\d+)/.exec(JSON.parse(read('package.json')).engines.node)![1];
+    expect(major).to.equal('22');
     const stages = instructions.filter((line) => line.startsWith('FROM '));
     expect(stages.length).to.be.at.least(3);
-    expect(stages[0]).to.match(/^FROM node:20-bookworm-slim AS deps$/);
-    expect(stages.at(-1)).to.match(/^FROM node:20-bookworm-slim AS runtime$/);
+    expect(stages[0]).to.equal(`FROM node:${major}-bookworm-slim AS deps`);
+    expect(stages.at(-1)).to.equal(`FROM node:${major}-bookworm-slim AS runtime`);
     expect(dockerfile).to.contain('RUN npm ci');
     expect(dockerfile).to.contain('RUN npm run build -w client');
   });
