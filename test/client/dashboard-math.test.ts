@@ -15,7 +15,7 @@ const held = (symbol: string, account: string, quantity = 10, price = 100): RawH
   exchange: 'NSE',
   quantity,
   average_price: price,
-  current_price: null,
+  current_price: price,
   broker_account_id: account,
   broker_name: account,
   broker_type: 'CSV_IMPORT',

@@ -1,4 +1,6 @@
 import { aggregateHoldings } from '@app/common/portfolio/aggregate';
+import { portfolioSummary } from '@app/common/portfolio/summary';
+import { presentHolding } from '../../server/src/holdings/present.ts';
 import type { RawHolding } from '@app/common/portfolio/types';
 import { expect } from 'chai';
 import { applyQuote, dayChangeOf, livePortfolioSummary } from '../../client/src/live/liveHoldings.ts';
@@ -57,5 +59,58 @@ describe('client: live holding values', () => {
     expect(summary.holdings_count).to.equal(2);
     expect(summary.dayChangeKnown).to.equal(true);
     expect(livePortfolioSummary(rows, () => undefined).dayChangeKnown).to.equal(false);
+  });
+});
+
+describe('client: holdings without a price', () => {
+  const rows = aggregateHoldings([
+    holding('1', 'SBIN', 10, 900, 'zerodha'),
+    holding('2', 'IDEA', 1000, 7.41, 'zerodha'),
+  ]);
+
+  it('shows no P&L for a holding until it has a price, and leaves it out of value and P&L', () => {
+    const idea = rows.find((r) => r.symbol === 'IDEA')!;
+    expect(applyQuote(idea, undefined)).to.deep.include({ total_current_value: null, total_pnl: null });
+    const summary = livePortfolioSummary(rows, (key) =>
+      key === 'NSE:SBIN' ? { ltp: 1000, prevClose: null } : undefined,
+    );
+    expect(summary).to.deep.include({
+      total_investment: 9000 + 7410,
+      total_current_value: 10000,
+      total_pnl: 1000,
+      unpriced_count: 1,
+    });
+    expect(summary.total_pnl_percent).to.be.closeTo((1000 / 9000) * 100, 1e-9);
+  });
+
+  it('agrees with the totals of the server-presented snapshot at the same prices', () => {
+    const base = (id: string, symbol: string, quantity: number, average_price: number) => ({
+      id,
+      symbol,
+      exchange: 'NSE',
+      isin: null,
+      company_name: symbol,
+      quantity,
+      average_price,
+      broker_account_id: 'zerodha',
+      broker_name: 'Zerodha',
+      broker_type: 'CSV_IMPORT',
+      account_label: '',
+      updated_at: '2026-01-01T00:00:00.000Z',
+    });
+    const quote = { ltp: 1000, prevClose: 990, asOf: 0, delayMinutes: 0, stale: false, unavailable: false };
+    const presented = [
+      presentHolding(base('1', 'SBIN', 10, 900), quote),
+      presentHolding(base('2', 'IDEA', 1000, 7.41), null),
+    ] as RawHolding[];
+    expect(presented[1]).to.deep.include({ current_price: null, market_value: null, pnl: null });
+    const server = portfolioSummary(aggregateHoldings(presented));
+    const live = livePortfolioSummary(rows, (key) => (key === 'NSE:SBIN' ? quote : undefined));
+    expect(server).to.deep.include({
+      total_investment: live.total_investment,
+      total_current_value: live.total_current_value,
+      total_pnl: live.total_pnl,
+      unpriced_count: live.unpriced_count,
+    });
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { aggregateHoldings } from '../../common/src/portfolio/aggregate.ts';
 import { normalizeHolding } from '../../common/src/portfolio/normalize.ts';
 import { sortHoldings } from '../../common/src/portfolio/sort.ts';
-import { portfolioSummary } from '../../common/src/portfolio/summary.ts';
+import { anyPriced, portfolioSummary, unpricedNote } from '../../common/src/portfolio/summary.ts';
 import type { AggregatedHolding, RawHolding, RuleCoverage } from '../../common/src/portfolio/types.ts';
 
 const holding = (overrides: Partial<RawHolding> & Pick<RawHolding, 'id' | 'symbol'>): RawHolding => ({
@@ -90,8 +90,14 @@ describe('normalizeHolding', () => {
     });
   });
 
-  it('falls back to the average price for market value and to 0 percent without a purchase value', () => {
-    expect(normalizeHolding(HOLDINGS[2]!)).to.deep.include({ market_value: 7500, pnl: 0, day_change: 0 });
+  it('has no market value and no P&L without a price (never the buy price), and 0 percent without a purchase value', () => {
+    expect(normalizeHolding(HOLDINGS[2]!)).to.deep.include({
+      purchase_value: 7500,
+      market_value: null,
+      pnl: null,
+      pnl_percent: null,
+      day_change: 0,
+    });
     const free = normalizeHolding(
       holding({ id: 9, symbol: 'BONUS', quantity: 4, average_price: 0, current_price: 50 }),
     );
@@ -151,6 +157,16 @@ describe('aggregateHoldings', () => {
     });
   });
 
+  it('leaves a row without a price without current value, P&L and gain', () => {
+    expect(aggregated.find((row) => row.symbol === 'INFY')).to.deep.include({
+      current_price: null,
+      total_investment: 7500,
+      total_current_value: null,
+      total_pnl: null,
+      total_pnl_percent: null,
+    });
+  });
+
   it('counts active rules for all holdings or the targeted account', () => {
     expect(reliance.active_rules_count).to.equal(2);
     expect(reliance.accounts.map((account) => account.active_rules_count)).to.deep.equal([1, 2]);
@@ -168,17 +184,23 @@ describe('aggregateHoldings', () => {
 });
 
 describe('portfolioSummary', () => {
-  it('totals investment, value, P&L and day change', () => {
+  it('totals investment, value, P&L and day change; a holding without a price counts in neither value nor P&L', () => {
     const summary = portfolioSummary(aggregateHoldings(HOLDINGS, RULES));
+    // INFY (₹7,500 invested) has no price: the investment keeps it, value and P&L do not.
     expect(summary).to.deep.include({
       total_investment: 71500,
-      total_current_value: 71700,
+      total_current_value: 48000 + 16200,
       total_pnl: 200,
       day_change: 160,
       holdings_count: 3,
+      unpriced_count: 1,
     });
-    expect(summary.total_pnl_percent).to.be.closeTo((200 / 71500) * 100, 1e-9);
-    expect(summary.day_change_percent).to.be.closeTo((160 / 71540) * 100, 1e-9);
+    expect(summary.total_pnl_percent).to.be.closeTo((200 / 64000) * 100, 1e-9);
+    expect(summary.day_change_percent).to.be.closeTo((160 / 64040) * 100, 1e-9);
+    expect(unpricedNote(summary)).to.equal(
+      '1 holding without a price is not counted in Current Value and P&L.',
+    );
+    expect(anyPriced(summary)).to.equal(true);
     expect(portfolioSummary([])).to.deep.equal({
       total_investment: 0,
       total_current_value: 0,
@@ -187,7 +209,22 @@ describe('portfolioSummary', () => {
       day_change: 0,
       day_change_percent: 0,
       holdings_count: 0,
+      unpriced_count: 0,
     });
+    expect(unpricedNote(portfolioSummary([]))).to.equal(null);
+  });
+
+  it('says how many holdings are left out, and that nothing is valued when none has a price', () => {
+    const unpriced = aggregateHoldings([
+      holding({ id: 1, symbol: 'IDEA', quantity: 1000, average_price: 7.41 }),
+      holding({ id: 2, symbol: 'YESBANK', quantity: 100, average_price: 20 }),
+    ]);
+    const summary = portfolioSummary(unpriced);
+    expect(summary).to.deep.include({ total_current_value: 0, total_pnl: 0, unpriced_count: 2 });
+    expect(anyPriced(summary)).to.equal(false);
+    expect(unpricedNote(summary)).to.equal(
+      '2 holdings without a price are not counted in Current Value and P&L.',
+    );
   });
 });
 
@@ -207,17 +244,22 @@ describe('sortHoldings', () => {
       'RELIANCE',
       'INFY',
     ]);
-    expect(order(sortHoldings(rows, 'total_pnl', 'asc'))).to.deep.equal(['SBIN', 'INFY', 'RELIANCE']);
+    // INFY has no price, so no P&L: last (see below).
     expect(order(sortHoldings(rows, 'total_pnl_percent', 'desc'))).to.deep.equal([
       'RELIANCE',
-      'INFY',
       'SBIN',
+      'INFY',
     ]);
     expect(order(sortHoldings(rows, 'active_rules_count', 'desc'))).to.deep.equal([
       'RELIANCE',
       'SBIN',
       'INFY',
     ]);
+  });
+
+  it('puts rows without a P&L last in either direction', () => {
+    expect(order(sortHoldings(rows, 'total_pnl', 'asc'))).to.deep.equal(['SBIN', 'RELIANCE', 'INFY']);
+    expect(order(sortHoldings(rows, 'total_pnl', 'desc'))).to.deep.equal(['RELIANCE', 'SBIN', 'INFY']);
   });
 
   it('breaks ties by rule count, then symbol', () => {

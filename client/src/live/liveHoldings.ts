@@ -3,9 +3,9 @@
  * holding with the instrument's latest quote applied, so LTP, P&L, gain % and day change move
  * with every tick while quantities and buy prices stay as loaded.
  */
-import { percentOf } from '@app/common/portfolio/normalize';
 import { portfolioSummary } from '@app/common/portfolio/summary';
 import type { AccountHolding, AggregatedHolding, PortfolioSummary } from '@app/common/portfolio/types';
+import { percentOf, positionValues } from '@app/common/portfolio/values';
 import { quoteKey } from './quoteStore.ts';
 
 /** The fields of a live quote the math needs. */
@@ -32,14 +32,10 @@ export function dayChangeOf(
 }
 
 function applyToAccount(account: AccountHolding, quote: QuoteLike): AccountHolding {
-  const marketValue = account.quantity * quote.ltp;
-  const pnl = marketValue - account.purchase_value;
   return {
     ...account,
     current_price: quote.ltp,
-    market_value: marketValue,
-    pnl,
-    pnl_percent: percentOf(pnl, account.purchase_value),
+    ...positionValues(account.quantity, account.average_price, quote.ltp),
     day_change: dayChangeOf(account.quantity, quote)?.amount ?? 0,
   };
 }
@@ -48,7 +44,7 @@ function applyToAccount(account: AccountHolding, quote: QuoteLike): AccountHoldi
 export function applyQuote(row: AggregatedHolding, quote: QuoteLike | undefined): AggregatedHolding {
   if (!quote) return row;
   const accounts = row.accounts.map((account) => applyToAccount(account, quote));
-  const totalCurrentValue = accounts.reduce((sum, account) => sum + account.market_value, 0);
+  const totalCurrentValue = accounts.reduce((sum, account) => sum + (account.market_value ?? 0), 0);
   const totalPnl = totalCurrentValue - row.total_investment;
   const day = dayChangeOf(row.total_quantity, quote);
   return {

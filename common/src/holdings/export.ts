@@ -19,9 +19,10 @@ export interface ExportableHolding {
   quantity: number;
   average_price: number;
   current_price: number | null;
-  market_value: number;
-  pnl: number;
-  pnl_percent: number;
+  /** Null without a price: the cell stays empty, like LTP's. */
+  market_value: number | null;
+  pnl: number | null;
+  pnl_percent: number | null;
 }
 
 export const EXPORT_HEADERS = [
@@ -47,8 +48,8 @@ export function holdingsExportRows(holdings: readonly ExportableHolding[]): (str
     h.quantity,
     h.average_price,
     h.current_price ?? '',
-    h.market_value,
-    h.pnl,
-    h.pnl_percent,
+    h.market_value ?? '',
+    h.pnl ?? '',
+    h.pnl_percent ?? '',
   ]);
 }

@@ -7,7 +7,8 @@ const UNKNOWN = 'Unknown';
 /**
  * Groups holdings by symbol+exchange into holdings-table rows (spec §3): totals across accounts,
  * weighted average price = total investment / total quantity, P&L and its percent of the
- * investment, today's change, and the active rules covering each account and the group.
+ * investment (null, like the current value, without a price), today's change, and the active
+ * rules covering each account and the group.
  * Groups keep the order in which their symbols first appear.
  */
 export function aggregateHoldings(
@@ -34,8 +35,10 @@ function aggregateGroup(group: readonly Holding[], rules: readonly RuleCoverage[
 
   const totalQuantity = sum((h) => h.quantity);
   const totalInvestment = sum((h) => h.purchase_value);
-  const totalCurrentValue = sum((h) => h.market_value);
-  const totalPnl = totalCurrentValue - totalInvestment;
+  // Every account holds the same instrument: priced together, or not at all.
+  const priced = group.every((h) => h.market_value !== null);
+  const totalCurrentValue = priced ? sum((h) => h.market_value ?? 0) : null;
+  const totalPnl = totalCurrentValue === null ? null : totalCurrentValue - totalInvestment;
   const dayChange = sum((h) => h.day_change);
   const coveringRules = rules.filter((rule) =>
     group.some((h) => ruleCoversAccount(rule, symbol, exchange, h.broker_account_id)),
@@ -51,9 +54,9 @@ function aggregateGroup(group: readonly Holding[], rules: readonly RuleCoverage[
     total_investment: totalInvestment,
     total_current_value: totalCurrentValue,
     total_pnl: totalPnl,
-    total_pnl_percent: percentOf(totalPnl, totalInvestment),
+    total_pnl_percent: totalPnl === null ? null : percentOf(totalPnl, totalInvestment),
     day_change: dayChange,
-    day_change_percent: percentOf(dayChange, totalCurrentValue - dayChange),
+    day_change_percent: totalCurrentValue === null ? 0 : percentOf(dayChange, totalCurrentValue - dayChange),
     active_rules_count: coveringRules.length,
     accounts: group.map((holding) => toAccountHolding(holding, rules)),
   };

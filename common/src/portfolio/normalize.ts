@@ -1,4 +1,7 @@
 import type { Holding, RawHolding } from './types.ts';
+import { percentOf, positionValues } from './values.ts';
+
+export { percentOf };
 
 /** Reads a number that may arrive as a string; null, empty or non-numeric give `fallback`. */
 export function toNumber(value: number | string | null | undefined, fallback = 0): number {
@@ -12,24 +15,22 @@ function toNullableNumber(value: number | string | null | undefined): number | n
   return Number.isNaN(number) ? null : number;
 }
 
-/** `part / whole × 100`, or 0 when there is no whole. */
-export function percentOf(part: number, whole: number): number {
-  return whole > 0 ? (part / whole) * 100 : 0;
-}
-
 /**
- * Converts a server holding to numbers and derives its values (spec §3): purchase value =
- * quantity × average price; market value as sent, else quantity × (current price, or average
- * price when there is none); pnl = market − purchase; pnl % of purchase (0 without one); day
- * change 0 unless sent.
+ * Converts a server holding to numbers and derives its values (spec §3, values.ts): purchase
+ * value = quantity × average price; market value as sent, else quantity × current price; P&L
+ * and its percent from those. Without a current price there is no market value and no P&L
+ * (null). Day change 0 unless sent.
  */
 export function normalizeHolding(raw: RawHolding): Holding {
   const quantity = toNumber(raw.quantity);
   const averagePrice = toNumber(raw.average_price);
   const currentPrice = toNullableNumber(raw.current_price);
-  const purchaseValue = quantity * averagePrice;
-  const marketValue = toNullableNumber(raw.market_value) ?? quantity * (currentPrice ?? averagePrice);
-  const pnl = marketValue - purchaseValue;
+  const sentValue = toNullableNumber(raw.market_value);
+  // A market value the server sent is the whole position's value: one unit at that price.
+  const values =
+    sentValue !== null
+      ? positionValues(1, quantity * averagePrice, sentValue)
+      : positionValues(quantity, averagePrice, currentPrice);
   return {
     id: raw.id,
     symbol: raw.symbol,
@@ -38,10 +39,7 @@ export function normalizeHolding(raw: RawHolding): Holding {
     quantity,
     average_price: averagePrice,
     current_price: currentPrice,
-    purchase_value: purchaseValue,
-    market_value: marketValue,
-    pnl,
-    pnl_percent: percentOf(pnl, purchaseValue),
+    ...values,
     day_change: toNumber(raw.day_change),
     day_change_percent: toNumber(raw.day_change_percent),
     broker_account_id: raw.broker_account_id ?? null,

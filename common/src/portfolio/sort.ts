@@ -28,12 +28,18 @@ export function sortHoldings<T extends AggregatedHolding>(
         compareText(a.symbol, b.symbol) ||
         compareText(a.exchange, b.exchange) * -1,
     )
-    .sort((a, b) => sign * compareField(a, b, field));
+    .sort((a, b) => unpricedLast(a, b, field) || sign * compareField(a, b, field));
+}
+
+/** Rows without a P&L (no price) go last in either direction. */
+function unpricedLast(a: AggregatedHolding, b: AggregatedHolding, field: HoldingSortField): number {
+  if (field === 'symbol') return 0;
+  return Number(a[field] === null) - Number(b[field] === null);
 }
 
 function compareField(a: AggregatedHolding, b: AggregatedHolding, field: HoldingSortField): number {
   if (field === 'symbol') return compareText(a.symbol, b.symbol);
-  return a[field] - b[field];
+  return (a[field] ?? 0) - (b[field] ?? 0);
 }
 
 function compareText(a: string, b: string): number {

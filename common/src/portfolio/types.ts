@@ -32,9 +32,10 @@ export interface Holding {
   average_price: number;
   current_price: number | null;
   purchase_value: number;
-  market_value: number;
-  pnl: number;
-  pnl_percent: number;
+  /** Null without a current price: never valued at an invented price. */
+  market_value: number | null;
+  pnl: number | null;
+  pnl_percent: number | null;
   /** Rupee change of the position's value today. */
   day_change: number;
   day_change_percent: number;
@@ -62,9 +63,10 @@ export interface AccountHolding {
   quantity: number;
   average_price: number;
   current_price: number | null;
-  market_value: number;
-  pnl: number;
-  pnl_percent: number;
+  /** Null without a current price. */
+  market_value: number | null;
+  pnl: number | null;
+  pnl_percent: number | null;
   purchase_value: number;
   day_change: number;
   active_rules_count: number;
@@ -80,9 +82,10 @@ export interface AggregatedHolding {
   /** Total investment divided by total quantity. */
   weighted_avg_price: number;
   total_investment: number;
-  total_current_value: number;
-  total_pnl: number;
-  total_pnl_percent: number;
+  /** Null until the instrument has a price ("No price"). */
+  total_current_value: number | null;
+  total_pnl: number | null;
+  total_pnl_percent: number | null;
   day_change: number;
   day_change_percent: number;
   /** Distinct active rules covering at least one of the accounts. */
@@ -90,8 +93,12 @@ export interface AggregatedHolding {
   accounts: AccountHolding[];
 }
 
-/** The Portfolio Summary table. */
+/**
+ * The Portfolio Summary table. Current value and P&L count only holdings with a price (P&L is
+ * measured against their investment); `unpriced_count` rows are left out of both.
+ */
 export interface PortfolioSummary {
+  /** Every holding's investment, priced or not. */
   total_investment: number;
   total_current_value: number;
   total_pnl: number;
@@ -99,4 +106,6 @@ export interface PortfolioSummary {
   day_change: number;
   day_change_percent: number;
   holdings_count: number;
+  /** Rows without a price, counted in neither the current value nor the P&L. */
+  unpriced_count: number;
 }

@@ -1,8 +1,10 @@
 /** A holding as the API shows it (spec §3 Holding): its row, account, instrument name and quote. */
+import { positionValues } from '@app/common/portfolio/values';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../db/client.ts';
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
+const round2OrNull = (v: number | null) => (v === null ? null : round2(v));
 
 /** What a holding is without its price: the row, its account and the instrument's name. */
 export interface HoldingBase {
@@ -112,14 +114,15 @@ export async function loadHoldingRows(db: Executor, userId: string): Promise<Hol
   return { bases, quotes };
 }
 
-/** Spec §3: purchase value, market value (falls back to the buy price), P&L and day change. */
+/**
+ * Spec §3: purchase value, market value, P&L and day change. Without a quote the holding has
+ * no price: market value, P&L and its percent are null ("No price"), never the buy price.
+ */
 export function presentHolding(h: HoldingBase, quote: PriceLevels | null) {
   const { quantity, average_price: averagePrice } = h;
   const ltp = quote?.ltp ?? null;
   const prevClose = quote?.prevClose ?? null;
-  const purchaseValue = quantity * averagePrice;
-  const marketValue = quantity * (ltp ?? averagePrice);
-  const pnl = marketValue - purchaseValue;
+  const values = positionValues(quantity, averagePrice, ltp);
   const dayChange = ltp !== null && prevClose !== null ? (ltp - prevClose) * quantity : null;
   return {
     id: h.id,
@@ -135,10 +138,10 @@ export function presentHolding(h: HoldingBase, quote: PriceLevels | null) {
     quote_delay_minutes: quote ? quote.delayMinutes : null,
     quote_stale: quote ? quote.stale : null,
     quote_unavailable: quote ? quote.unavailable : null,
-    market_value: round2(marketValue),
-    purchase_value: round2(purchaseValue),
-    pnl: round2(pnl),
-    pnl_percent: purchaseValue > 0 ? round2((pnl / purchaseValue) * 100) : 0,
+    market_value: round2OrNull(values.market_value),
+    purchase_value: round2(values.purchase_value),
+    pnl: round2OrNull(values.pnl),
+    pnl_percent: round2OrNull(values.pnl_percent),
     day_change: dayChange === null ? null : round2(dayChange),
     day_change_percent:
       dayChange !== null && prevClose ? round2(((ltp! - prevClose) / prevClose) * 100) : null,

@@ -49,13 +49,13 @@ describe('holdings: computed values (GET /api/holdings)', () => {
     );
   };
 
-  it('before any quote: values at the buy price, no P&L, and no day change (shown as —)', async () => {
+  it('before any quote: no price, so no market value, no P&L and no day change (shown as No price and —)', async () => {
     expect((await valuesBySymbol()).RELIANCE).to.deep.equal({
       current_price: null,
       purchase_value: 12000,
-      market_value: 12000,
-      pnl: 0,
-      pnl_percent: 0,
+      market_value: null,
+      pnl: null,
+      pnl_percent: null,
       day_change: null,
       day_change_percent: null,
     });

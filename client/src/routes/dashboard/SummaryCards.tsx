@@ -1,4 +1,5 @@
 import { formatCompactInr } from '@app/common/format/money';
+import { anyPriced, unpricedNote } from '@app/common/portfolio/summary';
 import type { PortfolioSummary } from '@app/common/portfolio/types';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -26,9 +27,11 @@ export function SummaryCards({ holdingsCount, activeRules, summary, quota }: Sum
       <SummaryCard
         to="/holdings"
         label="Current Value"
-        value={formatCompactInr(summary.total_current_value)}
+        value={anyPriced(summary) ? formatCompactInr(summary.total_current_value) : '—'}
         note={
-          summary.dayChangeKnown ? (
+          summary.unpriced_count > 0 ? (
+            <span className="text-muted">{unpricedNote(summary)}</span>
+          ) : summary.dayChangeKnown ? (
             <span className={gainClass(summary.day_change)}>
               {signedInr(summary.day_change)} ({signedPercent(summary.day_change_percent)}) today
             </span>

@@ -51,10 +51,11 @@ export function allocation(
   const values = new Map<string, number>();
   const add = (name: string, value: number) => values.set(name, (values.get(name) ?? 0) + value);
   for (const row of rows) {
-    if (view === 'holding') add(row.symbol, row.total_current_value);
+    // A holding without a price has no current value: it takes no share of the whole.
+    if (view === 'holding') add(row.symbol, row.total_current_value ?? 0);
     else
       for (const account of row.accounts)
-        add(accountName(String(account.broker_account_id)), account.market_value);
+        add(accountName(String(account.broker_account_id)), account.market_value ?? 0);
   }
   const total = [...values.values()].reduce((sum, value) => sum + value, 0);
   const sorted = [...values]

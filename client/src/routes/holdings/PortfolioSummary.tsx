@@ -1,4 +1,5 @@
 import { formatInr } from '@app/common/format/money';
+import { anyPriced, unpricedNote } from '@app/common/portfolio/summary';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useQuotesVersion } from '../../live/hooks.ts';
@@ -23,6 +24,8 @@ export function PortfolioSummary({ rows }: { rows: readonly AggregatedHolding[] 
     [rows, version],
   );
   const show = (text: string) => (visible ? text : HIDDEN);
+  const priced = anyPriced(summary);
+  const note = unpricedNote(summary);
 
   return (
     <section className="card portfolio-summary" aria-labelledby="portfolio-summary-title">
@@ -42,15 +45,23 @@ export function PortfolioSummary({ rows }: { rows: readonly AggregatedHolding[] 
       <dl className="summary-grid">
         <Stat label="Total Investment">{show(formatInr(summary.total_investment))}</Stat>
         <Stat label="Current Value">
-          <LiveNumber value={visible ? summary.total_current_value : null}>
-            {show(formatInr(summary.total_current_value))}
-          </LiveNumber>
+          {priced ? (
+            <LiveNumber value={visible ? summary.total_current_value : null}>
+              {show(formatInr(summary.total_current_value))}
+            </LiveNumber>
+          ) : (
+            '—'
+          )}
         </Stat>
-        <Stat label="P&L" className={visible ? gainClass(summary.total_pnl) : undefined}>
-          <LiveNumber value={visible ? summary.total_pnl : null} className="stacked">
-            <span>{show(signedInr(summary.total_pnl))}</span>
-            <small>{show(signedPercent(summary.total_pnl_percent))}</small>
-          </LiveNumber>
+        <Stat label="P&L" className={visible && priced ? gainClass(summary.total_pnl) : undefined}>
+          {priced ? (
+            <LiveNumber value={visible ? summary.total_pnl : null} className="stacked">
+              <span>{show(signedInr(summary.total_pnl))}</span>
+              <small>{show(signedPercent(summary.total_pnl_percent))}</small>
+            </LiveNumber>
+          ) : (
+            '—'
+          )}
         </Stat>
         <Stat
           label="Day change"
@@ -67,6 +78,11 @@ export function PortfolioSummary({ rows }: { rows: readonly AggregatedHolding[] 
         </Stat>
         <Stat label="Holdings Count">{String(summary.holdings_count)}</Stat>
       </dl>
+      {note ? (
+        <p className="summary-note text-muted" data-testid="unpriced-note">
+          {note}
+        </p>
+      ) : null}
     </section>
   );
 }

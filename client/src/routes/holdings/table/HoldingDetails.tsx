@@ -3,6 +3,7 @@ import type { AccountHolding, AggregatedHolding } from '@app/common/portfolio/ty
 import { lazy, Suspense } from 'react';
 import { AccountRules } from '../AccountRules.tsx';
 import { formatQuantity, gainClass, signedInr, signedPercent } from './format.ts';
+import { NO_PRICE } from './rowParts.tsx';
 
 const PriceChart = lazy(() => import('./PriceChart.tsx'));
 
@@ -40,14 +41,17 @@ export function HoldingDetails({
               <dl className="figures account-figures">
                 <Figure label="Qty">{formatQuantity(account.quantity)}</Figure>
                 <Figure label="Buy">{formatInr(account.average_price)}</Figure>
-                <Figure label="LTP">
-                  {account.current_price === null ? '—' : formatInr(account.current_price)}
+                <Figure label="LTP" className={account.current_price === null ? 'text-muted' : undefined}>
+                  {account.current_price === null ? NO_PRICE : formatInr(account.current_price)}
                 </Figure>
-                <Figure label="P&L" className={gainClass(account.pnl)}>
-                  {signedInr(account.pnl)}
+                <Figure label="P&L" className={account.pnl === null ? 'text-muted' : gainClass(account.pnl)}>
+                  {account.pnl === null ? '—' : signedInr(account.pnl)}
                 </Figure>
-                <Figure label="Gain" className={gainClass(account.pnl_percent)}>
-                  {signedPercent(account.pnl_percent)}
+                <Figure
+                  label="Gain"
+                  className={account.pnl_percent === null ? 'text-muted' : gainClass(account.pnl_percent)}
+                >
+                  {account.pnl_percent === null ? '—' : signedPercent(account.pnl_percent)}
                 </Figure>
               </dl>
               <AccountRules holding={row} account={account} accountName={nameOf(account)} />

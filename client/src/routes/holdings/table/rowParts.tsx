@@ -19,16 +19,26 @@ export interface RowCallbacks {
 /** Shown under the last price of an instrument the feed has stopped pricing. */
 export const UNAVAILABLE_NOTE = 'No price from Yahoo (delisted?)';
 
+/** Shown for an instrument without a quote: it is never valued at an invented price. */
+export const NO_PRICE = 'No price';
+
+/** The LTP cell of a holding without a quote. */
+export function NoPrice() {
+  return <span className="text-muted no-price">{NO_PRICE}</span>;
+}
+
+/** P&L and gain of a holding without a price: not shown until it has one. */
+function NoValue() {
+  return <span className="text-muted">—</span>;
+}
+
 /**
- * LTP, or — before the first quote; with a note when the feed has stopped pricing the
+ * LTP, or "No price" without a quote; with a note when the feed has stopped pricing the
  * instrument (the price shown is then its last known one).
  */
 export function LtpValue({ row, quote }: { row: AggregatedHolding; quote?: LiveQuote }) {
-  const price = (
-    <LiveNumber value={row.current_price}>
-      {row.current_price === null ? '—' : formatInr(row.current_price)}
-    </LiveNumber>
-  );
+  if (row.current_price === null) return <NoPrice />;
+  const price = <LiveNumber value={row.current_price}>{formatInr(row.current_price)}</LiveNumber>;
   if (!quote?.unavailable) return price;
   return (
     <span className="stacked">
@@ -50,7 +60,9 @@ export function DayChangeValue({ row, quote }: { row: AggregatedHolding; quote: 
   );
 }
 
+/** P&L in rupees, or — until the holding has a price. */
 export function PnlValue({ row }: { row: AggregatedHolding }) {
+  if (row.total_pnl === null) return <NoValue />;
   return (
     <LiveNumber value={row.total_pnl} className={gainClass(row.total_pnl)}>
       {signedInr(row.total_pnl)}
@@ -58,7 +70,9 @@ export function PnlValue({ row }: { row: AggregatedHolding }) {
   );
 }
 
+/** Gain %, or — until the holding has a price. */
 export function GainValue({ row }: { row: AggregatedHolding }) {
+  if (row.total_pnl_percent === null) return <NoValue />;
   return (
     <LiveNumber value={row.total_pnl_percent} className={gainClass(row.total_pnl_percent)}>
       {signedPercent(row.total_pnl_percent)}

@@ -1,0 +1,97 @@
+/**
+ * "Never an invented price" in Chromium: a holding the feed has no quote for shows "No price"
+ * and no P&L (table row at 1280 px, card at 375 px), and the summary leaves it out of Current
+ * Value and P&L and says so under the totals. Prices come from a replay file that has SBIN only.
+ */
+import { expect } from 'chai';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import type { TestApp } from '../helpers/app.ts';
+import { launchBrowser, PHONE, screenshot } from '../helpers/browser.ts';
+import { apiClient } from '../helpers/http.ts';
+import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+
+const REPLAY = ['time,symbol,exchange,price,prev_close', 'open,SBIN,NSE,1021.10,1025.30'].join('\n');
+
+describe('e2e: holdings without a price', function () {
+  this.timeout(90_000);
+  let app: TestApp;
+  let browser: Browser;
+  let dir: string;
+  let user: SignedInUser;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'no-price-e2e-'));
+    const replayFile = path.join(dir, 'replay.csv');
+    await writeFile(replayFile, `${REPLAY}\n`);
+    app = await bootBrowserApp({
+      QUOTE_PROVIDER: 'replay',
+      REPLAY_FILE: replayFile,
+      REPLAY_LOOP: 'true',
+      QUOTE_INTERVAL_MS: '400',
+    });
+    browser = await launchBrowser();
+    user = await signIn(app, { name: 'Ravi Iyer' });
+    const api = apiClient(app.url);
+    for (const [symbol, quantity, price] of [
+      ['SBIN', 10, 900],
+      ['IDEA', 1000, 7.41],
+    ] as const) {
+      const res = await api.post(
+        '/api/holdings/manual',
+        { symbol, exchange: 'NSE', quantity, average_price: price },
+        user.token,
+      );
+      expect(res.status, res.body.error).to.equal(201);
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('shows "No price" and no P&L, and leaves the holding out of the totals, saying so', async () => {
+    const context = await signedInContext(browser, app, user);
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(`${app.url}/holdings`);
+    const sbin = page.locator('tr.holding-row[data-symbol="SBIN"]');
+    await sbin.locator('[data-col="ltp"]').getByText('₹1,021.10').waitFor();
+    const idea = page.locator('tr.holding-row[data-symbol="IDEA"]');
+    expect(await idea.locator('[data-col="ltp"]').innerText()).to.equal('No price');
+    expect(await idea.locator('[data-col="pnl"]').innerText()).to.equal('—');
+    expect(await idea.locator('[data-col="gain"]').innerText()).to.equal('—');
+
+    await page.getByRole('button', { name: 'Show values' }).click();
+    // Investment counts both (9,000 + 7,410); value and P&L only SBIN (10 × 1,021.10 − 9,000).
+    await page.locator('[data-stat="Current Value"]').getByText('₹10,211.00').waitFor();
+    expect(await page.locator('[data-stat="Total Investment"]').innerText()).to.equal('₹16,410.00');
+    expect(await page.locator('[data-stat="P&L"]').innerText()).to.equal('+₹1,211.00\n+13.46%');
+    expect(await page.getByTestId('unpriced-note').innerText()).to.equal(
+      '1 holding without a price is not counted in Current Value and P&L.',
+    );
+    await screenshot(page, 'holdings-no-price-1280');
+    expect(errors).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('says "No price" on the phone card too', async () => {
+    const context = await signedInContext(browser, app, user, PHONE);
+    const page = await context.newPage();
+    await page.goto(`${app.url}/holdings`);
+    const card = page.locator('li.holding-card[data-symbol="IDEA"]');
+    await page
+      .locator('li.holding-card[data-symbol="SBIN"] [data-col="ltp"]')
+      .getByText('₹1,021.10')
+      .waitFor();
+    expect(await card.locator('[data-col="ltp"]').innerText()).to.equal('No price');
+    expect(await card.locator('[data-col="pnl"]').innerText()).to.equal('—');
+    await screenshot(page, 'holdings-no-price-375');
+    await context.close();
+  });
+});
