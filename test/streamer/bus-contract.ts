@@ -143,4 +143,26 @@ export function describeBusContract(setup: () => BusUnderTest): void {
     await t.bus.replaceWatchSet([]);
     expect(await t.bus.getWatchSet()).to.deep.equal([]);
   });
+
+  it("carries each instrument's reference price (its holders' average buy price), replaced with the set", async () => {
+    await t.bus.replaceWatchSet([
+      { symbol: 'IDEA', exchange: 'NSE', referencePrice: 7.41 },
+      { symbol: 'RELIANCE', exchange: 'NSE' },
+    ]);
+    expect(await t.bus.getWatchSet()).to.deep.equal([
+      { exchange: 'NSE', symbol: 'IDEA', referencePrice: 7.41 },
+      { exchange: 'NSE', symbol: 'RELIANCE' },
+    ]);
+    await t.bus.addToWatchSet([{ symbol: 'YESBANK', exchange: 'BSE', referencePrice: 18.2 }]);
+    await t.bus.replaceWatchSet([
+      { symbol: 'IDEA', exchange: 'NSE' },
+      { symbol: 'YESBANK', exchange: 'BSE' },
+    ]);
+    // A reference dropped from the list is gone with the old set.
+    expect(await t.bus.getWatchSet()).to.deep.equal([
+      { exchange: 'BSE', symbol: 'YESBANK' },
+      { exchange: 'NSE', symbol: 'IDEA' },
+    ]);
+    await t.bus.replaceWatchSet([]);
+  });
 }

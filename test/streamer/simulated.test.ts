@@ -27,16 +27,29 @@ describe('streamer: simulated provider', () => {
     expect(a.map((q) => q.map((x) => x.ltp))).not.to.deep.equal(b.map((q) => q.map((x) => x.ltp)));
   });
 
-  it('walks around the starter base price, or a stable ₹50–₹5,000 level for unknown symbols', async () => {
+  it('walks around the starter base price; never invents a level for an instrument it has no reference for', async () => {
     const [first] = await run(1, 1);
     const reliance = first!.find((q) => q.symbol === 'RELIANCE')!;
     expect(reliance.prevClose).to.be.within(1480 * 0.96, 1480 * 1.04);
-    const unknown = basePriceOf({ symbol: 'UNLISTEDXYZ', exchange: 'NSE' });
-    expect(unknown).to.be.within(50, 5000);
-    expect(basePriceOf({ symbol: 'UNLISTEDXYZ', exchange: 'BSE' })).to.equal(unknown);
+    expect(first!.map((q) => q.symbol)).to.deep.equal(['RELIANCE', 'TCS']);
+    expect(basePriceOf({ symbol: 'UNLISTEDXYZ', exchange: 'NSE' })).to.equal(undefined);
     for (const symbol of manyInstruments(200).map((i) => i.symbol)) {
-      expect(basePriceOf({ symbol, exchange: 'NSE' })).to.be.within(50, 5000);
+      expect(basePriceOf({ symbol, exchange: 'NSE' })).to.equal(undefined);
     }
+  });
+
+  it("starts an instrument it has no starter price for from its holders' average buy price", async () => {
+    // IDEA bought at ₹7.41 was once shown at ₹139.45 (+1,781 %): a made-up level.
+    const provider = createSimulatedProvider({ seed: 1, now: () => AT });
+    const idea = { symbol: 'IDEA', exchange: 'NSE' as const, referencePrice: 7.41 };
+    const ltps: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const [quote] = await provider.getQuotes([idea]);
+      ltps.push(quote!.ltp);
+    }
+    for (const ltp of ltps) expect(ltp).to.be.within(7.41 * 0.85, 7.41 * 1.15);
+    // The starter list's own level wins over a holder's buy price.
+    expect(basePriceOf({ symbol: 'RELIANCE', exchange: 'NSE', referencePrice: 99 })).to.equal(1480);
   });
 
   it('quotes carry prevClose, change and changePercent, on ₹0.05 ticks', async () => {

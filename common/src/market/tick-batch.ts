@@ -69,5 +69,7 @@ export const MARKET_KEYS = {
   ticksChannel: 'market:ticks',
   latestQuotes: 'market:quotes:latest',
   watchSet: 'market:watch',
+  /** Hash beside the watch set: instrument key → the price a simulated market starts it from. */
+  watchReference: 'market:watch:ref',
   leaderLock: 'market:streamer:leader',
 } as const;

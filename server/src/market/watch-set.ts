@@ -4,34 +4,41 @@
  * Redis restart that lost it is repaired by itself.
  */
 import { instrumentKey } from '@app/common/market/tick-batch';
-import type { MarketBus } from '@app/streamer';
+import type { MarketBus, WatchedInstrument } from '@app/streamer';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { queryRows, type Executor } from '../db/client.ts';
-
-export interface WatchedInstrument {
-  symbol: string;
-  exchange: 'NSE' | 'BSE';
-}
 
 /**
  * The instruments to poll: those watched that the symbol master lists. A symbol the master does
  * not know (a typo, a made-up name, a stock listed after the last sync) is stored and shown,
  * but not polled until a sync lists it: no user's data can grow the feed for everyone.
+ * Each held one carries its holders' average buy price: the simulated market starts an
+ * instrument it has no price level for there, never at an invented number.
  */
 export async function loadWatchedInstruments(db: Executor): Promise<WatchedInstrument[]> {
-  const rows = await queryRows<{ symbol: string; exchange: 'NSE' | 'BSE' }>(
+  const rows = await queryRows<{ symbol: string; exchange: 'NSE' | 'BSE'; reference: string | null }>(
     db,
     sql`
-    select w.symbol, w.exchange from (
+    select w.symbol, w.exchange, r.reference from (
       select symbol, exchange from holdings
       union select symbol, exchange from position_rules where is_active
       union select symbol, exchange from price_alerts where is_active
     ) w
+    left join (
+      select symbol, exchange,
+        sum(quantity * average_price) / nullif(sum(quantity), 0) as reference
+      from holdings group by symbol, exchange
+    ) r on r.exchange = w.exchange and r.symbol = w.symbol
     where exists (select 1 from instruments i where i.exchange = w.exchange and i.symbol = w.symbol)`,
   );
   return rows
-    .map((r) => ({ symbol: r.symbol, exchange: r.exchange }))
+    .map((r): WatchedInstrument => {
+      const reference = r.reference === null ? Number.NaN : Math.round(Number(r.reference) * 100) / 100;
+      return Number.isFinite(reference) && reference > 0
+        ? { symbol: r.symbol, exchange: r.exchange, referencePrice: reference }
+        : { symbol: r.symbol, exchange: r.exchange };
+    })
     .sort((a, b) => instrumentKey(a.exchange, a.symbol).localeCompare(instrumentKey(b.exchange, b.symbol)));
 }
 

@@ -3,10 +3,11 @@
  * are validated, serialised and delivered on a microtask (never inside `publishBatch`), each
  * subscriber getting the decoded copy, exactly as over Redis.
  */
-import { instrumentKey, parseInstrumentKey, type Quote } from '@app/common/market/tick-batch';
+import { instrumentKey, type Quote } from '@app/common/market/tick-batch';
 import { pino, type Logger } from 'pino';
 import { decodeBatch, decodeQuote, dispatchBatch, logRejectedQuotesOnce, screenBatch } from './decode.ts';
-import type { BatchHandler, MarketBus, WatchedInstrument } from './types.ts';
+import { referenceFields, watchedFromMembers } from './watch-reference.ts';
+import type { BatchHandler, MarketBus } from './types.ts';
 
 /** Thrown by calls on a closed in-process bus. */
 export class BusClosedError extends Error {
@@ -23,6 +24,7 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
   const rejectedOnArrival = logRejectedQuotesOnce(log, 'arrival');
   const latest = new Map<string, string>();
   const watch = new Set<string>();
+  const references: Record<string, string> = {};
   let closed = false;
 
   const open = () => {
@@ -61,21 +63,21 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
 
     async getWatchSet() {
       open();
-      return [...watch]
-        .sort()
-        .map((member) => parseInstrumentKey(member))
-        .filter((parsed): parsed is WatchedInstrument => parsed !== undefined);
+      return watchedFromMembers([...watch], (member) => references[member]);
     },
 
     async replaceWatchSet(list) {
       open();
       watch.clear();
+      for (const key of Object.keys(references)) delete references[key];
       for (const i of list) watch.add(instrumentKey(i.exchange, i.symbol));
+      Object.assign(references, referenceFields(list));
     },
 
     async addToWatchSet(list) {
       open();
       for (const i of list) watch.add(instrumentKey(i.exchange, i.symbol));
+      Object.assign(references, referenceFields(list));
     },
 
     async getLatestQuotes(keys) {

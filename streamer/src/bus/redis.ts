@@ -1,24 +1,26 @@
 /**
  * The market bus over Redis (scaled mode): tick batches on MARKET_KEYS.ticksChannel (pub/sub,
  * at most once), latest quotes in the MARKET_KEYS.latestQuotes hash, the watch set in the
- * MARKET_KEYS.watchSet set. A separate subscriber connection is opened on the first `onBatch`;
+ * MARKET_KEYS.watchSet set (with each instrument's reference price in MARKET_KEYS.watchReference). A separate subscriber connection is opened on the first `onBatch`;
  * ioredis re-subscribes it after a reconnect. Redis being down never throws at the process:
  * connection errors are logged, and calls made meanwhile reject.
  */
-import { instrumentKey, MARKET_KEYS, parseInstrumentKey, type Quote } from '@app/common/market/tick-batch';
+import { instrumentKey, MARKET_KEYS, type Quote } from '@app/common/market/tick-batch';
 import type { ChainableCommander } from 'ioredis';
 import type { Logger } from 'pino';
 import { closeRedisConnection, createRedisConnection } from './connection.ts';
 import { decodeBatch, decodeQuote, dispatchBatch, logRejectedQuotesOnce, screenBatch } from './decode.ts';
+import { referenceFields, watchedFromMembers } from './watch-reference.ts';
 import type { BatchHandler, MarketBus, WatchedInstrument } from './types.ts';
 
 const keyOf = (i: WatchedInstrument) => instrumentKey(i.exchange, i.symbol);
 
-/** Runs a MULTI or a pipeline; rejects with the first command error. */
-async function execOrThrow(multi: ChainableCommander): Promise<void> {
+/** Runs a MULTI or a pipeline; resolves with each command's reply, rejects with the first error. */
+async function execOrThrow(multi: ChainableCommander): Promise<unknown[]> {
   const replies = await multi.exec();
   if (replies === null) throw new Error('redis transaction was aborted');
   for (const [err] of replies) if (err) throw err;
+  return replies.map(([, reply]) => reply);
 }
 
 /** Creates the Redis bus on `redisUrl`; see the module comment. */
@@ -98,21 +100,26 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
     },
 
     async getWatchSet() {
-      const members = await commands.smembers(MARKET_KEYS.watchSet);
-      return members
-        .sort()
-        .map((member) => parseInstrumentKey(member))
-        .filter((parsed): parsed is WatchedInstrument => parsed !== undefined);
+      const [members, references] = (await execOrThrow(
+        commands.multi().smembers(MARKET_KEYS.watchSet).hgetall(MARKET_KEYS.watchReference),
+      )) as [string[], Record<string, string>];
+      return watchedFromMembers(members, (member) => references[member]);
     },
 
     async replaceWatchSet(list) {
-      const multi = commands.multi().del(MARKET_KEYS.watchSet);
+      const multi = commands.multi().del(MARKET_KEYS.watchSet, MARKET_KEYS.watchReference);
       if (list.length > 0) multi.sadd(MARKET_KEYS.watchSet, ...list.map(keyOf));
+      const references = referenceFields(list);
+      if (Object.keys(references).length > 0) multi.hset(MARKET_KEYS.watchReference, references);
       await execOrThrow(multi);
     },
 
     async addToWatchSet(list) {
-      if (list.length > 0) await commands.sadd(MARKET_KEYS.watchSet, ...list.map(keyOf));
+      if (list.length === 0) return;
+      const multi = commands.multi().sadd(MARKET_KEYS.watchSet, ...list.map(keyOf));
+      const references = referenceFields(list);
+      if (Object.keys(references).length > 0) multi.hset(MARKET_KEYS.watchReference, references);
+      await execOrThrow(multi);
     },
 
     async getLatestQuotes(keys) {

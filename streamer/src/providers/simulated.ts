@@ -1,6 +1,8 @@
 /**
  * The simulated market, the default provider: per instrument a seeded random walk around a
  * realistic base price, held inside a circuit band of ±10% around the day's previous close.
+ * The base is the starter list's price, else the holders' average buy price the watch set
+ * carries; an instrument with neither gets no quote ("No price"), never an invented level.
  * It ignores the exchange calendar and ticks around the clock (demo mode); a new IST calendar
  * day makes the last price the new previous close. The same seed and the same sequence of calls
  * give the same prices.
@@ -40,17 +42,19 @@ const IST_OFFSET_MS = 330 * 60_000;
 const istDay = (ms: number) => Math.floor((ms + IST_OFFSET_MS) / 86_400_000);
 
 /**
- * A realistic price level for an instrument: its starter-list base price when known, otherwise
- * a stable log-uniform price between ₹50 and ₹5,000 derived from the symbol's hash (the same
- * company gets the same level on NSE and BSE).
+ * The price level an instrument starts from: its starter-list base price when known (the same
+ * company gets the same level on NSE and BSE), otherwise its holders' average buy price from
+ * the watch set; undefined when it has neither, and then it is not priced at all.
  */
-export function basePriceOf(instrument: WatchedInstrument): number {
+export function basePriceOf(instrument: WatchedInstrument): number | undefined {
   const known =
     STARTER_PRICES.get(instrumentKey(instrument.exchange, instrument.symbol)) ??
     STARTER_PRICES.get(instrument.symbol);
   if (known !== undefined) return known;
-  const unit = hashString(instrument.symbol) / 4_294_967_296;
-  return roundToTick(50 * 100 ** unit);
+  const reference = instrument.referencePrice;
+  return reference !== undefined && reference > 0
+    ? Math.max(NSE_TICK_SIZE, roundToTick(reference))
+    : undefined;
 }
 
 /** Creates the simulated provider; see the module comment for its behaviour. */
@@ -61,12 +65,14 @@ export function createSimulatedProvider(options: SimulatedProviderOptions = {}):
   const now = options.now ?? Date.now;
   const walks = new Map<string, Walk>();
 
-  function walkOf(instrument: WatchedInstrument, day: number): Walk {
+  function walkOf(instrument: WatchedInstrument, day: number): Walk | undefined {
     const key = instrumentKey(instrument.exchange, instrument.symbol);
     let walk = walks.get(key);
     if (!walk) {
+      const base = basePriceOf(instrument);
+      if (base === undefined) return undefined;
       const rand = mulberry32(hashString(key) ^ seed);
-      const prevClose = roundToTick(basePriceOf(instrument) * (1 + (rand() - 0.5) * 0.06));
+      const prevClose = roundToTick(base * (1 + (rand() - 0.5) * 0.06));
       const price = roundToTick(prevClose * (1 + (rand() - 0.5) * 0.02));
       walk = { rand, day, prevClose, price };
       walks.set(key, walk);
@@ -91,10 +97,11 @@ export function createSimulatedProvider(options: SimulatedProviderOptions = {}):
     async getQuotes(instruments) {
       const asOf = now();
       const day = istDay(asOf);
-      return instruments.map((instrument): Quote => {
+      return instruments.flatMap((instrument): Quote[] => {
         const walk = walkOf(instrument, day);
+        if (!walk) return [];
         step(walk, day);
-        return {
+        const quote: Quote = {
           symbol: instrument.symbol,
           exchange: instrument.exchange,
           ltp: walk.price,
@@ -103,6 +110,7 @@ export function createSimulatedProvider(options: SimulatedProviderOptions = {}):
           asOf,
           delayMinutes: 0,
         };
+        return [quote];
       });
     },
   };

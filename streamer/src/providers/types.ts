@@ -10,6 +10,11 @@ import type { MarketCalendar } from '@app/common/market/calendar';
 export interface WatchedInstrument {
   symbol: string;
   exchange: 'NSE' | 'BSE';
+  /**
+   * Its holders' average buy price, when someone holds it: where the simulated market starts
+   * an instrument it has no price level of its own for. Real feeds ignore it.
+   */
+  referencePrice?: number;
 }
 
 /** A source of quotes, one request at a time. */
