@@ -6,6 +6,7 @@ import {
   updateAlertBody,
 } from '../../common/src/api/rules.ts';
 import { crossingMessage, describeRule, triggerTypeLabel } from '../../common/src/rules/describe.ts';
+import { renamedAfterEdit } from '../../common/src/rules/naming.ts';
 import {
   DEFAULT_RULE_DRAFT,
   parseTriggerValue,
@@ -95,6 +96,70 @@ describe('rules: drafts and Save All (spec §5, §8)', () => {
         referencePrice: 800,
       }),
     ).to.deep.include({ ok: true, triggerPrice: 760 });
+  });
+
+  it('refuses a level the price has already crossed, naming both (it would fire at once)', () => {
+    const fromBuy = (
+      triggerType: 'FIXED_STOP_LOSS' | 'TRAILING_STOP_LOSS' | 'TAKE_PROFIT',
+      current: number,
+    ) =>
+      validateRuleDraft({
+        triggerType,
+        valueType: 'PERCENT',
+        triggerValue: 5,
+        currentPrice: current,
+        referencePrice: 1000,
+      });
+    expect(fromBuy('FIXED_STOP_LOSS', 398.2)).to.deep.equal({
+      ok: false,
+      problem: 'fires_at_once',
+      error:
+        'The stop loss level ₹950.00 is at or above the current price ₹398.20; it would fire at once. Choose a lower level.',
+    });
+    expect(fromBuy('FIXED_STOP_LOSS', 950)).to.deep.include({ ok: false, problem: 'fires_at_once' });
+    expect(fromBuy('FIXED_STOP_LOSS', 950.05)).to.deep.include({ ok: true, triggerPrice: 950 });
+    expect(fromBuy('TRAILING_STOP_LOSS', 900)).to.deep.include({
+      error:
+        'The trailing stop level ₹950.00 is at or above the current price ₹900.00; it would fire at once. Choose a lower level.',
+    });
+    expect(fromBuy('TAKE_PROFIT', 1200)).to.deep.include({
+      error:
+        'The take profit level ₹1,050.00 is at or below the current price ₹1,200.00; it would fire at once. Choose a higher level.',
+    });
+    const plan = planSaveAll([
+      {
+        symbol: 'IDEA',
+        triggerType: 'FIXED_STOP_LOSS',
+        valueType: 'PERCENT',
+        triggerValue: 5,
+        currentPrice: 5,
+        referencePrice: 7.41,
+      },
+    ]);
+    expect(plan).to.deep.include({
+      ok: false,
+      error:
+        'IDEA: The stop loss level ₹7.04 is at or above the current price ₹5.00; it would fire at once. Choose a lower level.',
+    });
+  });
+
+  it('renames a generated name when the trigger is edited, never a typed one', () => {
+    const seven = {
+      trigger_type: 'TRAILING_STOP_LOSS' as const,
+      trigger_value: 7,
+      value_type: 'PERCENT' as const,
+    };
+    const twelve = { ...seven, trigger_value: 12 };
+    expect(renamedAfterEdit('Trailing stop loss 7%', seven, twelve)).to.equal('Trailing stop loss 12%');
+    expect(renamedAfterEdit('My guard', seven, twelve)).to.equal('My guard');
+    const template = {
+      trigger_type: 'FIXED_STOP_LOSS' as const,
+      trigger_value: 5,
+      value_type: 'PERCENT' as const,
+    };
+    expect(renamedAfterEdit('5% Fixed Stop Loss', template, { ...template, trigger_value: 8 })).to.equal(
+      'Fixed stop loss 8%',
+    );
   });
 
   it('keeps digits and one dot in the trigger input', () => {

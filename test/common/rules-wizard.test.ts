@@ -88,4 +88,27 @@ describe('rules: wizard and template dialog (spec §5, §9)', () => {
       ['SBIN', 'BSE', 'all_holdings', 1, true],
     ]);
   });
+
+  it("measures a buy-price template from each account's own buy price: one rule per account holding it", () => {
+    const base = { template_id: 'builtin-fixed-stop-5', scope: 'all' as const, account_id: null };
+    const accounts: Record<string, string[]> = { 'NSE:INFY': ['zerodha', 'groww'], 'NSE:TCS': ['zerodha'] };
+    const rules = templateRules(
+      BUILT_IN_TEMPLATES[0]!,
+      { ...base, holdings: ['NSE:INFY', 'NSE:TCS'] },
+      (key) => accounts[key] ?? [],
+    );
+    expect(rules.map((r) => [r.symbol, r.rule_scope, r.target_account_id, r.reference])).to.deep.equal([
+      ['INFY', 'specific_account', 'zerodha', 'buy_price'],
+      ['INFY', 'specific_account', 'groww', 'buy_price'],
+      ['TCS', 'all_holdings', null, 'buy_price'],
+    ]);
+    const one = templateRules(
+      BUILT_IN_TEMPLATES[0]!,
+      { ...base, scope: 'specific', account_id: 'groww', holdings: ['NSE:INFY'] },
+      (key) => accounts[key] ?? [],
+    );
+    expect(one.map((r) => [r.rule_scope, r.target_account_id])).to.deep.equal([
+      ['specific_account', 'groww'],
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 /** Rule drafts (spec §4 Rule-draft flow, §5 Rule draft, §8 Save All): checks before saving. */
-import { RULE_MESSAGES, SAVE_ALL_MESSAGES } from './messages.ts';
+import { firesAtOnceMessage, RULE_MESSAGES, SAVE_ALL_MESSAGES } from './messages.ts';
 import { amountMessage, amountProblem } from '../api/numbers.ts';
-import { computeTriggerPrice, triggerBounds } from './trigger.ts';
+import { computeTriggerPrice, isCrossed, triggerBounds } from './trigger.ts';
 import type { ActionType, TriggerType, ValueType } from './types.ts';
 
 /** The draft every account row starts with: alert, trailing stop loss, 7 percent (spec §9). */
@@ -38,8 +38,12 @@ export interface RuleDraftInput {
   peakPrice?: number | null;
 }
 
-/** Why a draft cannot be saved, so callers pick their own sentence without reading ours. */
-export type DraftProblem = 'value' | 'price' | 'invalid' | 'bounds';
+/**
+ * Why a draft cannot be saved, so callers pick their own sentence without reading ours.
+ * `fires_at_once`: the price has already crossed the level (a stop at or above it, a take
+ * profit at or below it), which only a rule measured from the buy price can be.
+ */
+export type DraftProblem = 'value' | 'price' | 'invalid' | 'fires_at_once' | 'bounds';
 
 export type DraftCheck =
   | { ok: true; triggerValue: number; triggerPrice: number; referencePrice: number }
@@ -47,7 +51,8 @@ export type DraftCheck =
 
 /**
  * Spec §5 Rule draft, in order: trigger value > 0 (and one the column keeps); a current price > 0; the computed trigger
- * price (2 decimals) > 0; and within 10%–200% of the current price. `error` is the spec's text.
+ * price (2 decimals) > 0; not already crossed by the current price (it would fire at once);
+ * and within 10%–200% of the current price. `error` is the spec's text (or ours for a crossed level).
  */
 export function validateRuleDraft(input: RuleDraftInput): DraftCheck {
   const value = parseTriggerValue(input.triggerValue);
@@ -71,6 +76,13 @@ export function validateRuleDraft(input: RuleDraftInput): DraftCheck {
   if (!Number.isFinite(triggerPrice) || triggerPrice <= 0) {
     return { ok: false, problem: 'invalid', error: RULE_MESSAGES.invalidTrigger };
   }
+  if (isCrossed({ triggerType: input.triggerType, triggerPrice }, current)) {
+    return {
+      ok: false,
+      problem: 'fires_at_once',
+      error: firesAtOnceMessage(input.triggerType, triggerPrice, current),
+    };
+  }
   const bounds = triggerBounds(current);
   if (triggerPrice < bounds.min || triggerPrice > bounds.max) {
     return { ok: false, problem: 'bounds', error: RULE_MESSAGES.outOfRange(bounds.min, bounds.max), bounds };
@@ -87,6 +99,8 @@ export function saveAllMessage(symbol: string, check: Extract<DraftCheck, { ok: 
       return SAVE_ALL_MESSAGES.noPrice(symbol);
     case 'invalid':
       return SAVE_ALL_MESSAGES.invalidTrigger(symbol);
+    case 'fires_at_once':
+      return `${symbol}: ${check.error}`;
     case 'bounds':
       return SAVE_ALL_MESSAGES.outOfRange(symbol, check.bounds!.min, check.bounds!.max);
   }

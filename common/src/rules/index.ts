@@ -6,3 +6,4 @@ export * from './draft.ts';
 export * from './wizard.ts';
 export * from './tiers.ts';
 export * from './describe.ts';
+export * from './naming.ts';

@@ -1,4 +1,6 @@
 /** The rule texts of spec §5 (Rule draft) and §8 (Save All), verbatim, and the server's own. */
+import { formatInr } from '../format/money.ts';
+import type { TriggerType } from './types.ts';
 
 /** Prices in messages: 2 decimals, no currency sign, as the spec's bound sentence prints them. */
 export function formatBound(value: number): string {
@@ -27,6 +29,24 @@ export const SAVE_ALL_MESSAGES = {
   noValidRules: 'No valid rules to save. Ensure trigger values are > 0.',
   failed: 'Failed to save rules',
 } as const;
+
+const LEVEL_NAMES: Record<TriggerType, string> = {
+  FIXED_STOP_LOSS: 'stop loss',
+  TRAILING_STOP_LOSS: 'trailing stop',
+  TAKE_PROFIT: 'take profit',
+};
+
+/**
+ * A rule whose level the price has already crossed: 'The stop loss level ₹412.50 is at or
+ * above the current price ₹398.20; it would fire at once. Choose a lower level.'
+ */
+export function firesAtOnceMessage(triggerType: TriggerType, level: number, currentPrice: number): string {
+  const up = triggerType === 'TAKE_PROFIT';
+  return (
+    `The ${LEVEL_NAMES[triggerType]} level ${formatInr(level)} is at or ${up ? 'below' : 'above'} ` +
+    `the current price ${formatInr(currentPrice)}; it would fire at once. Choose a ${up ? 'higher' : 'lower'} level.`
+  );
+}
 
 /** The server has no quote for the instrument yet (POST /api/position-rules). */
 export function noPriceDataMessage(symbol: string): string {

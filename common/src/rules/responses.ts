@@ -102,9 +102,21 @@ export interface ApiCurrentPrice {
   exchange: Exchange;
 }
 
+/** A rule of a bulk save left out because the price has already crossed its level. */
+export interface ApiSkippedRule {
+  symbol: string;
+  exchange: Exchange;
+  /** The account of an account-specific rule, null for all holdings. */
+  target_account_id: string | null;
+  /** 'The stop loss level ₹950.00 is at or above the current price ₹800.00; it would fire at once. …' */
+  reason: string;
+}
+
 export interface ApiBulkCreateResult {
   created: number;
   rules: ApiPositionRule[];
+  /** Rules not saved because they would fire at once; every other problem refuses the whole save. */
+  skipped: ApiSkippedRule[];
 }
 
 export interface ApiBulkActionResult {

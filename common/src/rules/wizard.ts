@@ -134,17 +134,32 @@ export function templateDialogError(state: TemplateDialogState): string | null {
   return null;
 }
 
-/** The POST /api/position-rules/bulk body of a template applied to holdings (`NSE:RELIANCE` keys). */
-export function templateRules(template: RuleTemplate, state: TemplateDialogState) {
+/**
+ * The POST /api/position-rules/bulk body of a template applied to holdings (`NSE:RELIANCE`
+ * keys). A buy-price template on a holding held in several accounts gives one rule per account
+ * (`accountsOf` lists them), so each is measured from that account's own buy price, not from
+ * the weighted average across accounts.
+ */
+export function templateRules(
+  template: RuleTemplate,
+  state: TemplateDialogState,
+  accountsOf: (key: string) => readonly string[] = () => [],
+) {
   const specific = state.scope === 'specific' || state.scope === 'specific_account';
-  return state.holdings.map((key) => {
+  const targets = state.holdings.flatMap((key) => {
+    const accounts = accountsOf(key);
+    if (specific) return [{ key, account: state.account_id }];
+    if (template.reference !== 'buy_price' || accounts.length < 2) return [{ key, account: null }];
+    return accounts.map((account) => ({ key, account }));
+  });
+  return targets.map(({ key, account }) => {
     const [exchange = 'NSE', symbol = key] = key.includes(':') ? key.split(':') : ['NSE', key];
     return {
       symbol,
       exchange: exchange === 'BSE' ? ('BSE' as const) : ('NSE' as const),
       rule_name: template.name,
-      rule_scope: (specific ? 'specific_account' : 'all_holdings') as RuleScope,
-      target_account_id: specific ? state.account_id : null,
+      rule_scope: (account ? 'specific_account' : 'all_holdings') as RuleScope,
+      target_account_id: account,
       action_type: template.action_type,
       trigger_type: template.trigger_type,
       trigger_value: template.trigger_value,

@@ -8,6 +8,7 @@ import {
   notHeldInAccountMessage,
   notHeldMessage,
   SAVE_ALL_MESSAGES,
+  saveAllMessage,
   validateRuleDraft,
   type ReferenceKind,
   type RuleScope,
@@ -72,14 +73,22 @@ export interface ArmedLevels {
   currentPrice: number;
 }
 
-/** `message` answers a single save; `bulkMessage` names the symbol, for a Save All list. */
-export type ArmOutcome = ({ ok: true } & ArmedLevels) | { ok: false; message: string; bulkMessage: string };
+/**
+ * `message` answers a single save; `bulkMessage` names the symbol, for a Save All list.
+ * `firesAtOnce`: the price has already crossed the level, so a template may skip the holding.
+ */
+export type ArmOutcome =
+  ({ ok: true } & ArmedLevels) | { ok: false; message: string; bulkMessage: string; firesAtOnce: boolean };
 
-function refused(message: string, bulkMessage = message): ArmOutcome {
-  return { ok: false, message, bulkMessage };
+function refused(message: string, bulkMessage = message, firesAtOnce = false): ArmOutcome {
+  return { ok: false, message, bulkMessage, firesAtOnce };
 }
 
-/** The buy price of the lots the rule covers: one account's, or the weighted average of all. */
+/**
+ * The buy price of the lots the rule covers: one account's, or the weighted average of all (an
+ * `all_holdings` rule has one level; templates send one rule per account instead, so each is
+ * measured from that account's own buy price).
+ */
 function buyPrice(lots: HeldLot[]): number {
   const quantity = lots.reduce((sum, l) => sum + l.quantity, 0);
   const invested = lots.reduce((sum, l) => sum + l.quantity * l.averagePrice, 0);
@@ -129,6 +138,8 @@ export function armRule(req: ArmRequest, book: HoldingsBook, quotes: Map<string,
     }
     if (check.problem === 'invalid')
       return refused(check.error, SAVE_ALL_MESSAGES.invalidTrigger(req.symbol));
+    if (check.problem === 'fires_at_once')
+      return refused(check.error, saveAllMessage(req.symbol, check), true);
     return refused(check.error);
   }
   return {

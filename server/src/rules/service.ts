@@ -3,9 +3,14 @@
  * its own latest quote; the client's computed_trigger_price is only a preview. Services emit
  * after commit (announceRulesChanged), never route handlers.
  */
-import type { ApiPositionRule, CreateRuleInput, UpdateRuleInput } from '@app/common/api/rules';
+import type {
+  ApiPositionRule,
+  ApiSkippedRule,
+  CreateRuleInput,
+  UpdateRuleInput,
+} from '@app/common/api/rules';
 import { instrumentKey } from '@app/common/market/tick-batch';
-import { describeRule, RULE_MESSAGES } from '@app/common/rules/index';
+import { describeRule, renamedAfterEdit, RULE_MESSAGES } from '@app/common/rules/index';
 import { and, eq } from 'drizzle-orm';
 import type { SessionUser } from '../auth/require-user.ts';
 import type { Tx } from '../db/client.ts';
@@ -33,10 +38,24 @@ export function levelColumns(levels: ArmedLevels) {
   };
 }
 
-/** Bulk refusals list every rule's problem; nothing is saved. */
-export function rejectArming(outcomes: ArmOutcome[], mode: 'single' | 'bulk'): void {
+/**
+ * Bulk refusals list every rule's problem; nothing is saved. With `skipFiresAtOnce` (a bulk
+ * save), rules the price has already crossed do not block the others: it returns when they are
+ * the only problems and some rule is left to save.
+ */
+export function rejectArming(outcomes: ArmOutcome[], mode: 'single' | 'bulk', skipFiresAtOnce = false): void {
   const problems = outcomes.flatMap((o) => (o.ok ? [] : [o]));
   if (problems.length === 0) return;
+  if (skipFiresAtOnce && problems.every((p) => p.firesAtOnce)) {
+    if (problems.length < outcomes.length) return;
+    const details = problems.map((p) => p.bulkMessage);
+    throw new Invalid(
+      problems.length === 1
+        ? details[0]!
+        : `None of these ${problems.length} rules was saved: the price has already crossed each one's level.`,
+      details,
+    );
+  }
   if (mode === 'single') throw new Invalid(problems[0]!.message);
   const details = problems.map((p) => p.bulkMessage);
   const summary =
@@ -75,6 +94,12 @@ function newRuleValues(userId: string, rule: CreateRuleInput, levels: ArmedLevel
   };
 }
 
+/** What a bulk save created and what it skipped (rules that would fire at once). */
+export interface CreatedRules {
+  rules: ApiPositionRule[];
+  skipped: ApiSkippedRule[];
+}
+
 export interface CreateRulesCommand {
   user: SessionUser;
   rules: CreateRuleInput[];
@@ -82,8 +107,12 @@ export interface CreateRulesCommand {
   mode: 'single' | 'bulk';
 }
 
-/** Creates rules in one transaction: all are saved, or none (400 listing each problem). */
-export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Promise<ApiPositionRule[]> {
+/**
+ * Creates rules in one transaction: all are saved, or none (400 listing each problem). In a
+ * bulk save (templates, Save All) a rule the price has already crossed is skipped and listed
+ * instead, so the rest are saved; when every rule would be skipped, it is a 400 like any other.
+ */
+export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Promise<CreatedRules> {
   const userId = cmd.user.id;
   const saved = await deps.db.transaction(async (tx) => {
     const tier = await lockUserTier(tx, userId);
@@ -110,17 +139,37 @@ export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Pro
         quotes,
       ),
     );
-    rejectArming(outcomes, cmd.mode);
-    await assertHoldingsLimit(tx, userId, tier, cmd.rules);
-    const armed = outcomes as Array<ArmOutcome & { ok: true }>;
+    rejectArming(outcomes, cmd.mode, cmd.mode === 'bulk');
+    const skipped: ApiSkippedRule[] = [];
+    const kept: Array<{ rule: CreateRuleInput; levels: ArmedLevels }> = [];
+    for (const [i, outcome] of outcomes.entries()) {
+      const rule = cmd.rules[i]!;
+      if (outcome.ok) kept.push({ rule, levels: outcome });
+      else skipped.push(skippedRule(rule, outcome.message));
+    }
+    await assertHoldingsLimit(
+      tx,
+      userId,
+      tier,
+      kept.map((k) => k.rule),
+    );
     const rows = await tx
       .insert(positionRules)
-      .values(cmd.rules.map((rule, i) => newRuleValues(userId, rule, armed[i]!)))
+      .values(kept.map(({ rule, levels }) => newRuleValues(userId, rule, levels)))
       .returning();
-    return rows.map((row, i) => presentRule(row, armed[i]!.currentPrice));
+    return { rules: rows.map((row, i) => presentRule(row, kept[i]!.levels.currentPrice)), skipped };
   });
   announceRulesChanged(deps, userId);
   return saved;
+}
+
+function skippedRule(rule: CreateRuleInput, reason: string): ApiSkippedRule {
+  return {
+    symbol: rule.symbol,
+    exchange: rule.exchange,
+    target_account_id: rule.rule_scope === 'specific_account' ? (rule.target_account_id ?? null) : null,
+    reason,
+  };
 }
 
 const REARM_FIELDS = ['trigger_type', 'trigger_value', 'value_type', 'reference'] as const;
@@ -178,9 +227,10 @@ export async function updateRule(
       .set({
         ...levels,
         ...editedColumns(input),
-        ...(input.rule_name !== undefined
-          ? { ruleName: input.rule_name || describeRule(asRule(merged)) }
-          : {}),
+        ruleName:
+          input.rule_name !== undefined
+            ? input.rule_name || describeRule(asRule(merged))
+            : renamedAfterEdit(existing.ruleName, asRule(existingTrigger(existing)), asRule(merged)),
         ruleScope: scope,
         targetAccountId: target,
         triggerType: merged.triggerType,
@@ -209,6 +259,10 @@ function editedColumns(input: UpdateRuleInput): Partial<RuleRow> {
   if (input.limit_price !== undefined) columns.limitPrice = text(input.limit_price);
   if (input.priority !== undefined) columns.priority = input.priority;
   return columns;
+}
+
+function existingTrigger(row: RuleRow) {
+  return { triggerType: row.triggerType, triggerValue: Number(row.triggerValue), valueType: row.valueType };
 }
 
 function asRule(merged: {

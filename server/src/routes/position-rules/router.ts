@@ -56,14 +56,14 @@ export function positionRulesRouter(deps: AppDeps): Router {
 
   router.post('/', writes, validate('body', createRuleBody), async (ctx) => {
     const rule = input<CreateRuleInput>(ctx, 'body');
-    const [created] = await createRules(deps, { user: currentUser(ctx), rules: [rule], mode: 'single' });
-    ok(ctx, created, 201);
+    const { rules } = await createRules(deps, { user: currentUser(ctx), rules: [rule], mode: 'single' });
+    ok(ctx, rules[0], 201);
   });
 
   router.post('/bulk', writes, validate('body', bulkCreateRulesBody), async (ctx) => {
     const { rules } = input<BulkCreateRulesInput>(ctx, 'body');
     const created = await createRules(deps, { user: currentUser(ctx), rules, mode: 'bulk' });
-    ok(ctx, { created: created.length, rules: created }, 201);
+    ok(ctx, { created: created.rules.length, rules: created.rules, skipped: created.skipped }, 201);
   });
 
   router.post('/bulk-action', writes, validate('body', bulkRuleActionBody), async (ctx) => {

@@ -74,8 +74,11 @@ export function RuleDialogs({
         rows={rows}
         accountNames={accountNames}
         onClose={onClose}
-        onApplied={(count, name) =>
-          done(`Applied ${name} to ${count} ${count === 1 ? 'holding' : 'holdings'}.`)
+        onApplied={(count, name, skipped) =>
+          done(
+            `Applied ${name} to ${count} ${count === 1 ? 'holding' : 'holdings'}.` +
+              (skipped.length > 0 ? ` Skipped, as it would fire at once: ${skipped.join(' ')}` : ''),
+          )
         }
       />
     );

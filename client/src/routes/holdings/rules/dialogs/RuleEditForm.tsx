@@ -1,6 +1,11 @@
 import type { ApiPositionRule } from '@app/common/api/rules';
 import { formatInr } from '@app/common/format/money';
-import { validateRuleDraft, type TriggerType, type ValueType } from '@app/common/rules/index';
+import {
+  renamedAfterEdit,
+  validateRuleDraft,
+  type TriggerType,
+  type ValueType,
+} from '@app/common/rules/index';
 import { useId, useState } from 'react';
 import type { RuleChange } from '../rulesApi.ts';
 import { TriggerTypeField, TriggerValueField, ValueTypeField } from '../TriggerFields.tsx';
@@ -15,10 +20,19 @@ interface RuleEditFormProps {
 /** Edit (PUT): name, trigger type, value and unit. A new trigger re-arms the rule from the latest price. */
 export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps) {
   const id = useId();
-  const [name, setName] = useState(rule.rule_name);
+  const [typedName, setTypedName] = useState<string | null>(null);
   const [triggerType, setTriggerType] = useState<TriggerType>(rule.trigger_type);
   const [value, setValue] = useState(String(rule.trigger_value));
   const [valueType, setValueType] = useState<ValueType>(rule.value_type);
+  // Until the user types a name, a generated one follows the trigger (the server renames it too).
+  const parsedValue = Number(value);
+  const name =
+    typedName ??
+    renamedAfterEdit(rule.rule_name, rule, {
+      trigger_type: triggerType,
+      trigger_value: Number.isFinite(parsedValue) && parsedValue > 0 ? parsedValue : rule.trigger_value,
+      value_type: valueType,
+    });
   const check = validateRuleDraft({
     triggerType,
     valueType,
@@ -34,7 +48,7 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
   const submit = () => {
     if (blocked) return;
     const change: RuleChange = {};
-    if (name.trim() !== rule.rule_name) change.rule_name = name.trim();
+    if (typedName !== null && name.trim() !== rule.rule_name) change.rule_name = name.trim();
     if (triggerType !== rule.trigger_type) change.trigger_type = triggerType;
     if (Number(value) !== rule.trigger_value) change.trigger_value = Number(value);
     if (valueType !== rule.value_type) change.value_type = valueType;
@@ -62,7 +76,7 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
             value={name}
             maxLength={100}
             autoFocus
-            onChange={(e) => setName(e.target.value)}
+            onChange={(e) => setTypedName(e.target.value)}
           />
         </div>
         <TriggerTypeField id={id} value={triggerType} onChange={setTriggerType} />

@@ -12,14 +12,16 @@ interface TemplatesDialogProps {
   rows: readonly AggregatedHolding[];
   accountNames: ReadonlyMap<string, string>;
   onClose: () => void;
-  onApplied: (count: number, templateName: string) => void;
+  /** `skipped` names each holding left out because its price has already crossed the level. */
+  onApplied: (count: number, templateName: string, skipped: string[]) => void;
 }
 
 const keyOf = (row: AggregatedHolding) => `${row.exchange}:${row.symbol}`;
 
 /**
  * Apply Rule Templates (spec §2, §5): a template, the holdings, and all accounts or one; saved
- * in one all-or-nothing call, measured from each holding's buy price.
+ * in one call, measured from each account's own buy price. A holding whose price has already
+ * crossed the level is skipped (it would fire at once) and named; any other problem saves nothing.
  */
 export default function TemplatesDialog({ rows, accountNames, onClose, onApplied }: TemplatesDialogProps) {
   const id = useId();
@@ -70,8 +72,16 @@ export default function TemplatesDialog({ rows, accountNames, onClose, onApplied
     setBusy(true);
     setProblem(null);
     try {
-      const result = await rulesApi.createMany(templateRules(template, state));
-      onApplied(result.created, template.name);
+      const accountsOf = (key: string) =>
+        rows.find((row) => keyOf(row) === key)?.accounts.map((a) => String(a.broker_account_id)) ?? [];
+      const result = await rulesApi.createMany(templateRules(template, state, accountsOf));
+      const skipped = result.skipped.map((s) => {
+        const account = s.target_account_id
+          ? ` in ${accountNames.get(s.target_account_id) ?? 'Account'}`
+          : '';
+        return `${s.symbol}${account}: ${s.reason}`;
+      });
+      onApplied(result.created, template.name, skipped);
     } catch (err) {
       setProblem(saveAllProblem(err));
       setBusy(false);
