@@ -15,22 +15,44 @@ const uploadOverride = z.object({
   exchange: z.enum(EXCHANGES),
 });
 
+/** Longest account name ("Zerodha · AB1234"). */
+export const MAX_ACCOUNT_NAME = 60;
+const accountName = z
+  .string()
+  .trim()
+  .max(MAX_ACCOUNT_NAME, { error: 'Account name is too long (60 characters at most)' });
+
 /**
- * `POST /api/holdings/upload-csv`: the CSV text (XLSX files arrive converted to CSV), an optional
- * account name, `dry_run` for the dialog's preview, and `overrides` for rows fixed by hand.
+ * The account an upload goes to: one of the user's import accounts by id, or a new account with
+ * this name. Without it the server chooses by the file's client ID (see the README, Holdings).
+ */
+const uploadAccount = z.union(
+  [
+    z.object({ id: z.uuid({ error: 'account.id must be an account id' }) }).strict(),
+    z.object({ new_name: accountName.min(1, { error: 'Give the new account a name' }) }).strict(),
+  ],
+  { error: 'account must be {id} of one of your accounts or {new_name} for a new one' },
+);
+
+/**
+ * `POST /api/holdings/upload-csv`: the CSV text (XLSX files arrive converted to CSV), the account
+ * (`account`, or the older `broker_name`: the account of that name, created when missing),
+ * `dry_run` for the dialog's preview, `overrides` for rows fixed by hand, `skip_lines` for rows
+ * left out, and `confirm_removals`: how many holdings the preview said the upload removes.
  */
 export const uploadCsvBody = z.object({
   csvData: z
     .string({ error: CSV_MESSAGES.empty })
     .refine((text) => text.trim() !== '', { error: CSV_MESSAGES.empty }),
-  broker_name: z
-    .string()
-    .trim()
-    .max(60, { error: 'Account name is too long (60 characters at most)' })
-    .optional(),
+  broker_name: accountName.optional(),
+  account: uploadAccount.optional(),
   /** Validate and resolve only: nothing is stored. */
   dry_run: z.boolean().optional(),
   overrides: z.array(uploadOverride).max(1000).optional(),
+  /** File rows (their line numbers) left out of the import. */
+  skip_lines: z.array(z.number().int().min(1)).max(1000).optional(),
+  /** Required when the upload removes holdings: the number of removals the preview showed. */
+  confirm_removals: z.number().int().min(0).optional(),
 });
 
 /** `POST /api/holdings/manual`: one manually entered holding. */
@@ -55,5 +77,6 @@ export const updateHoldingBody = z
   });
 
 export type UploadCsvBody = z.infer<typeof uploadCsvBody>;
+export type UploadAccountChoice = z.infer<typeof uploadAccount>;
 export type ManualHoldingBody = z.infer<typeof manualHoldingBody>;
 export type UpdateHoldingBody = z.infer<typeof updateHoldingBody>;

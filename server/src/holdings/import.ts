@@ -1,23 +1,31 @@
 /**
  * A broker file goes into one broker account in one transaction: the file is the account's
  * current statement, so its rows replace what the account held (new rows added, existing
- * rows updated, rows no longer in the file removed, with the rules left covering nothing). Any
+ * rows updated, rows no longer in the file removed, with the rules left covering nothing). The
+ * removals happen only when the request confirms their number, as the preview showed it. Any
  * error changes nothing.
  */
+import { accountDisplayName } from '@app/common/holdings/upload-preview';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { HoldingsRemovalDeps } from './service.ts';
 import { holdings } from '../db/schema.ts';
 import { announceRulesChanged } from '../rules/changes.ts';
 import { deleteUncoveredRules } from '../rules/uncovered.ts';
+import { Conflict } from '../http/errors.ts';
 import { ensureAccount } from './accounts.ts';
+import { accountHoldings, diffHoldings } from './import-plan.ts';
 import { assertHoldingsRoom } from './limits.ts';
 import { mergeDuplicateRows, type ResolvedRow } from './resolve.ts';
+import type { ImportTarget } from './target-account.ts';
 
 export interface ImportHoldingsCommand {
   userId: string;
-  brokerName: string;
-  accountLabel: string;
+  target: ImportTarget;
   rows: readonly ResolvedRow[];
+  /** How many removals the user saw in the preview (required when the upload removes any). */
+  confirmRemovals?: number;
+  /** Rows of the file left out by the user. */
+  skipped: number;
 }
 
 export interface ImportSummary {
@@ -26,6 +34,7 @@ export interface ImportSummary {
   created: number;
   updated: number;
   removed: number;
+  skipped: number;
   total: number;
 }
 
@@ -35,8 +44,9 @@ export async function importHoldings(
 ): Promise<ImportSummary> {
   const rows = mergeDuplicateRows(cmd.rows);
   const { summary, rulesDeleted } = await deps.db.transaction(async (tx) => {
-    const account = await ensureAccount(tx, cmd.userId, cmd.brokerName, cmd.accountLabel, 'CSV_IMPORT');
-    const accountName = [account.brokerName, account.accountLabel].filter(Boolean).join(' · ');
+    const { brokerName, accountLabel } = cmd.target;
+    const account = await ensureAccount(tx, cmd.userId, brokerName, accountLabel, 'CSV_IMPORT');
+    const accountName = accountDisplayName(account.brokerName, account.accountLabel);
     // The file replaces the account's holdings: it will keep exactly these rows.
     await assertHoldingsRoom(tx, {
       userId: cmd.userId,
@@ -44,10 +54,8 @@ export async function importHoldings(
       accountName,
       accountAfter: rows.length,
     });
-    const existing = await tx
-      .select({ symbol: holdings.symbol, exchange: holdings.exchange })
-      .from(holdings)
-      .where(eq(holdings.brokerAccountId, account.id));
+    const existing = await accountHoldings(tx, account.id);
+    assertRemovalsConfirmed(accountName, diffHoldings(existing, rows).remove, cmd.confirmRemovals);
     const had = new Set(existing.map((h) => `${h.exchange}:${h.symbol}`));
     const upserted = await tx
       .insert(holdings)
@@ -92,6 +100,7 @@ export async function importHoldings(
       created,
       updated: rows.length - created,
       removed: removed.length,
+      skipped: cmd.skipped,
       total: rows.length,
     };
     return { summary, rulesDeleted: uncovered.length };
@@ -99,4 +108,23 @@ export async function importHoldings(
   deps.events.emit('holdings:changed', cmd.userId);
   if (rulesDeleted > 0) announceRulesChanged(deps, cmd.userId);
   return summary;
+}
+
+/**
+ * Refuses (409) an upload that would remove holdings the user has not confirmed: `confirmed` must
+ * be the number of removals, as the preview listed them (it differs when the account changed since).
+ */
+function assertRemovalsConfirmed(
+  accountName: string,
+  removals: readonly { symbol: string }[],
+  confirmed: number | undefined,
+): void {
+  if (removals.length === 0 || confirmed === removals.length) return;
+  const listed = removals.slice(0, 5).map((r) => r.symbol);
+  if (removals.length > listed.length) listed.push(`and ${removals.length - listed.length} more`);
+  const holdingsWord = removals.length === 1 ? 'holding' : 'holdings';
+  throw new Conflict(
+    `This upload would remove ${removals.length} ${holdingsWord} from ${accountName} (${listed.join(', ')}) ` +
+      `that the file no longer lists. Preview the upload and confirm the removals to go ahead.`,
+  );
 }

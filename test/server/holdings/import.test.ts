@@ -84,9 +84,16 @@ describe('holdings import (POST /api/holdings/upload-csv)', () => {
     const second = 'Symbol,Quantity,Buy Price\nTCS,12,3400\n';
     const body = (csvData: string) => ({ csvData, broker_name: 'Zerodha · AB1234' });
     expect((await api.post('/api/holdings/upload-csv', body(first), user.token)).status).to.equal(201);
+    // INFY would go: the upload says so and waits for the removal to be confirmed.
+    const unconfirmed = await api.post('/api/holdings/upload-csv', body(second), user.token);
+    expect(unconfirmed.status).to.equal(409);
+    expect(unconfirmed.body.error).to.equal(
+      'This upload would remove 1 holding from Zerodha · AB1234 (INFY) that the file no longer lists. Preview the upload and confirm the removals to go ahead.',
+    );
+    expect((await api.get<Holding[]>('/api/holdings', user.token)).body.data).to.have.length(2);
     const res = await api.post<{ summary: { created: number; updated: number; removed: number } }>(
       '/api/holdings/upload-csv',
-      body(second),
+      { ...body(second), confirm_removals: 1 },
       user.token,
     );
     expect(res.body.data?.summary).to.include({ created: 0, updated: 1, removed: 1 });

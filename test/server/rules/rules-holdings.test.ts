@@ -36,9 +36,16 @@ describe('position rules follow their holdings: deleting a holding deletes the r
       .where(and(eq(holdings.userId, user.id), eq(holdings.symbol, symbol)));
   }
 
-  async function importFile(user: SignedInUser, brokerName: string, rows: string[]) {
+  /** Uploads the rows into the account `brokerName`; a re-upload confirms the removals it makes. */
+  async function importFile(
+    user: SignedInUser,
+    brokerName: string,
+    rows: string[],
+    confirmRemovals?: number,
+  ) {
     const csvData = `Symbol,Quantity,Buy Price\n${rows.join('\n')}\n`;
-    const res = await api.post('/api/holdings/upload-csv', { csvData, broker_name: brokerName }, user.token);
+    const body = { csvData, broker_name: brokerName, confirm_removals: confirmRemovals };
+    const res = await api.post('/api/holdings/upload-csv', body, user.token);
     expect(res.status, res.body.error).to.equal(201);
   }
 
@@ -146,7 +153,7 @@ describe('position rules follow their holdings: deleting a holding deletes the r
     try {
       await connected(socket);
       const told = new Promise<void>((resolve) => socket.once('rules:changed', () => resolve()));
-      await importFile(user, 'Zerodha', ['CIPLA,8,1400']);
+      await importFile(user, 'Zerodha', ['CIPLA,8,1400'], 1);
       await told;
     } finally {
       socket.close();

@@ -1,20 +1,26 @@
-/** POST /holdings/upload-csv: parse (fast-csv), validate (common/), resolve, then import or preview. */
-import { brokerFormatName } from '@app/common/holdings/formats';
+/**
+ * POST /holdings/upload-csv: parse (fast-csv), validate (common/), resolve, choose the account,
+ * then preview (what the upload adds, changes and removes there) or import.
+ */
+import { brokerFormatName, MUTUAL_FUND_REFUSAL } from '@app/common/holdings/formats';
 import { parseHoldingsTable } from '@app/common/holdings/import';
-import { MUTUAL_FUND_REFUSAL } from '@app/common/holdings/formats';
 import { CSV_MESSAGES } from '@app/common/holdings/messages';
 import type { UploadCsvBody } from '@app/common/holdings/schemas';
+import { accountDisplayName, type UploadAccountPlan } from '@app/common/holdings/upload-preview';
 import type { AppDeps } from '../../deps.ts';
 import { splitAccountName } from '../../holdings/accounts.ts';
 import { csvRows } from '../../holdings/csv-rows.ts';
+import { accountHoldings, diffHoldings, findDuplicateAccount } from '../../holdings/import-plan.ts';
 import { importHoldings } from '../../holdings/import.ts';
 import {
   isMutualFundFile,
+  mergeDuplicateRows,
   mergedQuantityProblems,
   resolveImportRows,
   type ImportRowInput,
 } from '../../holdings/resolve.ts';
-import { Invalid } from '../../http/errors.ts';
+import { chooseImportTarget } from '../../holdings/target-account.ts';
+import { Conflict, Invalid } from '../../http/errors.ts';
 
 export async function handleUpload(deps: AppDeps, userId: string, body: UploadCsvBody) {
   let table: string[][];
@@ -26,25 +32,57 @@ export async function handleUpload(deps: AppDeps, userId: string, body: UploadCs
   const parsed = parseHoldingsTable(table);
   if (!parsed.ok) throw new Invalid(parsed.error, parsed.details.length ? parsed.details : undefined);
 
+  const skipped = new Set(body.skip_lines ?? []);
+  const missing = [...skipped].filter((line) => !parsed.rows.some((row) => row.line === line));
+  if (missing.length) {
+    throw new Invalid(`The file has no row ${missing.join(', ')} to leave out; choose the file again.`);
+  }
   const overrides = new Map((body.overrides ?? []).map((o) => [o.line, o]));
-  const rows: ImportRowInput[] = parsed.rows.map((row) => {
-    const fix = overrides.get(row.line);
-    return fix
-      ? { ...row, symbol: fix.symbol.toUpperCase(), exchange: fix.exchange, exchangeFromFile: true }
-      : row;
-  });
+  const rows: ImportRowInput[] = parsed.rows
+    .filter((row) => !skipped.has(row.line))
+    .map((row) => {
+      const fix = overrides.get(row.line);
+      return fix
+        ? { ...row, symbol: fix.symbol.toUpperCase(), exchange: fix.exchange, exchangeFromFile: true }
+        : row;
+    });
+  if (rows.length === 0) throw new Invalid('Every row of the file is left out: there is nothing to upload.');
   const resolution = resolveImportRows(deps.instruments, rows);
   if (isMutualFundFile(resolution, rows.length)) throw new Invalid(MUTUAL_FUND_REFUSAL);
   const { rows: resolved, problems } = resolution;
   problems.push(...mergedQuantityProblems(resolved));
+
+  const fileBroker = brokerFormatName(parsed.broker).replace(/ \(.*\)$/, '');
   const [brokerName, accountLabel] = body.broker_name
     ? splitAccountName(body.broker_name)
-    : [brokerFormatName(parsed.broker).replace(/ \(.*\)$/, ''), parsed.accountHint ?? ''];
+    : [fileBroker, parsed.accountHint ?? ''];
+  const choice = await chooseImportTarget(deps.db, {
+    userId,
+    fileBroker,
+    ...(parsed.accountHint ? { clientId: parsed.accountHint } : {}),
+    ...(body.account ? { choice: body.account } : {}),
+    ...(body.broker_name ? { accountName: body.broker_name } : {}),
+  });
+  const { target } = choice;
+  const merged = mergeDuplicateRows(resolved);
+  const plan: UploadAccountPlan = {
+    target_account: target && {
+      id: target.id,
+      name: accountDisplayName(target.brokerName, target.accountLabel),
+      new: target.id === null,
+    },
+    account_question: choice.question,
+    account_options: choice.options,
+    suggested_name: choice.suggestedName,
+    changes: target ? diffHoldings(await accountHoldings(deps.db, target.id), merged) : null,
+    duplicate: await findDuplicateAccount(deps.db, { userId, exceptId: target?.id ?? null, rows: merged }),
+  };
   const preview = {
     broker: parsed.broker,
     broker_label: brokerFormatName(parsed.broker),
     broker_name: brokerName,
     account_label: accountLabel,
+    client_id: parsed.accountHint ?? null,
     rows: resolved.map((r) => ({
       line: r.line,
       symbol: r.symbol,
@@ -58,12 +96,21 @@ export async function handleUpload(deps: AppDeps, userId: string, body: UploadCs
       note: r.note ?? null,
     })),
     problems,
-    unresolved: parsed.rows
+    unresolved: rows
       .filter((row) => !resolved.some((r) => r.line === row.line))
       .map((row) => ({ line: row.line, name: row.companyName ?? row.isin ?? '', isin: row.isin ?? null })),
+    skipped_lines: [...skipped].sort((a, b) => a - b),
+    ...plan,
   };
   if (body.dry_run) return { stored: false as const, preview };
   if (problems.length) throw new Invalid(CSV_MESSAGES.validationFailed, problems);
-  const summary = await importHoldings(deps, { userId, brokerName, accountLabel, rows: resolved });
+  if (!target) throw new Conflict(choice.question ?? 'Choose the account this file goes to.');
+  const summary = await importHoldings(deps, {
+    userId,
+    target,
+    rows: resolved,
+    skipped: skipped.size,
+    ...(body.confirm_removals !== undefined ? { confirmRemovals: body.confirm_removals } : {}),
+  });
   return { stored: true as const, preview, summary };
 }

@@ -1,0 +1,78 @@
+/**
+ * What `POST /api/holdings/upload-csv` answers about the account an upload goes to and what it
+ * would change there: the server computes it, the upload dialog shows it before anything is stored.
+ */
+import type { Exchange } from '../instruments/types.ts';
+
+/** A holding as the preview lists it. */
+export interface PreviewHolding {
+  symbol: string;
+  exchange: Exchange;
+  quantity: number;
+  average_price: number;
+}
+
+/** A holding the account keeps, with a new quantity and/or buy price. */
+export interface PreviewUpdate {
+  symbol: string;
+  exchange: Exchange;
+  from: { quantity: number; average_price: number };
+  to: { quantity: number; average_price: number };
+}
+
+/** What the upload does to the target account: rows added, changed, and holdings removed. */
+export interface ImportChanges {
+  add: PreviewHolding[];
+  update: PreviewUpdate[];
+  remove: PreviewHolding[];
+  /** Holdings the file repeats exactly. */
+  unchanged: number;
+}
+
+/** Where the upload goes: an existing account (`id`) or a new one (`id: null`). */
+export interface TargetAccount {
+  id: string | null;
+  name: string;
+  new: boolean;
+}
+
+/** One of the user's import accounts the upload can go to. */
+export interface AccountOption {
+  id: string;
+  name: string;
+  holdings_count: number;
+  /** The account is of the file's broker (offered first). */
+  same_broker: boolean;
+  /** The account's label is the client ID the file names. */
+  client_id_match: boolean;
+}
+
+/** Another account that already holds what the file holds (the same account imported twice). */
+export interface DuplicateAccountWarning {
+  account_id: string;
+  account_name: string;
+  message: string;
+}
+
+/** The account part of the preview. */
+export interface UploadAccountPlan {
+  /** Null when the user must choose (see `account_question`). */
+  target_account: TargetAccount | null;
+  account_question: string | null;
+  account_options: AccountOption[];
+  /** A free name for a new account of this file's broker ("Zerodha 2" when "Zerodha" is taken). */
+  suggested_name: string;
+  /** Null until the account is known. */
+  changes: ImportChanges | null;
+  duplicate: DuplicateAccountWarning | null;
+}
+
+/** The sentence of the duplicate-account warning. */
+export function duplicateAccountMessage(accountName: string): string {
+  return `This looks like the same holdings as ${accountName} — choose that account to replace them instead of adding a second copy.`;
+}
+
+/** "Zerodha · AB1234" from its broker name and label. */
+export function accountDisplayName(brokerName: string, accountLabel: string): string {
+  return [brokerName, accountLabel].filter(Boolean).join(' · ');
+}
