@@ -200,7 +200,9 @@ describe('e2e: Holdings page', function () {
       buffer: await consoleWorkbook(),
     });
     await dialog.getByText('Zerodha (Console)').waitFor();
-    expect(await dialog.getByLabel('Account name').inputValue()).to.equal('Zerodha · AB1234');
+    // The file's client ID picks the account uploaded first under that name.
+    const account = dialog.getByRole('radio', { name: /^Zerodha · AB1234/ });
+    expect(await account.isChecked()).to.equal(true);
     const previewSymbols = await dialog
       .locator('.upload-rows tbody tr td:nth-child(2) strong')
       .allInnerTexts();
@@ -259,6 +261,11 @@ describe('e2e: Holdings page', function () {
     await page.getByRole('button', { name: 'Upload CSV' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
     await dialog.locator('input[type=file]').setInputFiles(KITE_FILE);
+    // A Kite file names no client ID and the user has a Zerodha account: they choose a new one.
+    await dialog.getByText('You already have a Zerodha account', { exact: false }).waitFor();
+    await dialog.getByRole('radio', { name: /^A new account/ }).check();
+    expect(await dialog.getByLabel('Account name').inputValue()).to.equal('Zerodha');
+    await dialog.getByText('Into the new account').waitFor();
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.reload();

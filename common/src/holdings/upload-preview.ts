@@ -76,3 +76,14 @@ export function duplicateAccountMessage(accountName: string): string {
 export function accountDisplayName(brokerName: string, accountLabel: string): string {
   return [brokerName, accountLabel].filter(Boolean).join(' · ');
 }
+
+/** "Zerodha · AB1234" → ["Zerodha", "AB1234"]. */
+export function splitAccountName(name: string): [string, string] {
+  const [broker, ...rest] = name.split('·').map((part) => part.trim());
+  return [broker || 'Imported', rest.join(' ').trim()];
+}
+
+/** The account name as stored: "Zerodha·AB1234" and "Zerodha · AB1234" are one name. */
+export function normalAccountName(name: string): string {
+  return accountDisplayName(...splitAccountName(name));
+}

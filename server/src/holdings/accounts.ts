@@ -42,9 +42,3 @@ export async function ownedAccount(db: Executor, userId: string, accountId: stri
   if (!account) throw new NotFound('Broker account not found');
   return account;
 }
-
-/** "Zerodha · AB1234" → ["Zerodha", "AB1234"]. */
-export function splitAccountName(name: string): [string, string] {
-  const [broker, ...rest] = name.split('·').map((part) => part.trim());
-  return [broker || 'Imported', rest.join(' ').trim()];
-}

@@ -5,12 +5,16 @@
  * Otherwise the user is asked: a second file of a broker never silently replaces the first.
  */
 import type { UploadAccountChoice } from '@app/common/holdings/schemas';
-import { accountDisplayName, type AccountOption } from '@app/common/holdings/upload-preview';
+import {
+  accountDisplayName,
+  normalAccountName,
+  splitAccountName,
+  type AccountOption,
+} from '@app/common/holdings/upload-preview';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { brokerAccounts } from '../db/schema.ts';
 import { Invalid, NotFound } from '../http/errors.ts';
-import { splitAccountName } from './accounts.ts';
 
 /** An existing account (`id`) or one to create (`id: null`). */
 export interface ImportTarget {
@@ -95,7 +99,7 @@ export async function chooseImportTarget(db: Executor, query: ChooseTargetQuery)
     suggestedName: freeName(defaultName, taken),
   });
   const named = (name: string) =>
-    accounts.find((a) => same(accountDisplayName(a.brokerName, a.accountLabel), name));
+    accounts.find((a) => same(accountDisplayName(a.brokerName, a.accountLabel), normalAccountName(name)));
 
   const choice = query.choice;
   if (choice && 'id' in choice) {

@@ -111,7 +111,8 @@ export default function HoldingsPage() {
     setUploadOpen(false);
     setNotice(
       `Uploaded ${summary.total} ${summary.total === 1 ? 'holding' : 'holdings'} to ${summary.account_name}: ` +
-        `${summary.created} new, ${summary.updated} updated, ${summary.removed} removed.`,
+        `${summary.created} new, ${summary.updated} updated, ${summary.removed} removed` +
+        (summary.skipped > 0 ? `, ${summary.skipped} skipped.` : '.'),
     );
     void reload();
   };

@@ -6,9 +6,12 @@ import { brokerFormatName, MUTUAL_FUND_REFUSAL } from '@app/common/holdings/form
 import { parseHoldingsTable } from '@app/common/holdings/import';
 import { CSV_MESSAGES } from '@app/common/holdings/messages';
 import type { UploadCsvBody } from '@app/common/holdings/schemas';
-import { accountDisplayName, type UploadAccountPlan } from '@app/common/holdings/upload-preview';
+import {
+  accountDisplayName,
+  splitAccountName,
+  type UploadAccountPlan,
+} from '@app/common/holdings/upload-preview';
 import type { AppDeps } from '../../deps.ts';
-import { splitAccountName } from '../../holdings/accounts.ts';
 import { csvRows } from '../../holdings/csv-rows.ts';
 import { accountHoldings, diffHoldings, findDuplicateAccount } from '../../holdings/import-plan.ts';
 import { importHoldings } from '../../holdings/import.ts';

@@ -23,7 +23,6 @@ export function UploadDialog({
   const upload = useCsvUpload(onUploaded);
   const { phase, file, preview, problem } = upload;
   const uploading = phase === 'uploading';
-  const canUpload = phase === 'preview' && upload.unresolvedLeft === 0;
 
   return (
     <Modal
@@ -39,7 +38,7 @@ export function UploadDialog({
             type="button"
             className="btn btn-primary"
             onClick={() => void upload.upload()}
-            disabled={!canUpload}
+            disabled={!upload.ready}
           >
             <UploadIcon size={18} />
             {uploading ? 'Uploading...' : 'Upload'}
@@ -85,10 +84,15 @@ export function UploadDialog({
       {preview && (phase === 'preview' || uploading) ? (
         <UploadPreviewPanel
           preview={preview}
-          accountName={upload.accountName}
-          onAccountName={upload.setAccountName}
+          toFix={upload.toFix}
+          fixProblems={upload.fixProblems}
+          account={upload.account}
+          onAccount={upload.setAccount}
+          accountProblem={upload.accountProblem}
           overrides={upload.overrides}
           onOverride={upload.setOverride}
+          skipped={upload.skipped}
+          onSkip={upload.setSkip}
           disabled={uploading}
         />
       ) : null}

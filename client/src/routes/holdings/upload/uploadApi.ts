@@ -1,4 +1,6 @@
 /** `POST /api/holdings/upload-csv`: the preview (dry run) and the import, as the server answers them. */
+import type { UploadAccountChoice } from '@app/common/holdings/schemas';
+import type { UploadAccountPlan } from '@app/common/holdings/upload-preview';
 import { api } from '../../../api/client.ts';
 
 export interface PreviewRow {
@@ -23,20 +25,24 @@ export interface UnresolvedRow {
   isin: string | null;
 }
 
-export interface UploadPreview {
+/** The preview: the file's rows, the rows to fix, and the account plan (target, changes, warning). */
+export interface UploadPreview extends UploadAccountPlan {
   broker: string;
   broker_label: string;
   broker_name: string;
   account_label: string;
+  client_id: string | null;
   rows: PreviewRow[];
   problems: string[];
   unresolved: UnresolvedRow[];
+  skipped_lines: number[];
 }
 
 export interface UploadSummary {
   created: number;
   updated: number;
   removed: number;
+  skipped: number;
   total: number;
   account_name: string;
 }
@@ -47,26 +53,37 @@ export interface SymbolOverride {
   exchange: 'NSE' | 'BSE';
 }
 
-export async function previewUpload(csvData: string): Promise<UploadPreview> {
-  const data = await api.post<{ preview: UploadPreview }>('/holdings/upload-csv', { csvData, dry_run: true });
+/** What the dialog sends: the same for the preview and the import. */
+export interface UploadRequest {
+  csvData: string;
+  account?: UploadAccountChoice;
+  overrides: readonly SymbolOverride[];
+  skipLines: readonly number[];
+}
+
+function uploadBody(request: UploadRequest) {
+  return {
+    csvData: request.csvData,
+    ...(request.account ? { account: request.account } : {}),
+    ...(request.overrides.length ? { overrides: request.overrides } : {}),
+    ...(request.skipLines.length ? { skip_lines: request.skipLines } : {}),
+  };
+}
+
+/** The dry run: what the upload would do, nothing stored. */
+export async function previewUpload(request: UploadRequest): Promise<UploadPreview> {
+  const data = await api.post<{ preview: UploadPreview }>('/holdings/upload-csv', {
+    ...uploadBody(request),
+    dry_run: true,
+  });
   return data.preview;
 }
 
-export async function storeUpload(
-  csvData: string,
-  accountName: string,
-  overrides: readonly SymbolOverride[],
-): Promise<UploadSummary> {
-  const name = accountName.trim();
+/** The import, confirming the removals the user was shown. */
+export async function storeUpload(request: UploadRequest, confirmRemovals: number): Promise<UploadSummary> {
   const data = await api.post<{ summary: UploadSummary }>('/holdings/upload-csv', {
-    csvData,
-    ...(name ? { broker_name: name } : {}),
-    ...(overrides.length ? { overrides } : {}),
+    ...uploadBody(request),
+    ...(confirmRemovals > 0 ? { confirm_removals: confirmRemovals } : {}),
   });
   return data.summary;
-}
-
-/** `Zerodha · AB1234` from a preview. */
-export function previewAccountName(preview: UploadPreview): string {
-  return [preview.broker_name, preview.account_label].filter(Boolean).join(' · ');
 }

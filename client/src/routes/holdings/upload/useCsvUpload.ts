@@ -1,14 +1,17 @@
 import { parseHoldingsCsv } from '@app/common/holdings/import';
-import { useCallback, useRef, useState } from 'react';
+import type { UploadAccountChoice } from '@app/common/holdings/schemas';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../api/client.ts';
+import { accountPickOf, accountPickProblem, type AccountPick } from './accountPick.ts';
 import { FILE_TYPE_MESSAGE, holdingsFileKind } from './holdingsFile.ts';
 import { readHoldingsFile, UnreadableFileError } from './readHoldingsFile.ts';
 import {
-  previewAccountName,
   previewUpload,
   storeUpload,
   type SymbolOverride,
+  type UnresolvedRow,
   type UploadPreview,
+  type UploadRequest,
   type UploadSummary,
 } from './uploadApi.ts';
 
@@ -24,24 +27,41 @@ export interface UploadProblem {
 
 const UPLOAD_FAILED = 'Upload failed';
 
-/** The CSV dialog's state and steps. */
+/**
+ * The CSV dialog's state and steps. The first preview lists the rows to fix; every choice after it
+ * (a stock picked, a row left out, another account) asks the server again, so the preview always
+ * shows what the upload would add, change and remove, and in which account.
+ */
 export function useCsvUpload(onUploaded: (summary: UploadSummary) => void) {
   const [phase, setPhase] = useState<UploadPhase>('idle');
   const [file, setFile] = useState<File | null>(null);
   const [csv, setCsv] = useState('');
   const [preview, setPreview] = useState<UploadPreview | null>(null);
-  const [accountName, setAccountName] = useState('');
+  /** The rows the first preview could not match: each is fixed with the search or left out. */
+  const [toFix, setToFix] = useState<readonly UnresolvedRow[]>([]);
+  const [fixProblems, setFixProblems] = useState<readonly string[]>([]);
+  const [account, setAccount] = useState<AccountPick | null>(null);
   const [overrides, setOverrides] = useState<ReadonlyMap<number, SymbolOverride>>(new Map());
+  const [skipped, setSkipped] = useState<ReadonlySet<number>>(new Set());
+  const [refreshing, setRefreshing] = useState(false);
   const [problem, setProblem] = useState<UploadProblem | null>(null);
   const attempt = useRef(0);
+  /** The choices the current preview answers, as a key; a change asks the server again. */
+  const previewed = useRef('');
 
   const reset = useCallback(() => {
     setPhase('idle');
     setFile(null);
     setCsv('');
     setPreview(null);
+    setToFix([]);
+    setFixProblems([]);
+    setAccount(null);
     setOverrides(new Map());
+    setSkipped(new Set());
+    setRefreshing(false);
     setProblem(null);
+    previewed.current = '';
   }, []);
 
   const removeFile = useCallback(() => {
@@ -71,10 +91,14 @@ export function useCsvUpload(onUploaded: (summary: UploadSummary) => void) {
           setPhase('idle');
           return;
         }
-        const result = await previewUpload(text);
+        const result = await previewUpload({ csvData: text, overrides: [], skipLines: [] });
         if (!current()) return;
+        const pick = accountPickOf(result);
+        previewed.current = choicesKey(new Map(), new Set(), pick);
         setPreview(result);
-        setAccountName(previewAccountName(result));
+        setToFix(result.unresolved);
+        setFixProblems(result.problems);
+        setAccount(pick);
         setPhase('preview');
       } catch (err) {
         if (!current()) return;
@@ -85,10 +109,48 @@ export function useCsvUpload(onUploaded: (summary: UploadSummary) => void) {
     [reset],
   );
 
+  const request = useCallback(
+    (forPreview: boolean): UploadRequest => ({
+      csvData: csv,
+      ...accountChoice(account, preview, forPreview),
+      overrides: [...overrides.values()],
+      skipLines: [...skipped].sort((a, b) => a - b),
+    }),
+    [csv, account, preview, overrides, skipped],
+  );
+
+  // Ask the server again when a choice changed since the preview it answered.
+  const key = preview ? choicesKey(overrides, skipped, account) : '';
+  useEffect(() => {
+    if (!preview || phase !== 'preview' || key === previewed.current) return;
+    const run = attempt.current;
+    previewed.current = key;
+    setRefreshing(true);
+    previewUpload(request(true))
+      .then((result) => {
+        if (run === attempt.current && previewed.current === key) setPreview(result);
+      })
+      .catch((err: unknown) => {
+        if (run === attempt.current) setProblem(problemOf(err));
+      })
+      .finally(() => {
+        if (run === attempt.current && previewed.current === key) setRefreshing(false);
+      });
+  }, [key, preview, phase, request]);
+
   const setOverride = useCallback((line: number, override: SymbolOverride | null) => {
     setOverrides((prev) => {
       const next = new Map(prev);
       if (override) next.set(line, override);
+      else next.delete(line);
+      return next;
+    });
+  }, []);
+
+  const setSkip = useCallback((line: number, skip: boolean) => {
+    setSkipped((prev) => {
+      const next = new Set(prev);
+      if (skip) next.add(line);
       else next.delete(line);
       return next;
     });
@@ -100,32 +162,72 @@ export function useCsvUpload(onUploaded: (summary: UploadSummary) => void) {
     setProblem(null);
     setPhase('uploading');
     try {
-      const summary = await storeUpload(csv, accountName, [...overrides.values()]);
+      const summary = await storeUpload(request(false), preview.changes?.remove.length ?? 0);
       if (run !== attempt.current) return;
       onUploaded(summary);
     } catch (err) {
       if (run !== attempt.current) return;
       setProblem(problemOf(err));
+      // The account may have changed since the preview: show what the upload would do now.
+      if (err instanceof ApiError && err.status === 409) previewed.current = '';
       setPhase('preview');
     }
-  }, [preview, csv, accountName, overrides, onUploaded]);
+  }, [preview, request, onUploaded]);
 
-  const unresolvedLeft = preview ? preview.unresolved.filter((row) => !overrides.has(row.line)).length : 0;
+  const unresolvedLeft = toFix.filter((row) => !overrides.has(row.line) && !skipped.has(row.line)).length;
+  const accountProblem = preview && account ? accountPickProblem(account, preview) : null;
+  const ready =
+    phase === 'preview' &&
+    !refreshing &&
+    unresolvedLeft === 0 &&
+    account !== null &&
+    accountProblem === null &&
+    preview?.target_account !== null &&
+    (preview?.rows.length ?? 0) > 0;
   return {
     phase,
     file,
     preview,
-    accountName,
-    setAccountName,
+    toFix,
+    fixProblems,
+    account,
+    setAccount,
+    accountProblem,
     overrides,
     setOverride,
+    skipped,
+    setSkip,
+    refreshing,
     unresolvedLeft,
+    ready,
     problem,
     dismissProblem: () => setProblem(null),
     chooseFile,
     removeFile,
     upload,
   };
+}
+
+/** The account to send: the picked one; a new account's name only for the import (its changes do not depend on it). */
+function accountChoice(
+  pick: AccountPick | null,
+  preview: UploadPreview | null,
+  forPreview: boolean,
+): { account?: UploadAccountChoice } {
+  if (!pick) return {};
+  if (pick.kind === 'existing') return { account: { id: pick.id } };
+  const name = forPreview ? (preview?.suggested_name ?? pick.name) : pick.name.trim();
+  return name ? { account: { new_name: name } } : {};
+}
+
+function choicesKey(
+  overrides: ReadonlyMap<number, SymbolOverride>,
+  skipped: ReadonlySet<number>,
+  pick: AccountPick | null,
+): string {
+  const fixes = [...overrides.values()].map((o) => `${o.line}=${o.exchange}:${o.symbol}`).sort();
+  const target = pick ? (pick.kind === 'existing' ? pick.id : 'new') : '';
+  return JSON.stringify([fixes, [...skipped].sort((a, b) => a - b), target]);
 }
 
 function problemOf(err: unknown): UploadProblem {

@@ -1,0 +1,123 @@
+/**
+ * The upload dialog never surprises (issue 17), in Chromium against the real app: a second Dhan
+ * file asks which account it goes to, a row that matches no stock is left out, the preview lists
+ * what the upload changes and removes in the chosen account, and the summary counts the skipped row.
+ * Screenshots of the preview at 1280 and 375 px.
+ */
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readShared } from '../common/helpers.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { assertNoHorizontalScroll, launchBrowser, screenshot } from '../helpers/browser.ts';
+import { apiClient } from '../helpers/http.ts';
+import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { bootBrowserApp, signedInContext, tableSymbols, watchPageErrors } from './support.ts';
+
+/** The same Dhan account a month later: more HDFC Bank, Coal India and ONGC sold, one unknown row. */
+const NEXT_STATEMENT = [
+  '"Name","Quantity","Avg Price","Last Traded"',
+  '"HDFC Bank",150,"840.00","746.70"',
+  '"Zqxv Unheard Of Industries",7,"12.00","11.00"',
+].join('\n');
+
+describe('e2e: the upload dialog (account, skipped rows, removals)', function () {
+  this.timeout(90_000);
+  let app: TestApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  let user: SignedInUser;
+
+  before(async () => {
+    app = await bootBrowserApp();
+    browser = await launchBrowser();
+    user = await signIn(app, { name: 'Ravi Iyer' });
+    const first = await apiClient(app.url).post(
+      '/api/holdings/upload-csv',
+      { csvData: readShared('fixtures/brokers/dhan_holdings.csv') },
+      user.token,
+    );
+    expect(first.status, first.body.error).to.equal(201);
+    context = await signedInContext(browser, app, user);
+    page = await context.newPage();
+    errors = watchPageErrors(page);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  /** Opens the dialog on `target` and chooses the next statement. */
+  async function openWithFile(target: Page) {
+    await target.goto(`${app.url}/holdings?upload=csv`);
+    const dialog = target.getByRole('dialog', { name: 'Upload Holdings' });
+    await dialog
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'dhan.csv', mimeType: 'text/csv', buffer: Buffer.from(NEXT_STATEMENT) });
+    await dialog.getByText('Choose the stock for this row').waitFor();
+    return dialog;
+  }
+
+  it('asks for the account, leaves out the unknown row, shows the removals, and counts the skipped row', async () => {
+    const dialog = await openWithFile(page);
+    const upload = dialog.getByRole('button', { name: 'Upload', exact: true });
+    await dialog
+      .getByText('You already have a Dhan account (Dhan) and this file does not name its client ID.', {
+        exact: false,
+      })
+      .waitFor();
+    expect(await upload.isDisabled()).to.equal(true);
+
+    await dialog.getByRole('button', { name: 'Leave out row 2' }).click();
+    await dialog.getByText('Left out: this row will not be uploaded').waitFor();
+    // Still no account: nothing can be stored yet.
+    expect(await upload.isDisabled()).to.equal(true);
+
+    await dialog.getByRole('radio', { name: /^Dhan/ }).check();
+    const changes = dialog.locator('.upload-changes');
+    await changes.getByText('0 new, 1 changed, 2 removed, 1 skipped.', { exact: false }).waitFor();
+    expect(await changes.locator('.upload-changes-summary strong').innerText()).to.equal('Dhan');
+    const removals = dialog.getByRole('group', { name: 'Holdings this upload removes' });
+    await removals.getByText('2 holdings will be removed').waitFor();
+    expect(await removals.locator('.upload-removed-symbol').allInnerTexts()).to.deep.equal([
+      'COALINDIA NSE',
+      'ONGC NSE',
+    ]);
+    await dialog.getByText('was 130 @ ₹831.89').waitFor();
+    await screenshot(page, 'upload-preview-desktop-1280');
+
+    await upload.click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Uploaded 1 holding to Dhan: 0 new, 1 updated, 2 removed, 1 skipped.').waitFor();
+    await page.locator('tr.holding-row[data-symbol="HDFCBANK"]').waitFor();
+    expect(await tableSymbols(page)).to.deep.equal(['HDFCBANK']);
+    expect(
+      await page.locator('tr.holding-row[data-symbol="HDFCBANK"] [data-col="qty"]').innerText(),
+    ).to.equal('150');
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('fits a phone: the preview with its removals and prices at 375 px', async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 375, height: 812 });
+    // Put the sold holdings back, so that the preview has removals to show.
+    const again = await apiClient(app.url).post(
+      '/api/holdings/upload-csv',
+      { csvData: readShared('fixtures/brokers/dhan_holdings.csv'), account: { new_name: 'Dhan · Family' } },
+      user.token,
+    );
+    expect(again.status, again.body.error).to.equal(201);
+    const dialog = await openWithFile(phone);
+    await dialog.getByRole('radio', { name: /^Dhan · Family/ }).check();
+    await dialog.getByRole('button', { name: 'Leave out row 2' }).click();
+    await dialog.getByText('2 holdings will be removed').waitFor();
+    await assertNoHorizontalScroll(phone);
+    const table = dialog.locator('.upload-rows');
+    const fits = await table.evaluate((el) => el.scrollWidth <= el.clientWidth);
+    expect(fits, 'the preview table fits the phone without scrolling sideways').to.equal(true);
+    await screenshot(phone, 'upload-preview-phone-375');
+    await phone.close();
+  });
+});
