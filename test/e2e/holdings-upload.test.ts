@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { readShared } from '../common/helpers.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { assertNoHorizontalScroll, launchBrowser, screenshot } from '../helpers/browser.ts';
+import path from 'node:path';
+import { assertNoHorizontalScroll, launchBrowser, screenshot, screenshotDir } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { bootBrowserApp, signedInContext, tableSymbols, watchPageErrors } from './support.ts';
@@ -41,6 +42,7 @@ describe('e2e: the upload dialog (account, skipped rows, removals)', function ()
     expect(first.status, first.body.error).to.equal(201);
     context = await signedInContext(browser, app, user);
     page = await context.newPage();
+    await page.setViewportSize({ width: 1280, height: 1000 });
     errors = watchPageErrors(page);
   });
 
@@ -87,6 +89,7 @@ describe('e2e: the upload dialog (account, skipped rows, removals)', function ()
     ]);
     await dialog.getByText('was 130 @ ₹831.89').waitFor();
     await screenshot(page, 'upload-preview-desktop-1280');
+    await dialog.screenshot({ path: path.join(screenshotDir, 'upload-preview-dialog-1280.png') });
 
     await upload.click();
     await dialog.waitFor({ state: 'detached' });
