@@ -80,7 +80,8 @@ async function measure(
       const res = await fetch(`${server.url}/api/holdings/upload-csv`, {
         method: 'POST',
         headers: { authorization: `Bearer ${tokenFor(user.id)}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ csvData }),
+        // The seeded user's own (empty) Zerodha account: the file fills it.
+        body: JSON.stringify({ csvData, broker_name: 'Zerodha' }),
       });
       const body = (await res.json()) as { data?: { summary?: { created: number } }; error?: string };
       const ms = performance.now() - started;

@@ -34,7 +34,12 @@ import { startMailProvider, type MailProvider } from './support/mail-provider.ts
 function largeUpload(): Buffer {
   const symbols = [...new Set(STARTER_INSTRUMENTS.filter((i) => i.exchange === 'NSE').map((i) => i.symbol))];
   const rows = symbols.slice(0, 100).map((s, i) => `${s},${i + 1},${100 + i}.50`);
-  return Buffer.from(JSON.stringify({ csvData: `Symbol,Quantity,Buy Price\n${rows.join('\n')}\n` }));
+  return Buffer.from(
+    JSON.stringify({
+      csvData: `Symbol,Quantity,Buy Price\n${rows.join('\n')}\n`,
+      account: { new_name: 'Large upload' },
+    }),
+  );
 }
 
 describe('reliability: graceful shutdown on SIGTERM (server process)', function () {
@@ -132,7 +137,8 @@ describe('reliability: graceful shutdown on SIGTERM (server process)', function 
     const [execution] = await executionsOf(db, [user.id]);
     expect(execution?.status).to.equal('SUCCESS');
     const [{ n }] = (await db.query<{ n: number }>(
-      `select count(*)::int as n from holdings where user_id = $1`,
+      `select count(*)::int as n from holdings h join broker_accounts a on a.id = h.broker_account_id
+       where h.user_id = $1 and a.broker_name = 'Large upload'`,
       [user.id],
     )) as [{ n: number }];
     expect(n, 'the upload committed').to.equal(100);
