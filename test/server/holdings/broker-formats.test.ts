@@ -21,6 +21,7 @@ interface PreviewRow {
   quantity: number;
   average_price: number;
   known: boolean;
+  renamed_from: string | null;
   note: string | null;
 }
 interface Preview {
@@ -143,6 +144,22 @@ describe('broker files through the server: layouts, exchanges, series suffixes, 
       [3, 'RAJOOENG', 40, 212.4],
     ]);
     expect(p.problems).to.deep.equal([]);
+  });
+
+  it('Angel One with a company name in Scrip/Contract ("HDFC Bank"): matched by name, not labelled a rename', async () => {
+    const header =
+      'Scrip/Contract,Company Name,ISIN,MarketCap,Sector,Total Quantity,Free Quantity,Blocked_qty,T1 Quantity,Pledged Quantity,Prev closing Price,Invested Value,Avg Trading Price,Market Value as of last trading day,Overall Gain/Loss';
+    const rows = [
+      'HDFC Bank,HDFC BANK LTD,INE040A01034,Large Cap,Bank,4,4,0,0,0,980.10,3920.40,980.10,4048.00,127.60',
+      'HDFC Bank,,,Large Cap,Bank,2,2,0,0,0,980.10,1960.20,980.10,2024.00,63.80',
+      'ZOMATO,ETERNAL LIMITED,,Large Cap,Retail,10,10,0,0,0,250.00,2500.00,250.00,2600.00,100.00',
+    ];
+    const p = await preview(['Client Name,Client ID', 'Test User,A1234567', header, ...rows].join('\n'));
+    expect(p.rows.map((r) => [r.line, r.symbol, r.renamed_from])).to.deep.equal([
+      [1, 'HDFCBANK', null],
+      [2, 'HDFCBANK', null],
+      [3, 'ETERNAL', 'ZOMATO'],
+    ]);
   });
 
   it('HDFC Securities: Stock Name/Average Buy Price is HDFC Securities, not Groww; Groww keeps its name', async () => {
