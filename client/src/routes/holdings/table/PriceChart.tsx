@@ -14,7 +14,7 @@ import {
 import { api } from '../../../api/client.ts';
 import { usePriceSeries } from '../../../live/hooks.ts';
 import { quoteKey } from '../../../live/quoteStore.ts';
-import { BAR_MS, mergeChartSeries, type ChartResponse } from './chartData.ts';
+import { BAR_MS, mergeChartSeries, priceAxis, type ChartResponse } from './chartData.ts';
 
 interface PriceChartProps {
   symbol: string;
@@ -69,6 +69,13 @@ export default function PriceChart({ symbol, exchange, avgPrice }: PriceChartPro
   const shortSpan = last.t - first.t < 10 * 60_000;
   const tick = (t: number) =>
     daily ? formatIstDate(t).slice(0, 5) : formatIstTime(t, { seconds: shortSpan });
+  const axis = priceAxis(points.map((point) => point.price));
+  const priceTick = (value: number) => formatInr(value, { fractionDigits: axis.fractionDigits });
+  // About 6.5 px per character at 11 px, plus the tick mark.
+  const axisWidth = Math.max(
+    48,
+    Math.ceil(Math.max(...axis.ticks.map((v) => priceTick(v).length)) * 6.5) + 12,
+  );
   const summary = `${symbol} price ${daily ? 'over recent days' : 'today'}: from ${formatInr(first.price)} to ${formatInr(last.price)}`;
   return (
     <figure className="price-chart">
@@ -86,10 +93,12 @@ export default function PriceChart({ symbol, exchange, avgPrice }: PriceChartPro
               minTickGap={24}
             />
             <YAxis
-              domain={['auto', 'auto']}
-              tickFormatter={(v: number) => formatInr(v, { fractionDigits: 0 })}
+              domain={axis.domain}
+              ticks={axis.ticks}
+              interval={0}
+              tickFormatter={priceTick}
               tick={{ fontSize: 11 }}
-              width={72}
+              width={axisWidth}
             />
             <Tooltip
               labelFormatter={(t) => (daily ? formatIstDate(Number(t)) : `${formatIstTime(Number(t))} IST`)}
