@@ -87,7 +87,7 @@ export function useCsvUpload(onUploaded: (summary: UploadSummary) => void) {
         setPhase('validating');
         const parsed = parseHoldingsCsv(text);
         if (!parsed.ok) {
-          setProblem({ message: parsed.error, details: parsed.details });
+          setProblem(uploadProblem(parsed.error, parsed.details));
           setPhase('idle');
           return;
         }
@@ -230,11 +230,19 @@ function choicesKey(
   return JSON.stringify([fixes, [...skipped].sort((a, b) => a - b), target]);
 }
 
+/**
+ * A problem shown once: a lone problem (a missing column, a number out of range) comes as the
+ * message and as the only detail too; the list then repeats nothing the message says.
+ */
+function uploadProblem(message: string, details: readonly string[]): UploadProblem {
+  return { message, details: details.filter((detail) => detail !== message) };
+}
+
 function problemOf(err: unknown): UploadProblem {
   if (err instanceof ApiError) {
     // The server's own words, or the network failure; other failures without a text are 'Upload failed'.
     const message = err.fromServer || err.status === 0 ? err.message : UPLOAD_FAILED;
-    return { message, details: err.status === 0 ? [] : err.details };
+    return uploadProblem(message, err.status === 0 ? [] : err.details);
   }
   if (err instanceof UnreadableFileError) return { message: err.message, details: [] };
   console.warn('Upload failed', err);
