@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 
 interface ModalProps {
   title: string;
@@ -20,12 +20,18 @@ export function Modal({ title, onClose, children, footer, busy = false, size = '
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
-  useEffect(() => {
+  // A layout effect: its clean-up runs while the dialog is still in the page, so closing it
+  // there and focusing the opener happen before React removes it (focus would fall to <body>).
+  useLayoutEffect(() => {
     const dialog = ref.current;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (dialog && !dialog.open) dialog.showModal();
     // Start where the work starts (e.g. the file picker) rather than on the close button.
     dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    return () => dialog?.close();
+    return () => {
+      dialog?.close();
+      if (opener && opener !== document.body && opener.isConnected) opener.focus();
+    };
   }, []);
 
   return (
