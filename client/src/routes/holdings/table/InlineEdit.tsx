@@ -1,5 +1,5 @@
 import { validateInlineEdit, type InlineEditField } from '@app/common/holdings/manual';
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { api, errorMessage } from '../../../api/client.ts';
 
 interface InlineEditProps {
@@ -19,19 +19,26 @@ type EditState =
 
 /**
  * Click-to-edit quantity or buy price (spec §4/§5 Inline edit): Enter saves with
- * `PUT /api/holdings/:id`, Escape cancels, an empty or unchanged value cancels, anything not
- * above 0 is refused with the spec's message.
+ * `PUT /api/holdings/:id`, and so does leaving the field (phone keypads often have no Enter);
+ * Escape cancels, an empty or unchanged value cancels, anything not above 0 is refused with the
+ * spec's message (the field stays open with it).
  */
 export function InlineEdit({ holdingId, field, value, display, label, onSaved }: InlineEditProps) {
   const [state, setState] = useState<EditState>({ mode: 'view' });
   const hintId = useId();
+  // Set by Escape, Enter or a blur's own save: the blur that follows (the field is removed or
+  // disabled) must not save, or save twice.
+  const settled = useRef(false);
 
   if (state.mode === 'view') {
     return (
       <button
         type="button"
         className="inline-edit-trigger"
-        onClick={() => setState({ mode: 'edit', text: String(value) })}
+        onClick={() => {
+          settled.current = false;
+          setState({ mode: 'edit', text: String(value) });
+        }}
         aria-label={`Edit ${label}: ${display}`}
         title="Click to edit"
       >
@@ -42,15 +49,20 @@ export function InlineEdit({ holdingId, field, value, display, label, onSaved }:
   }
 
   const save = async (text: string) => {
+    settled.current = true;
     const outcome = validateInlineEdit(field, text, value);
     if (outcome.action === 'cancel') return setState({ mode: 'view' });
-    if (outcome.action === 'error') return setState({ mode: 'edit', text, error: outcome.message });
+    if (outcome.action === 'error') {
+      settled.current = false;
+      return setState({ mode: 'edit', text, error: outcome.message });
+    }
     setState({ mode: 'saving', text });
     try {
       await api.put(`/holdings/${holdingId}`, { [field]: outcome.value });
       await onSaved();
       setState({ mode: 'view' });
     } catch (err) {
+      settled.current = false;
       setState({
         mode: 'edit',
         text,
@@ -65,6 +77,7 @@ export function InlineEdit({ holdingId, field, value, display, label, onSaved }:
       void save(event.currentTarget.value);
     } else if (event.key === 'Escape') {
       event.preventDefault();
+      settled.current = true;
       setState({ mode: 'view' });
     }
   };
@@ -88,8 +101,8 @@ export function InlineEdit({ holdingId, field, value, display, label, onSaved }:
         disabled={saving}
         onChange={(event) => setState({ mode: 'edit', text: event.target.value })}
         onKeyDown={onKeyDown}
-        onBlur={() => {
-          if (!saving) setState({ mode: 'view' });
+        onBlur={(event) => {
+          if (!saving && !settled.current) void save(event.currentTarget.value);
         }}
       />
       <span
@@ -97,7 +110,7 @@ export function InlineEdit({ holdingId, field, value, display, label, onSaved }:
         className={error ? 'inline-edit-error' : 'visually-hidden'}
         role={error ? 'alert' : undefined}
       >
-        {saving ? 'Saving...' : (error ?? 'Press Enter to save or Escape to cancel.')}
+        {saving ? 'Saving...' : (error ?? 'Press Enter or leave the field to save; Escape cancels.')}
       </span>
       {saving ? (
         <span className="inline-edit-status" aria-hidden="true">
