@@ -1,9 +1,9 @@
 import type { ApiPositionRule } from '@app/common/api/rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, api, isAbortError } from '../../api/client.ts';
+import { api, isAbortError } from '../../api/client.ts';
+import { fetchHoldings } from '../../live/holdingsSnapshot.ts';
 import { useLiveConnection, useLiveEvents } from '../../live/hooks.ts';
-import { quoteStore } from '../../live/quoteStore.ts';
-import { holdingsLoadError, snapshotQuotes, type ApiHolding } from './holdingsView.ts';
+import { holdingsLoadError, type ApiHolding } from './holdingsView.ts';
 
 /** A position rule as `GET /api/position-rules` lists it (it also covers holdings: RuleCoverage). */
 export type RuleSummary = ApiPositionRule;
@@ -20,7 +20,7 @@ export interface PortfolioState {
  * The user's holdings (`GET /api/holdings`) and rules (`GET /api/position-rules`; a failure
  * counts as no rules). Re-fetched after every live (re)connect and on `holdings:changed` /
  * `rules:changed`, so a change made in another tab shows here too. The snapshot's quotes seed
- * the live store.
+ * the live store (live/holdingsSnapshot.ts).
  */
 export function usePortfolio() {
   useLiveConnection();
@@ -32,7 +32,6 @@ export function usePortfolio() {
     try {
       const [holdings, rules] = await Promise.all([fetchHoldings(), fetchRules()]);
       if (run !== latest.current) return;
-      quoteStore.seed(snapshotQuotes(holdings));
       setState({ holdings, rules, error: null });
     } catch (err) {
       if (run !== latest.current || isAbortError(err)) return;
@@ -48,12 +47,6 @@ export function usePortfolio() {
 
   const dismissError = useCallback(() => setState((prev) => ({ ...prev, error: null })), []);
   return { ...state, reload, dismissError };
-}
-
-async function fetchHoldings(): Promise<ApiHolding[]> {
-  const data = await api.get<ApiHolding[]>('/holdings');
-  if (!Array.isArray(data)) throw new ApiError(200, 'Unknown error');
-  return data;
 }
 
 /** Rules, or none when the call fails ("progress fetches fall back to empty data"). */
