@@ -96,6 +96,7 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
     const card = phone.locator('li.holding-card[data-symbol="INFY"]');
     await card.locator('[data-col="ltp"]').getByText('₹1,500.00').waitFor();
     expect(await phone.locator('table.holdings-table').count()).to.equal(0);
+    await phone.getByRole('button', { name: 'Show values' }).click();
     const figures = await card
       .locator('.figure')
       .evaluateAll((items) =>

@@ -91,10 +91,9 @@ describe('e2e: Holdings page', function () {
     expect(await tableSymbols(page)).to.deep.equal(['BAJAJ-AUTO', 'IDEA', 'M&M', 'NIFTYBEES', 'SBIN']);
     const sbin = page.locator('tr.holding-row[data-symbol="SBIN"]');
     await sbin.locator('[data-col="ltp"]').getByText('₹1,021.10').waitFor();
-    expect(await sbin.locator('[data-col="pnl"]').innerText()).to.equal('+₹703.50');
+    // Amounts stay hidden (****) with the summary's until the eye toggle shows them.
+    expect(await sbin.locator('[data-col="pnl"]').innerText()).to.equal('****');
     expect(await sbin.locator('[data-col="gain"]').innerText()).to.equal('+4.81%');
-    const bajaj = page.locator('tr.holding-row[data-symbol="BAJAJ-AUTO"]');
-    expect(await bajaj.locator('[data-col="pnl"] span').getAttribute('class')).to.contain('text-loss');
   });
 
   it('expands a row to show the broker account with its rules slot', async () => {
@@ -122,12 +121,16 @@ describe('e2e: Holdings page', function () {
     );
   });
 
-  it('hides the summary values until the eye toggle shows them', async () => {
+  it("hides the summary values and the rows' P&L until the eye toggle shows them", async () => {
     const investment = page.locator('[data-stat="Total Investment"]');
     expect(await investment.innerText()).to.equal('****');
     await page.getByRole('button', { name: 'Show values' }).click();
     expect(await investment.innerText()).to.equal('₹2,01,885.05');
     await page.locator('[data-stat="P&L"]').getByText('+₹4,599.65').waitFor();
+    const sbin = page.locator('tr.holding-row[data-symbol="SBIN"]');
+    expect(await sbin.locator('[data-col="pnl"]').innerText()).to.equal('+₹703.50');
+    const bajaj = page.locator('tr.holding-row[data-symbol="BAJAJ-AUTO"]');
+    expect(await bajaj.locator('[data-col="pnl"] span').getAttribute('class')).to.contain('text-loss');
     expect(await page.locator('[data-stat="Holdings Count"]').innerText()).to.equal('5');
   });
 

@@ -147,8 +147,10 @@ describe('e2e: live prices across tabs', function () {
     } finally {
       stop();
     }
-    // The P&L follows the new price: quantity × (LTP − buy price).
+    // The P&L follows the new price: quantity × (LTP − buy price). Amounts show once the eye
+    // toggle shows them (they stay shown for the next test).
     const tab = tabs[0]!;
+    await tab.getByRole('button', { name: 'Show values' }).click();
     const { ltp, pnl } = await tab.evaluate(() => {
       const row = document.querySelector('tr.holding-row[data-symbol="RELIANCE"]')!;
       return {
@@ -161,7 +163,6 @@ describe('e2e: live prices across tabs', function () {
 
   it("updates the Portfolio Summary's current value and day change after a batch", async () => {
     const tab = tabs[0]!;
-    await tab.getByRole('button', { name: 'Show values' }).click();
     const value = '[data-stat="Current Value"] [data-live-value]';
     const day = '[data-stat="Day change"] [data-live-value]';
     await tab.locator(`${day}[data-live-value]:not([data-live-value=""])`).waitFor();

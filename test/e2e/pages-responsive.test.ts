@@ -64,6 +64,29 @@ function unnamedFields(page: Page): Promise<string[]> {
   );
 }
 
+/**
+ * Amounts (₹ or % figures) shown on more than one line: each is one text node, so a text node
+ * whose boxes sit at two heights has wrapped ("+" / "₹14,70,957.60").
+ */
+function wrappedAmounts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const amount = /^[+\-−]?₹?[\d,]+(\.\d+)?%?$/;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const wrapped: string[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim() ?? '';
+      if (!/[₹%]/.test(text) || !amount.test(text)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const lines = new Set(
+        [...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)),
+      );
+      if (lines.size > 1) wrapped.push(text);
+    }
+    return wrapped;
+  });
+}
+
 interface RouteCase {
   path: string;
   /** Resolves once the page shows its content (not a loading state). */
@@ -158,6 +181,51 @@ describe('e2e: every route at 360 px, with labelled fields and no serious axe vi
     const visitor = await newPage(browser, DESKTOP);
     for (const route of PUBLIC_ROUTES) await checkRoute(visitor, route);
     await visitor.close();
+  });
+
+  it('/holdings: no amount wraps at 360, 375 and 1280 px (values shown, a row open, the upload preview)', async () => {
+    // Amounts as long as an investor's: ₹14,70,957.60 invested, a P&L in lakhs.
+    const investor = await signIn(app, { name: 'Kavita Rao' });
+    await addHolding(app, investor, 'RELIANCE', 1000, 1470.9576);
+    await addHolding(app, investor, 'HDFCBANK', 5000, 10.5);
+    const kite = readFileSync(
+      new URL('../../../shared/fixtures/brokers/zerodha_kite_holdings.csv', import.meta.url),
+    );
+    for (const viewport of [NARROW, { width: 375, height: 740 }, DESKTOP]) {
+      const context = await signedInContext(browser, app, investor, viewport);
+      const page = await context.newPage();
+      await page.goto(`${app.url}/holdings`);
+      const phone = viewport.width < 768;
+      const item = phone ? 'li.holding-card' : 'tr.holding-row';
+      await page.locator(`${item}[data-symbol="HDFCBANK"] [data-col="ltp"]`).getByText('₹').waitFor();
+      await page.getByRole('button', { name: 'Show values' }).click();
+      await page.locator(`${item}[data-symbol="HDFCBANK"] .expand-button`).click();
+      await page.locator('.holding-details .account-item').first().waitFor();
+      expect(await wrappedAmounts(page), `${viewport.width} px: amounts on two lines`).to.deep.equal([]);
+      await assertNoHorizontalScroll(page);
+
+      await page.getByRole('button', { name: 'Upload CSV' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
+      await dialog.locator('input[type=file]').setInputFiles({
+        name: 'holdings.csv',
+        mimeType: 'text/csv',
+        buffer: kite,
+      });
+      const preview = dialog.locator('.upload-rows');
+      await preview.locator('tbody tr').first().waitFor();
+      expect(await wrappedAmounts(page), `${viewport.width} px: preview amounts on two lines`).to.deep.equal(
+        [],
+      );
+      // Every price of the preview in view, not cut off at the table's edge.
+      const cut = await preview.evaluate((wrap) => {
+        const edge = wrap.getBoundingClientRect().right;
+        return [...wrap.querySelectorAll('tbody td:last-child')]
+          .filter((cell) => cell.getBoundingClientRect().right > edge + 1)
+          .map((cell) => cell.textContent);
+      });
+      expect(cut, `${viewport.width} px: prices cut off in the preview`).to.deep.equal([]);
+      await context.close();
+    }
   });
 
   it('/settings with the add form and the phone menu open', async () => {

@@ -1,3 +1,4 @@
+import type { Density } from './density.ts';
 import type { AccountOption } from './holdingsView.ts';
 
 interface HoldingsFiltersProps {
@@ -8,9 +9,11 @@ interface HoldingsFiltersProps {
   accounts: readonly AccountOption[];
   shown: number;
   total: number;
+  density: Density;
+  onDensity: (density: Density) => void;
 }
 
-/** Search by symbol or company, and show one broker account or all. */
+/** Search by symbol or company, show one broker account or all, and choose the density. */
 export function HoldingsFilters({
   search,
   onSearch,
@@ -19,6 +22,8 @@ export function HoldingsFilters({
   accounts,
   shown,
   total,
+  density,
+  onDensity,
 }: HoldingsFiltersProps) {
   return (
     <div className="holdings-filters">
@@ -59,6 +64,18 @@ export function HoldingsFilters({
           ? `${total} ${total === 1 ? 'holding' : 'holdings'}`
           : `Showing ${shown} of ${total} holdings`}
       </p>
+      <div className="segmented density-toggle" role="group" aria-label="Density">
+        {(['comfortable', 'compact'] as const).map((choice) => (
+          <button
+            key={choice}
+            type="button"
+            aria-pressed={density === choice}
+            onClick={() => onDensity(choice)}
+          >
+            {choice === 'compact' ? 'Compact' : 'Comfortable'}
+          </button>
+        ))}
+      </div>
     </div>
   );
 }

@@ -23,10 +23,12 @@ import { RuleDialogs } from './rules/RuleDialogs.tsx';
 import { RulesBar } from './rules/RulesBar.tsx';
 import { RulesContext } from './rules/RulesContext.ts';
 import { useRulesPage } from './rules/useRulesPage.ts';
+import { useDensity } from './density.ts';
 import { HoldingsList } from './table/HoldingsList.tsx';
 import type { UploadSummary } from './upload/uploadApi.ts';
 import { useHoldingDeletion } from './useHoldingDeletion.ts';
 import { usePortfolio } from './usePortfolio.ts';
+import { ValuesVisibleContext } from './valuesVisibility.ts';
 
 /**
  * Holdings (spec §2): summary, the live holdings table with each account's rules, Price Guard,
@@ -44,6 +46,8 @@ export default function HoldingsPage() {
   const [accountId, setAccountId] = useState('');
   const [sort, setSort] = useState(DEFAULT_SORT);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const [valuesVisible, setValuesVisible] = useState(false);
+  const [density, setDensity] = useDensity();
 
   // ?upload=csv opens the upload dialog (then leaves the address).
   const wantsUpload = params.get('upload') === 'csv';
@@ -126,127 +130,136 @@ export default function HoldingsPage() {
   const hasHoldings = holdings.length > 0;
   return (
     <RulesContext value={rules.context}>
-      <div className="container page holdings-page">
-        <header className="page-header holdings-header">
-          <div>
-            <h1>Portfolio Holdings</h1>
-            <p>Your holdings across every demat account, at live NSE and BSE prices.</p>
-          </div>
-          <HoldingsActions
-            hasHoldings={hasHoldings}
-            adding={adding}
-            onAddNew={() => setAdding((open) => !open)}
-            onUpload={() => setUploadOpen(true)}
-            onDeleteAll={() =>
-              hasHoldings ? deletion.ask({ kind: 'all' }) : deletion.reportNothingToDelete()
-            }
-            onPriceGuard={() => rules.openDialog({ kind: 'guard' })}
-          />
-        </header>
-        <ErrorBox message={portfolio.error} onDismiss={portfolio.dismissError}>
-          <button type="button" className="btn btn-secondary btn-sm" onClick={() => void reload()}>
-            Try again
-          </button>
-        </ErrorBox>
-        <ErrorBox message={deletion.problem?.message} onDismiss={deletion.dismissProblem}>
-          {deletion.problem?.details.length ? (
-            <ul className="error-details">
-              {deletion.problem.details.map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ul>
-          ) : null}
-        </ErrorBox>
-        {notice ? (
-          <div className="notice-success" role="status">
-            <span>{notice}</span>
-            <button
-              type="button"
-              className="dismiss-button"
-              aria-label="Dismiss message"
-              onClick={() => setNotice(null)}
-            >
-              ×
-            </button>
-          </div>
-        ) : null}
-        {adding ? (
-          <section className="card add-holdings" aria-labelledby="add-holdings-title">
-            <h2 id="add-holdings-title" className="card-title">
-              Add holdings
-            </h2>
-            <ManualEntryForm
-              variant="single"
-              labelledBy="add-holdings-title"
-              onSaved={onManualSaved}
-              onCancel={() => setAdding(false)}
+      <ValuesVisibleContext value={valuesVisible}>
+        <div className="container page holdings-page" data-density={density}>
+          <header className="page-header holdings-header">
+            <div>
+              <h1>Portfolio Holdings</h1>
+              <p>Your holdings across every demat account, at live NSE and BSE prices.</p>
+            </div>
+            <HoldingsActions
+              hasHoldings={hasHoldings}
+              adding={adding}
+              onAddNew={() => setAdding((open) => !open)}
+              onUpload={() => setUploadOpen(true)}
+              onDeleteAll={() =>
+                hasHoldings ? deletion.ask({ kind: 'all' }) : deletion.reportNothingToDelete()
+              }
+              onPriceGuard={() => rules.openDialog({ kind: 'guard' })}
             />
-          </section>
-        ) : null}
-        {!loaded && !portfolio.error ? <HoldingsSkeleton /> : null}
-        {loaded && !hasHoldings && !adding ? (
-          <HoldingsEmpty onUpload={() => setUploadOpen(true)} onAdd={() => setAdding(true)} />
-        ) : null}
-        {hasHoldings ? (
-          <>
-            <PortfolioSummary rows={allRows} />
-            <RulesBar rules={portfolio.rules} onOpen={rules.openDialog} />
-            <section className="card holdings-card" aria-labelledby="holdings-title">
-              <h2 id="holdings-title" className="visually-hidden">
-                Holdings
+          </header>
+          <ErrorBox message={portfolio.error} onDismiss={portfolio.dismissError}>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => void reload()}>
+              Try again
+            </button>
+          </ErrorBox>
+          <ErrorBox message={deletion.problem?.message} onDismiss={deletion.dismissProblem}>
+            {deletion.problem?.details.length ? (
+              <ul className="error-details">
+                {deletion.problem.details.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            ) : null}
+          </ErrorBox>
+          {notice ? (
+            <div className="notice-success" role="status">
+              <span>{notice}</span>
+              <button
+                type="button"
+                className="dismiss-button"
+                aria-label="Dismiss message"
+                onClick={() => setNotice(null)}
+              >
+                ×
+              </button>
+            </div>
+          ) : null}
+          {adding ? (
+            <section className="card add-holdings" aria-labelledby="add-holdings-title">
+              <h2 id="add-holdings-title" className="card-title">
+                Add holdings
               </h2>
-              <HoldingsFilters
-                search={search}
-                onSearch={setSearch}
-                accountId={accountId}
-                onAccount={setAccountId}
-                accounts={accountOptions(holdings)}
-                shown={orderedRows.length}
-                total={allRows.length}
+              <ManualEntryForm
+                variant="single"
+                labelledBy="add-holdings-title"
+                onSaved={onManualSaved}
+                onCancel={() => setAdding(false)}
               />
-              {orderedRows.length === 0 ? (
-                <p className="holdings-no-match">No holdings match your search.</p>
-              ) : (
-                <HoldingsList
-                  rows={orderedRows}
-                  expanded={expanded}
-                  accountNames={names}
-                  sort={sort}
-                  onSort={onSort}
-                  onToggle={onToggle}
-                  onDelete={onDelete}
-                  onSaved={reload}
-                  onAddRule={rules.addForRow}
-                />
-              )}
             </section>
-          </>
-        ) : null}
-        <HoldingsDialogs
-          uploadOpen={uploadOpen}
-          onCloseUpload={() => setUploadOpen(false)}
-          onUploaded={onUploaded}
-          deletion={deletion}
-        />
-        <RuleDialogs
-          dialog={rules.dialog}
-          rows={loaded ? guardRows : null}
-          rules={portfolio.rules}
-          drafts={rules.drafts}
-          accountNames={names}
-          onClose={rules.closeDialog}
-          onGuard={rules.applyPriceGuard}
-          onChanged={reload}
-          notify={setNotice}
-        />
-        <DraftsBar
-          store={rules.drafts}
-          saving={rules.saving}
-          problem={rules.problem}
-          onSaveAll={() => void rules.saveAll()}
-          onDismissProblem={rules.dismissProblem}
-        />
-      </div>
+          ) : null}
+          {!loaded && !portfolio.error ? <HoldingsSkeleton /> : null}
+          {loaded && !hasHoldings && !adding ? (
+            <HoldingsEmpty onUpload={() => setUploadOpen(true)} onAdd={() => setAdding(true)} />
+          ) : null}
+          {hasHoldings ? (
+            <>
+              <PortfolioSummary
+                rows={allRows}
+                visible={valuesVisible}
+                onToggleVisible={() => setValuesVisible((shown) => !shown)}
+              />
+              <RulesBar rules={portfolio.rules} onOpen={rules.openDialog} />
+              <section className="card holdings-card" aria-labelledby="holdings-title">
+                <h2 id="holdings-title" className="visually-hidden">
+                  Holdings
+                </h2>
+                <HoldingsFilters
+                  search={search}
+                  onSearch={setSearch}
+                  accountId={accountId}
+                  onAccount={setAccountId}
+                  accounts={accountOptions(holdings)}
+                  shown={orderedRows.length}
+                  total={allRows.length}
+                  density={density}
+                  onDensity={setDensity}
+                />
+                {orderedRows.length === 0 ? (
+                  <p className="holdings-no-match">No holdings match your search.</p>
+                ) : (
+                  <HoldingsList
+                    rows={orderedRows}
+                    density={density}
+                    expanded={expanded}
+                    accountNames={names}
+                    sort={sort}
+                    onSort={onSort}
+                    onToggle={onToggle}
+                    onDelete={onDelete}
+                    onSaved={reload}
+                    onAddRule={rules.addForRow}
+                  />
+                )}
+              </section>
+            </>
+          ) : null}
+          <HoldingsDialogs
+            uploadOpen={uploadOpen}
+            onCloseUpload={() => setUploadOpen(false)}
+            onUploaded={onUploaded}
+            deletion={deletion}
+          />
+          <RuleDialogs
+            dialog={rules.dialog}
+            rows={loaded ? guardRows : null}
+            rules={portfolio.rules}
+            drafts={rules.drafts}
+            accountNames={names}
+            onClose={rules.closeDialog}
+            onGuard={rules.applyPriceGuard}
+            onChanged={reload}
+            notify={setNotice}
+          />
+          <DraftsBar
+            store={rules.drafts}
+            saving={rules.saving}
+            problem={rules.problem}
+            onSaveAll={() => void rules.saveAll()}
+            onDismissProblem={rules.dismissProblem}
+          />
+        </div>
+      </ValuesVisibleContext>
     </RulesContext>
   );
 }

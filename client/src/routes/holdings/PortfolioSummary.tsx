@@ -1,21 +1,28 @@
 import { formatInr } from '@app/common/format/money';
 import { anyPriced, unpricedNote } from '@app/common/portfolio/summary';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useQuotesVersion } from '../../live/hooks.ts';
 import { livePortfolioSummary } from '../../live/liveHoldings.ts';
 import { quoteStore } from '../../live/quoteStore.ts';
 import { gainClass, signedInr, signedPercent } from './table/format.ts';
 import { LiveNumber } from './table/LiveNumber.tsx';
-
-const HIDDEN = '****';
+import { HIDDEN_VALUE } from './valuesVisibility.ts';
 
 /**
  * The Portfolio Summary (spec §2): Total Investment, Current Value, P&L, Holdings Count and
- * today's change, at live prices. Values are hidden (****) until the eye toggle shows them.
+ * today's change, at live prices. Values are hidden (****) until the eye toggle shows them; the
+ * page owns that choice, so the rows' amounts hide with it (valuesVisibility.ts).
  */
-export function PortfolioSummary({ rows }: { rows: readonly AggregatedHolding[] }) {
-  const [visible, setVisible] = useState(false);
+export function PortfolioSummary({
+  rows,
+  visible,
+  onToggleVisible,
+}: {
+  rows: readonly AggregatedHolding[];
+  visible: boolean;
+  onToggleVisible: () => void;
+}) {
   const version = useQuotesVersion();
   const summary = useMemo(
     () => livePortfolioSummary(rows, (key) => quoteStore.get(key)),
@@ -23,7 +30,7 @@ export function PortfolioSummary({ rows }: { rows: readonly AggregatedHolding[] 
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [rows, version],
   );
-  const show = (text: string) => (visible ? text : HIDDEN);
+  const show = (text: string) => (visible ? text : HIDDEN_VALUE);
   const priced = anyPriced(summary);
   const note = unpricedNote(summary);
 
@@ -37,7 +44,7 @@ export function PortfolioSummary({ rows }: { rows: readonly AggregatedHolding[] 
           aria-pressed={visible}
           aria-label={visible ? 'Hide values' : 'Show values'}
           title={visible ? 'Hide values' : 'Show values'}
-          onClick={() => setVisible((v) => !v)}
+          onClick={onToggleVisible}
         >
           <EyeIcon open={visible} />
         </button>

@@ -1,14 +1,17 @@
-import { formatInr } from '@app/common/format/money';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
+import type { LiveQuote } from '@app/common/realtime/events';
 import { memo, useMemo, useRef } from 'react';
 import { applyQuote, holdingKey } from '../../../live/liveHoldings.ts';
 import { isInlineEditable } from '../holdingsView.ts';
 import { HoldingDetails } from './HoldingDetails.tsx';
+import { formatQuantity } from './format.ts';
 import {
   BuyPriceValue,
+  CurrentValue,
   DayChangeValue,
   ExpandIcon,
   GainValue,
+  InvestedValue,
   LtpValue,
   PnlValue,
   QuantityValue,
@@ -20,13 +23,19 @@ import { useVisibleQuote } from './useVisibleQuote.ts';
 
 interface HoldingCardProps extends RowCallbacks {
   row: AggregatedHolding;
+  /** Compact density: a two-line row (symbol and current value; quantity × LTP and P&L). */
+  compact: boolean;
   expanded: boolean;
   accountNames: ReadonlyMap<string, string>;
 }
 
-/** The mobile layout of a holding (spec §2): Qty, Buy Price, Gain %, Invested, LTP, Net P&L. */
+/**
+ * The mobile layout of a holding (spec §2): Qty, Buy Price, Gain %, Invested, LTP, Net P&L. In
+ * the compact density a two-line row, Kite-like, that opens into those figures and the details.
+ */
 export const HoldingCard = memo(function HoldingCard({
   row,
+  compact,
   expanded,
   accountNames,
   onToggle,
@@ -41,6 +50,65 @@ export const HoldingCard = memo(function HoldingCard({
   const editable = isInlineEditable(row);
   const detailsId = `holding-card-details-${row.exchange}-${row.symbol}`.replace(/[^\w-]/g, '_');
 
+  if (compact) {
+    return (
+      <li ref={cardRef} className="holding-card holding-card-compact" data-symbol={row.symbol}>
+        <button
+          type="button"
+          className="expand-button holding-line-button"
+          aria-expanded={expanded}
+          aria-controls={expanded ? detailsId : undefined}
+          onClick={() => onToggle(key)}
+        >
+          <span className="holding-line">
+            <span className="holding-symbol-code">
+              {row.symbol} <small className="holding-line-exchange">{row.exchange}</small>
+            </span>
+            <span className="holding-line-value" data-col="value">
+              <CurrentValue row={live} />
+            </span>
+          </span>
+          <span className="holding-line holding-line-sub">
+            <span className="holding-line-qty">
+              <span data-col="qty">{formatQuantity(row.total_quantity)}</span> ×{' '}
+              <span data-col="ltp">
+                <LtpValue row={live} quote={quote} />
+              </span>
+            </span>
+            <span className="holding-line-pnl">
+              <span data-col="pnl">
+                <PnlValue row={live} />
+              </span>{' '}
+              <span data-col="gain">
+                <GainValue row={live} />
+              </span>
+            </span>
+          </span>
+          <span className="visually-hidden">{expanded ? ', hide details' : ', show details'}</span>
+        </button>
+        {expanded ? (
+          <div className="holding-card-open" id={detailsId}>
+            <CardFigures
+              row={row}
+              live={live}
+              quote={quote}
+              editable={editable}
+              onSaved={onSaved}
+              onAddRule={onAddRule}
+            />
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm icon-button-danger holding-card-delete"
+              onClick={() => onDelete(row)}
+            >
+              <TrashIcon /> Delete {row.symbol} ({row.exchange})
+            </button>
+            <HoldingDetails id={`${detailsId}-accounts`} row={live} accountNames={accountNames} />
+          </div>
+        ) : null}
+      </li>
+    );
+  }
   return (
     <li ref={cardRef} className="holding-card" data-symbol={row.symbol}>
       <div className="holding-card-head">
@@ -68,55 +136,85 @@ export const HoldingCard = memo(function HoldingCard({
           <TrashIcon />
         </button>
       </div>
-      <dl className="figures holding-card-figures">
-        <div className="figure">
-          <dt>Qty</dt>
-          <dd data-col="qty">
-            <QuantityValue row={row} editable={editable} onSaved={onSaved} />
-          </dd>
-        </div>
-        <div className="figure">
-          <dt>Buy Price</dt>
-          <dd data-col="buy">
-            <BuyPriceValue row={row} editable={editable} onSaved={onSaved} />
-          </dd>
-        </div>
-        <div className="figure">
-          <dt>Gain %</dt>
-          <dd data-col="gain">
-            <GainValue row={live} />
-          </dd>
-        </div>
-        <div className="figure">
-          <dt>Invested</dt>
-          <dd>{formatInr(row.total_investment)}</dd>
-        </div>
-        <div className="figure">
-          <dt>LTP</dt>
-          <dd data-col="ltp">
-            <LtpValue row={live} quote={quote} />
-          </dd>
-        </div>
-        <div className="figure">
-          <dt>Net P&amp;L</dt>
-          <dd data-col="pnl">
-            <PnlValue row={live} />
-          </dd>
-        </div>
-        <div className="figure">
-          <dt>Day change</dt>
-          <dd data-col="day">
-            <DayChangeValue row={live} quote={quote} />
-          </dd>
-        </div>
-        <div className="figure">
-          <dt>Rules</dt>
-          <dd>
-            <RulesValue row={row} onAdd={() => onAddRule(row)} />
-          </dd>
-        </div>
-      </dl>
+      <CardFigures
+        row={row}
+        live={live}
+        quote={quote}
+        editable={editable}
+        onSaved={onSaved}
+        onAddRule={onAddRule}
+      />
       {expanded ? <HoldingDetails id={detailsId} row={live} accountNames={accountNames} /> : null}
     </li>
   );
 });
+
+/** The card's figures (spec §2 order first), shared by the card and the opened compact row. */
+function CardFigures({
+  row,
+  live,
+  quote,
+  editable,
+  onSaved,
+  onAddRule,
+}: {
+  row: AggregatedHolding;
+  live: AggregatedHolding;
+  quote: LiveQuote | undefined;
+  editable: boolean;
+  onSaved: () => Promise<void>;
+  onAddRule: (row: AggregatedHolding) => void;
+}) {
+  return (
+    <dl className="figures holding-card-figures">
+      <div className="figure">
+        <dt>Qty</dt>
+        <dd data-col="qty">
+          <QuantityValue row={row} editable={editable} onSaved={onSaved} />
+        </dd>
+      </div>
+      <div className="figure">
+        <dt>Buy Price</dt>
+        <dd data-col="buy">
+          <BuyPriceValue row={row} editable={editable} onSaved={onSaved} />
+        </dd>
+      </div>
+      <div className="figure">
+        <dt>Gain %</dt>
+        <dd data-col="gain">
+          <GainValue row={live} />
+        </dd>
+      </div>
+      <div className="figure">
+        <dt>Invested</dt>
+        <dd data-col="invested">
+          <InvestedValue row={row} />
+        </dd>
+      </div>
+      <div className="figure">
+        <dt>LTP</dt>
+        <dd data-col="ltp">
+          <LtpValue row={live} quote={quote} />
+        </dd>
+      </div>
+      <div className="figure">
+        <dt>Net P&amp;L</dt>
+        <dd data-col="pnl">
+          <PnlValue row={live} />
+        </dd>
+      </div>
+      <div className="figure">
+        <dt>Day change</dt>
+        <dd data-col="day">
+          <DayChangeValue row={live} quote={quote} />
+        </dd>
+      </div>
+      <div className="figure">
+        <dt>Rules</dt>
+        <dd>
+          <RulesValue row={row} onAdd={() => onAddRule(row)} />
+        </dd>
+      </div>
+    </dl>
+  );
+}

@@ -2,6 +2,7 @@ import { formatInr } from '@app/common/format/money';
 import type { AccountHolding, AggregatedHolding } from '@app/common/portfolio/types';
 import { lazy, Suspense } from 'react';
 import { AccountRules } from '../AccountRules.tsx';
+import { HIDDEN_VALUE, useValuesVisible } from '../valuesVisibility.ts';
 import { formatQuantity, gainClass, signedInr, signedPercent } from './format.ts';
 import { NO_PRICE } from './rowParts.tsx';
 
@@ -23,6 +24,7 @@ export function HoldingDetails({
   row: AggregatedHolding;
   accountNames: ReadonlyMap<string, string>;
 }) {
+  const visible = useValuesVisible();
   const nameOf = (account: AccountHolding) =>
     accountNames.get(String(account.broker_account_id)) ?? account.broker_name;
   return (
@@ -44,8 +46,13 @@ export function HoldingDetails({
                 <Figure label="LTP" className={account.current_price === null ? 'text-muted' : undefined}>
                   {account.current_price === null ? NO_PRICE : formatInr(account.current_price)}
                 </Figure>
-                <Figure label="P&L" className={account.pnl === null ? 'text-muted' : gainClass(account.pnl)}>
-                  {account.pnl === null ? '—' : signedInr(account.pnl)}
+                <Figure
+                  label="P&L"
+                  className={
+                    account.pnl === null ? 'text-muted' : visible ? gainClass(account.pnl) : undefined
+                  }
+                >
+                  {account.pnl === null ? '—' : visible ? signedInr(account.pnl) : HIDDEN_VALUE}
                 </Figure>
                 <Figure
                   label="Gain"

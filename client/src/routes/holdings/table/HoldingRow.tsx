@@ -5,6 +5,7 @@ import { isInlineEditable } from '../holdingsView.ts';
 import { HoldingDetails } from './HoldingDetails.tsx';
 import {
   BuyPriceValue,
+  CurrentValue,
   DayChangeValue,
   ExpandIcon,
   GainValue,
@@ -17,10 +18,13 @@ import {
 } from './rowParts.tsx';
 import { useVisibleQuote } from './useVisibleQuote.ts';
 
+/** Columns of the comfortable table; the compact one adds Current value. */
 export const TABLE_COLUMNS = 9;
 
 interface HoldingRowProps extends RowCallbacks {
   row: AggregatedHolding;
+  /** Compact density: one line, no company name, a Current value cell. */
+  compact: boolean;
   expanded: boolean;
   accountNames: ReadonlyMap<string, string>;
 }
@@ -32,6 +36,7 @@ interface HoldingRowProps extends RowCallbacks {
  */
 export const HoldingRow = memo(function HoldingRow({
   row,
+  compact,
   expanded,
   accountNames,
   onToggle,
@@ -58,11 +63,13 @@ export const HoldingRow = memo(function HoldingRow({
             onClick={() => onToggle(key)}
           >
             <ExpandIcon open={expanded} />
-            <span className="holding-symbol">
+            <span className="holding-symbol" title={compact ? (row.company_name ?? undefined) : undefined}>
               <span className="holding-symbol-code">{row.symbol}</span>
-              <span className="holding-company">
-                {row.company_name && row.company_name !== row.symbol ? row.company_name : row.exchange}
-              </span>
+              {compact ? null : (
+                <span className="holding-company">
+                  {row.company_name && row.company_name !== row.symbol ? row.company_name : row.exchange}
+                </span>
+              )}
             </span>
             <span className="visually-hidden">{expanded ? ', hide accounts' : ', show accounts'}</span>
           </button>
@@ -76,6 +83,11 @@ export const HoldingRow = memo(function HoldingRow({
         <td className="num" data-col="ltp">
           <LtpValue row={live} quote={quote} />
         </td>
+        {compact ? (
+          <td className="num" data-col="value">
+            <CurrentValue row={live} />
+          </td>
+        ) : null}
         <td className="num" data-col="day">
           <DayChangeValue row={live} quote={quote} />
         </td>
@@ -102,7 +114,7 @@ export const HoldingRow = memo(function HoldingRow({
       </tr>
       {expanded ? (
         <tr className="holding-details-row">
-          <td colSpan={TABLE_COLUMNS}>
+          <td colSpan={TABLE_COLUMNS + (compact ? 1 : 0)}>
             <HoldingDetails id={detailsId} row={live} accountNames={accountNames} />
           </td>
         </tr>

@@ -1,5 +1,6 @@
 import type { HoldingSortField } from '@app/common/portfolio/sort';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
+import type { Density } from '../density.ts';
 import type { SortState } from '../holdingsView.ts';
 import { MOBILE_QUERY, useMediaQuery } from '../useMediaQuery.ts';
 import { HoldingCard } from './HoldingCard.tsx';
@@ -9,6 +10,7 @@ import { SortHeader } from './SortHeader.tsx';
 
 interface HoldingsListProps extends RowCallbacks {
   rows: readonly AggregatedHolding[];
+  density: Density;
   expanded: ReadonlySet<string>;
   accountNames: ReadonlyMap<string, string>;
   sort: SortState;
@@ -24,9 +26,13 @@ const SORT_CHOICES: { field: HoldingSortField; label: string }[] = [
   { field: 'active_rules_count', label: 'Rules' },
 ];
 
-/** The holdings as a sortable table, or as cards below 768 px. */
+/**
+ * The holdings as a sortable table, or as cards below 768 px. Compact: shorter table rows with a
+ * Current value column; on a phone, a two-line row per holding that opens into the full card.
+ */
 export function HoldingsList({
   rows,
+  density,
   expanded,
   accountNames,
   sort,
@@ -34,17 +40,22 @@ export function HoldingsList({
   ...callbacks
 }: HoldingsListProps) {
   const mobile = useMediaQuery(MOBILE_QUERY);
+  const compact = density === 'compact';
   const key = (row: AggregatedHolding) => `${row.exchange}:${row.symbol}`;
 
   if (mobile) {
     return (
       <>
         <MobileSort sort={sort} onSort={onSort} />
-        <ul className="holding-cards" aria-label="Holdings">
+        <ul
+          className={compact ? 'holding-cards holding-cards-compact' : 'holding-cards'}
+          aria-label="Holdings"
+        >
           {rows.map((row) => (
             <HoldingCard
               key={key(row)}
               row={row}
+              compact={compact}
               expanded={expanded.has(key(row))}
               accountNames={accountNames}
               {...callbacks}
@@ -56,7 +67,7 @@ export function HoldingsList({
   }
   return (
     <div className="table-wrap holdings-table-wrap">
-      <table className="table holdings-table">
+      <table className={compact ? 'table holdings-table holdings-table-compact' : 'table holdings-table'}>
         <caption className="visually-hidden">Holdings, one row per stock and exchange</caption>
         <thead>
           <tr>
@@ -66,6 +77,11 @@ export function HoldingsList({
             <th scope="col" className="num">
               LTP
             </th>
+            {compact ? (
+              <th scope="col" className="num">
+                Current value
+              </th>
+            ) : null}
             <th scope="col" className="num">
               Day change
             </th>
@@ -82,6 +98,7 @@ export function HoldingsList({
             <HoldingRow
               key={key(row)}
               row={row}
+              compact={compact}
               expanded={expanded.has(key(row))}
               accountNames={accountNames}
               {...callbacks}

@@ -2,6 +2,7 @@ import { formatInr } from '@app/common/format/money';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import type { LiveQuote } from '@app/common/realtime/events';
 import { dayChangeOf } from '../../../live/liveHoldings.ts';
+import { HIDDEN_VALUE, useValuesVisible } from '../valuesVisibility.ts';
 import { InlineEdit } from './InlineEdit.tsx';
 import { LiveNumber } from './LiveNumber.tsx';
 import { formatQuantity, gainClass, signedInr, signedPercent } from './format.ts';
@@ -48,10 +49,17 @@ export function LtpValue({ row, quote }: { row: AggregatedHolding; quote?: LiveQ
   );
 }
 
+/** An amount the eye toggle hides: **** in place of the figure, no colour, no flash. */
+export function HiddenAmount() {
+  return <span className="amount-hidden">{HIDDEN_VALUE}</span>;
+}
+
 /** Today's change in rupees and percent, or — until a quote with a previous close exists. */
 export function DayChangeValue({ row, quote }: { row: AggregatedHolding; quote: LiveQuote | undefined }) {
+  const visible = useValuesVisible();
   const day = dayChangeOf(row.total_quantity, quote);
   if (!day) return <span className="text-muted">—</span>;
+  if (!visible) return <HiddenAmount />;
   return (
     <LiveNumber value={day.amount} className={`stacked ${gainClass(day.amount)}`}>
       <span>{signedInr(day.amount)}</span>
@@ -62,12 +70,27 @@ export function DayChangeValue({ row, quote }: { row: AggregatedHolding; quote: 
 
 /** P&L in rupees, or — until the holding has a price. */
 export function PnlValue({ row }: { row: AggregatedHolding }) {
+  const visible = useValuesVisible();
   if (row.total_pnl === null) return <NoValue />;
+  if (!visible) return <HiddenAmount />;
   return (
     <LiveNumber value={row.total_pnl} className={gainClass(row.total_pnl)}>
       {signedInr(row.total_pnl)}
     </LiveNumber>
   );
+}
+
+/** Quantity × LTP, or — before the first price; hidden with the other amounts. */
+export function CurrentValue({ row }: { row: AggregatedHolding }) {
+  const visible = useValuesVisible();
+  if (row.total_current_value === null) return <NoValue />;
+  if (!visible) return <HiddenAmount />;
+  return <LiveNumber value={row.total_current_value}>{formatInr(row.total_current_value)}</LiveNumber>;
+}
+
+/** What was paid (quantity × buy price); hidden with the other amounts. */
+export function InvestedValue({ row }: { row: AggregatedHolding }) {
+  return useValuesVisible() ? <>{formatInr(row.total_investment)}</> : <HiddenAmount />;
 }
 
 /** Gain %, or — until the holding has a price. */

@@ -1,0 +1,312 @@
+/**
+ * Issue 17's screens in Chromium against the real app: inline edits saved on blur, the eye
+ * toggle hiding the rows' amounts, focus back on the opener when a dialog closes, each upload
+ * problem shown once, one market state in every page's header, and the compact density (at
+ * least 18 holdings on a 1280×900 screen, a two-line row per holding on a phone), with
+ * screenshots of both densities (into docs/ with UPDATE_DOCS_SCREENSHOTS=1).
+ */
+import { expect } from 'chai';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { TestApp } from '../helpers/app.ts';
+import { assertNoHorizontalScroll, launchBrowser, PHONE, screenshotDir } from '../helpers/browser.ts';
+import { apiClient } from '../helpers/http.ts';
+import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+
+/** Symbol, quantity, buy price, replayed price, previous close. */
+const HOLDINGS: [string, number, number, number, number][] = [
+  ['RELIANCE', 1000, 1418.6, 1492.3, 1478.6],
+  ['TCS', 40, 3900, 3402.15, 3380],
+  ['INFY', 10, 1400, 1512.4, 1500],
+  ['HDFCBANK', 120, 1610.25, 1985.6, 1990.1],
+  ['ICICIBANK', 75, 1050, 1412.8, 1401.35],
+  ['SBIN', 150, 680.4, 1021.1, 1025.3],
+  ['ITC', 500, 402.3, 412.55, 410],
+  ['LT', 18, 3320, 3655.9, 3640.2],
+  ['AXISBANK', 60, 1120.5, 1096.45, 1101],
+  ['KOTAKBANK', 25, 1790, 2104.7, 2098],
+  ['HINDUNILVR', 30, 2510, 2388.05, 2395.4],
+  ['BHARTIARTL', 45, 1180, 1890.35, 1872.6],
+  ['MARUTI', 4, 11250, 12640, 12580.5],
+  ['TITAN', 22, 3410, 3522.75, 3540],
+  ['WIPRO', 200, 268.9, 251.3, 249.85],
+  ['SUNPHARMA', 35, 1550, 1701.2, 1695],
+  ['NTPC', 300, 345.6, 338.15, 341],
+  ['ONGC', 250, 262.4, 244.9, 246.1],
+  ['TATASTEEL', 400, 148.2, 161.05, 159.9],
+  ['ASIANPAINT', 12, 2900, 2455.6, 2470.2],
+  ['NESTLEIND', 20, 2380, 2291.4, 2288],
+  ['ULTRACEMCO', 3, 10950, 12210.5, 12198],
+];
+
+const REPLAY = [
+  'time,symbol,exchange,price,prev_close',
+  ...HOLDINGS.map(([symbol, , , price, prev]) => `open,${symbol},NSE,${price},${prev}`),
+].join('\n');
+
+const DESKTOP_900 = { width: 1280, height: 900 };
+const docsDir = fileURLToPath(new URL('../../docs/', import.meta.url));
+
+/** Noon IST on the Sunday before `now`: the NSE is closed whatever time the test runs. */
+function lastSundayNoon(now = Date.now()): number {
+  const day = new Date(now + 5.5 * 3_600_000).getUTCDay();
+  const sunday = new Date(now - (day === 0 ? 7 : day) * 86_400_000);
+  return Date.parse(`${sunday.toISOString().slice(0, 10)}T12:00:00+05:30`);
+}
+
+describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market state, density', function () {
+  this.timeout(120_000);
+  let app: TestApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  let dir: string;
+  let user: SignedInUser;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'holdings-density-e2e-'));
+    const replayFile = path.join(dir, 'replay.csv');
+    await writeFile(replayFile, `${REPLAY}\n`);
+    // One batch at start, then none for ten minutes: a page that does not load the snapshot
+    // has no quote unless the header seeds one.
+    app = await bootBrowserApp({
+      QUOTE_PROVIDER: 'replay',
+      REPLAY_FILE: replayFile,
+      REPLAY_LOOP: 'true',
+      QUOTE_INTERVAL_MS: '600000',
+    });
+    browser = await launchBrowser();
+    user = await signIn(app, { name: 'Meera Iyer' });
+    const api = apiClient(app.url);
+    for (const [symbol, quantity, average_price] of HOLDINGS) {
+      const res = await api.post(
+        '/api/holdings/manual',
+        { symbol, exchange: 'NSE', quantity, average_price },
+        user.token,
+      );
+      expect(res.status, `${symbol}: ${res.body.error}`).to.equal(201);
+    }
+    context = await signedInContext(browser, app, user, DESKTOP_900);
+    page = await context.newPage();
+    errors = watchPageErrors(page);
+    await page.goto(`${app.url}/holdings`);
+    await page
+      .locator('tr.holding-row[data-symbol="INFY"] [data-col="ltp"]')
+      .getByText('₹1,512.40')
+      .waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('saves an inline edit when the field loses focus (a phone keypad has no Enter), Enter still saves', async () => {
+    const row = page.locator('tr.holding-row[data-symbol="INFY"]');
+    await row.getByRole('button', { name: /Edit quantity of INFY/ }).click();
+    await row.getByRole('spinbutton', { name: 'New quantity of INFY' }).fill('12');
+    await page.getByRole('heading', { level: 1 }).click();
+    await row.locator('[data-col="qty"]').getByText('12', { exact: true }).waitFor();
+
+    await row.getByRole('button', { name: /Edit buy price of INFY/ }).click();
+    const price = row.getByRole('spinbutton', { name: 'New buy price of INFY' });
+    await price.fill('1450');
+    await price.press('Enter');
+    await row.locator('[data-col="buy"]').getByText('₹1,450.00').waitFor();
+
+    const listed = await apiClient(app.url).get<
+      { symbol: string; quantity: string; average_price: string }[]
+    >('/api/holdings', user.token);
+    const infy = listed.body.data!.find((h) => h.symbol === 'INFY')!;
+    expect([Number(infy.quantity), Number(infy.average_price)]).to.deep.equal([12, 1450]);
+  });
+
+  it("hides the rows' P&L, day change and account P&L with the summary, until the eye shows them", async () => {
+    const row = page.locator('tr.holding-row[data-symbol="SBIN"]');
+    expect(await page.locator('[data-stat="Total Investment"]').innerText()).to.equal('****');
+    expect(await row.locator('[data-col="pnl"]').innerText()).to.equal('****');
+    expect(await row.locator('[data-col="day"]').innerText()).to.equal('****');
+    await row.locator('.expand-button').click();
+    const account = page.locator('.holding-details .account-item').first();
+    await account.waitFor();
+    const accountPnl = account.locator('.figure', { hasText: 'P&L' }).locator('dd');
+    expect(await accountPnl.innerText()).to.equal('****');
+
+    await page.getByRole('button', { name: 'Show values' }).click();
+    // 150 SBIN bought at 680.40, now 1,021.10.
+    expect(await row.locator('[data-col="pnl"]').innerText()).to.equal('+₹51,105.00');
+    expect(await accountPnl.innerText()).to.equal('+₹51,105.00');
+    expect(await row.locator('[data-col="day"]').innerText()).to.contain('-₹630.00');
+
+    await page.getByRole('button', { name: 'Hide values' }).click();
+    expect(await row.locator('[data-col="pnl"]').innerText()).to.equal('****');
+    await row.locator('.expand-button').click();
+  });
+
+  it('returns focus to the button that opened each dialog, on Escape and on the close button', async () => {
+    const openers: [Locator, string][] = [
+      [page.getByRole('button', { name: 'Upload CSV' }), 'Upload Holdings'],
+      [page.getByRole('button', { name: 'Price Guard', exact: true }), 'Price Guard - Smart Protection'],
+      [page.getByRole('button', { name: 'Delete All Holdings' }), 'Delete all holdings?'],
+      [page.getByRole('button', { name: 'Delete TCS (NSE)' }), 'Delete TCS?'],
+      [page.getByRole('button', { name: 'Create Rule' }), 'Create Position Rule'],
+      [page.getByRole('button', { name: 'Apply Templates' }), 'Apply Rule Templates'],
+      [page.getByRole('button', { name: 'Manage Rules' }), 'Manage Position Rules'],
+    ];
+    for (const [opener, title] of openers) {
+      for (const how of ['Escape', 'close button'] as const) {
+        await opener.click();
+        const dialog = page.getByRole('dialog', { name: title });
+        await dialog.waitFor();
+        if (how === 'Escape') await page.keyboard.press('Escape');
+        else await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+        await dialog.waitFor({ state: 'detached' });
+        expect(
+          await opener.evaluate((el) => el === document.activeElement),
+          `${title}, closed with ${how}: focus is on ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))}`,
+        ).to.equal(true);
+      }
+    }
+  });
+
+  it('shows each upload problem once: a missing column, a number out of range', async () => {
+    const dialogLines = async (csv: string) => {
+      await page.getByRole('button', { name: 'Upload CSV' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
+      await dialog.locator('input[type=file]').setInputFiles({
+        name: 'holdings.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(csv),
+      });
+      await dialog.locator('.error-box').waitFor();
+      const lines = await dialog
+        .locator('.error-box p, .error-box li')
+        .evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText.trim()));
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      return lines;
+    };
+    const missing = await dialogLines('Symbol,Buy Price\nINFY,1400\n');
+    expect(missing).to.deep.equal(['Missing required column: Quantity/Qty']);
+    const outOfRange = await dialogLines('Symbol,Quantity,Buy Price\nINFY,100000000000000,1400\n');
+    expect(outOfRange.length, outOfRange.join(' | ')).to.be.at.least(1);
+    expect(new Set(outOfRange).size, outOfRange.join(' | ')).to.equal(outOfRange.length);
+  });
+
+  it('says the same in the header on Holdings, History and Settings at the same minute', async () => {
+    const labels: Record<string, string> = {};
+    for (const route of ['/holdings', '/history', '/settings']) {
+      const tab = await context.newPage();
+      // A Sunday: without a quote the header would say 'Market closed'.
+      await tab.clock.setFixedTime(lastSundayNoon());
+      await tab.goto(`${app.url}${route}`);
+      await tab.getByRole('heading', { level: 1 }).waitFor();
+      await tab.locator('.live-indicator[data-tone="live"]').waitFor({ timeout: 8_000 });
+      labels[route] = await tab.locator('.live-label').innerText();
+      await tab.close();
+    }
+    expect(labels).to.deep.equal({ '/holdings': 'Live', '/history': 'Live', '/settings': 'Live' });
+  });
+
+  it('compact density: at least 18 holdings on a 1280×900 screen, with Current value; remembered', async () => {
+    await page.getByRole('button', { name: 'Compact', exact: true }).click();
+    await page.reload();
+    const compact = page.getByRole('button', { name: 'Compact', exact: true });
+    await compact.waitFor();
+    expect(await compact.getAttribute('aria-pressed'), 'remembered after a reload').to.equal('true');
+    await page.getByRole('columnheader', { name: 'Current value' }).waitFor();
+    await page
+      .locator('tr.holding-row[data-symbol="SBIN"] [data-col="ltp"]')
+      .getByText('₹1,021.10')
+      .waitFor();
+    await page.locator('.holdings-table thead').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    const visible = await page.locator('tr.holding-row').evaluateAll((rows) => {
+      const header = document.querySelector('.site-header')?.getBoundingClientRect().bottom ?? 0;
+      return rows.filter((row) => {
+        const box = row.getBoundingClientRect();
+        return box.top >= header && box.bottom <= window.innerHeight;
+      }).length;
+    });
+    expect(visible, 'holdings fully on screen').to.be.at.least(18);
+    await assertNoHorizontalScroll(page);
+    const table = await page
+      .locator('.holdings-table-wrap')
+      .evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    expect(table[0], 'the compact table fits its card').to.be.at.most(table[1]!);
+  });
+
+  it('compact density on a 375 px phone: each holding is a two-line row', async () => {
+    const phoneContext = await signedInContext(browser, app, user, PHONE);
+    const phone = await phoneContext.newPage();
+    await phone.goto(`${app.url}/terms`);
+    await phone.evaluate(() => localStorage.setItem('holdings_density', 'compact'));
+    await phone.goto(`${app.url}/holdings`);
+    await phone
+      .locator('li.holding-card[data-symbol="SBIN"] [data-col="ltp"]')
+      .getByText('₹1,021.10')
+      .waitFor();
+    const rows = await phone.locator('li.holding-card').evaluateAll((items) =>
+      items.map((item) => {
+        const lines = [...item.querySelectorAll<HTMLElement>('.holding-line')];
+        return {
+          symbol: item.getAttribute('data-symbol'),
+          lines: lines.length,
+          // A line taller than one and a half line-heights has wrapped.
+          singleLines: lines.every(
+            (line) =>
+              line.getBoundingClientRect().height < 1.5 * parseFloat(getComputedStyle(line).lineHeight),
+          ),
+        };
+      }),
+    );
+    expect(rows).to.have.length(HOLDINGS.length);
+    for (const row of rows) expect(row, row.symbol ?? '').to.include({ lines: 2, singleLines: true });
+    // The second line's LTP and the current value are there.
+    const sbin = phone.locator('li.holding-card[data-symbol="SBIN"]');
+    expect(await sbin.locator('[data-col="value"]').innerText()).to.equal('****');
+    await phone.getByRole('button', { name: 'Show values' }).click();
+    expect(await sbin.locator('[data-col="value"]').innerText()).to.equal('₹1,53,165.00');
+    await assertNoHorizontalScroll(phone);
+    await phoneContext.close();
+  });
+
+  it('screenshots the holdings page in both densities at 1280 and 375 px', async () => {
+    await mkdir(screenshotDir, { recursive: true });
+    for (const [name, viewport] of [
+      ['1280', DESKTOP_900],
+      ['375', PHONE],
+    ] as const) {
+      for (const density of ['comfortable', 'compact'] as const) {
+        const shotContext = await signedInContext(browser, app, user, viewport);
+        const shot = await shotContext.newPage();
+        await shot.goto(`${app.url}/terms`);
+        await shot.evaluate((value) => localStorage.setItem('holdings_density', value), density);
+        await shot.goto(`${app.url}/holdings`);
+        const item = viewport.width < 768 ? 'li.holding-card' : 'tr.holding-row';
+        await shot.locator(`${item}[data-symbol="SBIN"] [data-col="ltp"]`).getByText('₹1,021.10').waitFor();
+        await shot.getByRole('button', { name: 'Show values' }).click();
+        await shot.waitForTimeout(300);
+        await assertNoHorizontalScroll(shot);
+        // The screen a user scrolls to: the holdings card under the sticky header.
+        await shot.locator('.holdings-card').evaluate((el) => {
+          const header = document.querySelector('.site-header')?.getBoundingClientRect().height ?? 0;
+          window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - header - 8);
+        });
+        const file = `holdings-${density}-${name}.png`;
+        const target =
+          process.env.UPDATE_DOCS_SCREENSHOTS === '1'
+            ? path.join(docsDir, file)
+            : path.join(screenshotDir, file);
+        await shot.screenshot({ path: target });
+        await shotContext.close();
+      }
+    }
+    expect(errors).to.deep.equal([]);
+  });
+});
