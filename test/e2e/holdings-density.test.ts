@@ -298,6 +298,7 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
           const header = document.querySelector('.site-header')?.getBoundingClientRect().height ?? 0;
           window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - header - 8);
         });
+        await shot.mouse.move(0, 0);
         const file = `holdings-${density}-${name}.png`;
         const target =
           process.env.UPDATE_DOCS_SCREENSHOTS === '1'
