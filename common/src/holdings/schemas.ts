@@ -24,7 +24,7 @@ const accountName = z
 
 /**
  * The account an upload goes to: one of the user's import accounts by id, or a new account with
- * this name. Without it the server chooses by the file's client ID (see the README, Holdings).
+ * this name. Without it the server chooses by the file's client ID (see docs/holdings.md).
  */
 const uploadAccount = z.union(
   [

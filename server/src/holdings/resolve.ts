@@ -1,7 +1,7 @@
 /**
  * Turns parsed import rows (a symbol, an ISIN or only a company name) into instruments
  * of the master. The server always resolves again; the browser's preview is advisory.
- * Rules (README, Holdings): a series suffix (`-T`, `-BE`, `-XT`) is dropped when what is left is
+ * Rules (docs/holdings.md): a series suffix (`-T`, `-BE`, `-XT`) is dropped when what is left is
  * listed; a file without an exchange column gets each stock's exchange from the master.
  */
 import { amountProblem, amountRequirement } from '@app/common/api/numbers';
