@@ -159,8 +159,10 @@ describe('BSE scrip list', () => {
 });
 
 describe('Yahoo symbols', () => {
-  it('suffixes .NS for NSE and .BO for BSE Security Ids', () => {
+  it('suffixes .NS for NSE; on BSE, the scrip code when known, else the Security Id', () => {
     expect(yahooSymbol('RELIANCE', 'NSE')).to.equal('RELIANCE.NS');
+    expect(yahooSymbol('RELIANCE', 'BSE', { scripCode: '500325' })).to.equal('500325.BO');
     expect(yahooSymbol('m&m', 'BSE')).to.equal('M&M.BO');
+    expect(yahooSymbol('m&m', 'BSE', { scripCode: 'n/a' })).to.equal('M&M.BO');
   });
 });

@@ -28,9 +28,9 @@ describe('common: how old a quote may be, and Yahoo tickers', () => {
   });
 
   it('spells an NSE Emerge (SME) stock SYMBOL-SM.NS, and the others as before', () => {
-    expect(yahooSymbol('SIMCA', 'NSE', 'SME')).to.equal('SIMCA-SM.NS');
-    expect(yahooSymbol('TCS', 'NSE', 'EQUITY')).to.equal('TCS.NS');
-    expect(yahooSymbol('NIFTYBEES', 'NSE', 'ETF')).to.equal('NIFTYBEES.NS');
+    expect(yahooSymbol('SIMCA', 'NSE', { kind: 'SME' })).to.equal('SIMCA-SM.NS');
+    expect(yahooSymbol('TCS', 'NSE', { kind: 'EQUITY' })).to.equal('TCS.NS');
+    expect(yahooSymbol('NIFTYBEES', 'NSE', { kind: 'ETF' })).to.equal('NIFTYBEES.NS');
     expect(yahooSymbol('TCS', 'BSE')).to.equal('TCS.BO');
   });
 });

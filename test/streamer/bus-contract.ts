@@ -165,4 +165,18 @@ export function describeBusContract(setup: () => BusUnderTest): void {
     ]);
     await t.bus.replaceWatchSet([]);
   });
+
+  it("carries a BSE stock's scrip code (Yahoo's name for it), replaced with the set", async () => {
+    await t.bus.replaceWatchSet([{ symbol: 'RELIANCE', exchange: 'BSE', scripCode: '500325' }]);
+    await t.bus.addToWatchSet([
+      { symbol: 'COLAB', exchange: 'BSE', scripCode: '543213', referencePrice: 18 },
+    ]);
+    expect(await t.bus.getWatchSet()).to.deep.equal([
+      { exchange: 'BSE', symbol: 'COLAB', scripCode: '543213', referencePrice: 18 },
+      { exchange: 'BSE', symbol: 'RELIANCE', scripCode: '500325' },
+    ]);
+    await t.bus.replaceWatchSet([{ symbol: 'RELIANCE', exchange: 'BSE' }]);
+    expect(await t.bus.getWatchSet()).to.deep.equal([{ exchange: 'BSE', symbol: 'RELIANCE' }]);
+    await t.bus.replaceWatchSet([]);
+  });
 }

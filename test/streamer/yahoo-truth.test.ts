@@ -141,4 +141,22 @@ describe('streamer: Yahoo quotes tell the truth (fake Yahoo with real shapes)', 
       ['SIMCA-SM.NS', 'RELIANCE.NS'],
     ]);
   });
+
+  it('polls a BSE stock by its scrip code (500325.BO), and by Security Id when Yahoo lacks the code', async () => {
+    const relianceBse = { symbol: 'RELIANCE', exchange: 'BSE' as const, scripCode: '500325' };
+    const colab = { symbol: 'COLAB', exchange: 'BSE' as const, scripCode: '543213' };
+    yahoo.setPrice('500325.BO', 1491.2, 1480.5);
+    yahoo.setListing('543213.BO', 'unknown');
+    yahoo.setPrice('COLAB.BO', 18.4, 18);
+    const p = provider();
+    await p.getQuotes([relianceBse, colab]);
+    const quotes = await p.getQuotes([relianceBse, colab]);
+    expect(quotes.find((q) => q.symbol === 'RELIANCE')).to.include({ exchange: 'BSE', ltp: 1491.2 });
+    expect(quotes.find((q) => q.symbol === 'COLAB')).to.include({ exchange: 'BSE', ltp: 18.4 });
+    expect(yahoo.requests().map((r) => r.symbols)).to.deep.equal([
+      ['500325.BO', '543213.BO'],
+      ['COLAB.BO'],
+      ['500325.BO', 'COLAB.BO'],
+    ]);
+  });
 });

@@ -71,5 +71,7 @@ export const MARKET_KEYS = {
   watchSet: 'market:watch',
   /** Hash beside the watch set: instrument key → the price a simulated market starts it from. */
   watchReference: 'market:watch:ref',
+  /** Hash beside the watch set: BSE instrument key → its scrip code (how Yahoo names it). */
+  watchScripCodes: 'market:watch:scrip',
   leaderLock: 'market:streamer:leader',
 } as const;

@@ -233,7 +233,7 @@ export function toRow(i: Instrument, source: string) {
     series: i.series ?? null,
     scripCode: i.scripCode ?? null,
     kind: i.kind,
-    yahooSymbol: yahooSymbol(i.symbol, i.exchange, i.kind),
+    yahooSymbol: yahooSymbol(i.symbol, i.exchange, i),
     source,
   };
 }

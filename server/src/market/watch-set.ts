@@ -14,13 +14,19 @@ import { queryRows, type Executor } from '../db/client.ts';
  * not know (a typo, a made-up name, a stock listed after the last sync) is stored and shown,
  * but not polled until a sync lists it: no user's data can grow the feed for everyone.
  * Each held one carries its holders' average buy price: the simulated market starts an
- * instrument it has no price level for there, never at an invented number.
+ * instrument it has no price level for there, never at an invented number. A BSE one carries
+ * its scrip code, the name Yahoo lists it under.
  */
 export async function loadWatchedInstruments(db: Executor): Promise<WatchedInstrument[]> {
-  const rows = await queryRows<{ symbol: string; exchange: 'NSE' | 'BSE'; reference: string | null }>(
+  const rows = await queryRows<{
+    symbol: string;
+    exchange: 'NSE' | 'BSE';
+    reference: string | null;
+    scrip_code: string | null;
+  }>(
     db,
     sql`
-    select w.symbol, w.exchange, r.reference from (
+    select w.symbol, w.exchange, r.reference, i.scrip_code from (
       select symbol, exchange from holdings
       union select symbol, exchange from position_rules where is_active
       union select symbol, exchange from price_alerts where is_active
@@ -30,14 +36,15 @@ export async function loadWatchedInstruments(db: Executor): Promise<WatchedInstr
         sum(quantity * average_price) / nullif(sum(quantity), 0) as reference
       from holdings group by symbol, exchange
     ) r on r.exchange = w.exchange and r.symbol = w.symbol
-    where exists (select 1 from instruments i where i.exchange = w.exchange and i.symbol = w.symbol)`,
+    join instruments i on i.exchange = w.exchange and i.symbol = w.symbol`,
   );
   return rows
     .map((r): WatchedInstrument => {
+      const instrument: WatchedInstrument = { symbol: r.symbol, exchange: r.exchange };
       const reference = r.reference === null ? Number.NaN : Math.round(Number(r.reference) * 100) / 100;
-      return Number.isFinite(reference) && reference > 0
-        ? { symbol: r.symbol, exchange: r.exchange, referencePrice: reference }
-        : { symbol: r.symbol, exchange: r.exchange };
+      if (Number.isFinite(reference) && reference > 0) instrument.referencePrice = reference;
+      if (r.exchange === 'BSE' && r.scrip_code) instrument.scripCode = r.scrip_code;
+      return instrument;
     })
     .sort((a, b) => instrumentKey(a.exchange, a.symbol).localeCompare(instrumentKey(b.exchange, b.symbol)));
 }

@@ -6,7 +6,7 @@
 import { instrumentKey, type Quote } from '@app/common/market/tick-batch';
 import { pino, type Logger } from 'pino';
 import { decodeBatch, decodeQuote, dispatchBatch, logRejectedQuotesOnce, screenBatch } from './decode.ts';
-import { referenceFields, watchedFromMembers } from './watch-reference.ts';
+import { watchAttributes, watchedFromMembers, type WatchAttributes } from './watch-reference.ts';
 import type { BatchHandler, MarketBus } from './types.ts';
 
 /** Thrown by calls on a closed in-process bus. */
@@ -24,7 +24,7 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
   const rejectedOnArrival = logRejectedQuotesOnce(log, 'arrival');
   const latest = new Map<string, string>();
   const watch = new Set<string>();
-  const references: Record<string, string> = {};
+  let attributes: WatchAttributes = { references: {}, scripCodes: {} };
   let closed = false;
 
   const open = () => {
@@ -63,21 +63,22 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
 
     async getWatchSet() {
       open();
-      return watchedFromMembers([...watch], (member) => references[member]);
+      return watchedFromMembers([...watch], attributes);
     },
 
     async replaceWatchSet(list) {
       open();
       watch.clear();
-      for (const key of Object.keys(references)) delete references[key];
       for (const i of list) watch.add(instrumentKey(i.exchange, i.symbol));
-      Object.assign(references, referenceFields(list));
+      attributes = watchAttributes(list);
     },
 
     async addToWatchSet(list) {
       open();
       for (const i of list) watch.add(instrumentKey(i.exchange, i.symbol));
-      Object.assign(references, referenceFields(list));
+      const added = watchAttributes(list);
+      Object.assign(attributes.references, added.references);
+      Object.assign(attributes.scripCodes, added.scripCodes);
     },
 
     async getLatestQuotes(keys) {

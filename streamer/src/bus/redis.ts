@@ -1,7 +1,9 @@
 /**
  * The market bus over Redis (scaled mode): tick batches on MARKET_KEYS.ticksChannel (pub/sub,
  * at most once), latest quotes in the MARKET_KEYS.latestQuotes hash, the watch set in the
- * MARKET_KEYS.watchSet set (with each instrument's reference price in MARKET_KEYS.watchReference). A separate subscriber connection is opened on the first `onBatch`;
+ * MARKET_KEYS.watchSet set (with each instrument's reference price and BSE scrip code in the
+ * hashes beside it, `./watch-reference.ts`). A separate subscriber connection is opened on the
+ * first `onBatch`;
  * ioredis re-subscribes it after a reconnect. Redis being down never throws at the process:
  * connection errors are logged, and calls made meanwhile reject.
  */
@@ -10,10 +12,18 @@ import type { ChainableCommander } from 'ioredis';
 import type { Logger } from 'pino';
 import { closeRedisConnection, createRedisConnection } from './connection.ts';
 import { decodeBatch, decodeQuote, dispatchBatch, logRejectedQuotesOnce, screenBatch } from './decode.ts';
-import { referenceFields, watchedFromMembers } from './watch-reference.ts';
+import { watchAttributes, watchedFromMembers } from './watch-reference.ts';
 import type { BatchHandler, MarketBus, WatchedInstrument } from './types.ts';
 
 const keyOf = (i: WatchedInstrument) => instrumentKey(i.exchange, i.symbol);
+
+/** Adds the list's reference prices and scrip codes to a transaction on the watch set. */
+function storeAttributes(multi: ChainableCommander, list: readonly WatchedInstrument[]): ChainableCommander {
+  const { references, scripCodes } = watchAttributes(list);
+  if (Object.keys(references).length > 0) multi.hset(MARKET_KEYS.watchReference, references);
+  if (Object.keys(scripCodes).length > 0) multi.hset(MARKET_KEYS.watchScripCodes, scripCodes);
+  return multi;
+}
 
 /** Runs a MULTI or a pipeline; resolves with each command's reply, rejects with the first error. */
 async function execOrThrow(multi: ChainableCommander): Promise<unknown[]> {
@@ -100,26 +110,29 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
     },
 
     async getWatchSet() {
-      const [members, references] = (await execOrThrow(
-        commands.multi().smembers(MARKET_KEYS.watchSet).hgetall(MARKET_KEYS.watchReference),
-      )) as [string[], Record<string, string>];
-      return watchedFromMembers(members, (member) => references[member]);
+      const [members, references, scripCodes] = (await execOrThrow(
+        commands
+          .multi()
+          .smembers(MARKET_KEYS.watchSet)
+          .hgetall(MARKET_KEYS.watchReference)
+          .hgetall(MARKET_KEYS.watchScripCodes),
+      )) as [string[], Record<string, string>, Record<string, string>];
+      return watchedFromMembers(members, { references, scripCodes });
     },
 
     async replaceWatchSet(list) {
-      const multi = commands.multi().del(MARKET_KEYS.watchSet, MARKET_KEYS.watchReference);
+      const multi = commands
+        .multi()
+        .del(MARKET_KEYS.watchSet, MARKET_KEYS.watchReference, MARKET_KEYS.watchScripCodes);
       if (list.length > 0) multi.sadd(MARKET_KEYS.watchSet, ...list.map(keyOf));
-      const references = referenceFields(list);
-      if (Object.keys(references).length > 0) multi.hset(MARKET_KEYS.watchReference, references);
-      await execOrThrow(multi);
+      await execOrThrow(storeAttributes(multi, list));
     },
 
     async addToWatchSet(list) {
       if (list.length === 0) return;
-      const multi = commands.multi().sadd(MARKET_KEYS.watchSet, ...list.map(keyOf));
-      const references = referenceFields(list);
-      if (Object.keys(references).length > 0) multi.hset(MARKET_KEYS.watchReference, references);
-      await execOrThrow(multi);
+      await execOrThrow(
+        storeAttributes(commands.multi().sadd(MARKET_KEYS.watchSet, ...list.map(keyOf)), list),
+      );
     },
 
     async getLatestQuotes(keys) {

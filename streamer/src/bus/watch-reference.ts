@@ -1,33 +1,44 @@
 /**
- * The watch set's reference prices, stored beside it (Redis hash MARKET_KEYS.watchReference:
- * field = instrument key, value = price): how both buses write and read them.
+ * What the watch set carries beside each member, stored in hashes next to it: the reference
+ * price a simulated market starts from (MARKET_KEYS.watchReference) and a BSE stock's scrip
+ * code (MARKET_KEYS.watchScripCodes). How both buses write and read them.
  */
 import { instrumentKey, parseInstrumentKey } from '@app/common/market/tick-batch';
 import type { WatchedInstrument } from '../providers/types.ts';
 
-/** The hash fields of the instruments that carry a reference price. */
-export function referenceFields(list: readonly WatchedInstrument[]): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const i of list) {
-    if (i.referencePrice !== undefined && Number.isFinite(i.referencePrice) && i.referencePrice > 0)
-      fields[instrumentKey(i.exchange, i.symbol)] = String(i.referencePrice);
-  }
-  return fields;
+/** Hash fields by instrument key, one hash per attribute. */
+export interface WatchAttributes {
+  references: Record<string, string>;
+  scripCodes: Record<string, string>;
 }
 
-/** The watch set from its members, sorted by key, each with its reference price when it has one. */
+/** The hash fields of the instruments that carry a reference price or a scrip code. */
+export function watchAttributes(list: readonly WatchedInstrument[]): WatchAttributes {
+  const attributes: WatchAttributes = { references: {}, scripCodes: {} };
+  for (const i of list) {
+    const key = instrumentKey(i.exchange, i.symbol);
+    if (i.referencePrice !== undefined && Number.isFinite(i.referencePrice) && i.referencePrice > 0)
+      attributes.references[key] = String(i.referencePrice);
+    if (i.scripCode) attributes.scripCodes[key] = i.scripCode;
+  }
+  return attributes;
+}
+
+/** The watch set from its members, sorted by key, each with the attributes stored for it. */
 export function watchedFromMembers(
   members: readonly string[],
-  referenceOf: (member: string) => string | undefined,
+  attributes: Partial<WatchAttributes>,
 ): WatchedInstrument[] {
   const watched: WatchedInstrument[] = [];
   for (const member of [...members].sort()) {
     const parsed = parseInstrumentKey(member);
     if (!parsed) continue;
-    const reference = Number(referenceOf(member));
-    watched.push(
-      Number.isFinite(reference) && reference > 0 ? { ...parsed, referencePrice: reference } : parsed,
-    );
+    const instrument: WatchedInstrument = { ...parsed };
+    const reference = Number(attributes.references?.[member]);
+    if (Number.isFinite(reference) && reference > 0) instrument.referencePrice = reference;
+    const scripCode = attributes.scripCodes?.[member];
+    if (scripCode) instrument.scripCode = scripCode;
+    watched.push(instrument);
   }
   return watched;
 }

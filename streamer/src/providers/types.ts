@@ -15,6 +15,8 @@ export interface WatchedInstrument {
    * an instrument it has no price level of its own for. Real feeds ignore it.
    */
   referencePrice?: number;
+  /** BSE's six-digit scrip code, when the symbol master knows it (Yahoo's `500325.BO`). */
+  scripCode?: string;
 }
 
 /** A source of quotes, one request at a time. */

@@ -1,5 +1,5 @@
 /**
- * Yahoo Finance quotes for NSE (`SYMBOL.NS`) and BSE (`SYMBOL.BO`) through yahoo-finance2's
+ * Yahoo Finance quotes for NSE (`SYMBOL.NS`) and BSE (`500325.BO`) through yahoo-finance2's
  * batch `quote()` (the v7 quote API), at most 50 symbols a request. The library runs Yahoo's
  * cookie-and-crumb handshake and checks each answer against its schema; our `fetch`
  * (`./yahoo-fetch.ts`) points it at `YAHOO_BASE_URL` when set and turns 429/5xx answers into
@@ -13,10 +13,12 @@
  * A symbol Yahoo leaves out is simply not returned; the poller serves its last price stale and,
  * after a few cycles, marks it unavailable.
  *
- * NSE Emerge (SME) stocks are `SYMBOL-SM.NS` on Yahoo. The watch set carries no listing kind, so
- * an NSE symbol missing from the answer is asked for once more as `SYMBOL-SM.NS` in the same
- * call, and the spelling that answered is remembered (a stock migrating between SME and main
- * board is followed the same way).
+ * Some instruments have two Yahoo spellings. NSE Emerge (SME) stocks are `SYMBOL-SM.NS`: the watch
+ * set carries no listing kind, so an NSE symbol missing from the answer is asked for once more
+ * as `SYMBOL-SM.NS` in the same call. BSE stocks are asked for by scrip code (`500325.BO`, the
+ * name Yahoo lists every BSE stock under) when the master knows it, and once more by Security
+ * Id (`RELIANCE.BO`) when that goes unanswered. The spelling that answered is remembered (a stock
+ * migrating between SME and main board is followed the same way).
  *
  * yahoo-finance2 keeps the crumb in module state, shared by every client in the process: a new
  * provider clears it and starts its own session (one Yahoo provider per process).
@@ -34,6 +36,15 @@ import type { Logger as LibraryLogger } from 'yahoo-finance2/lib/options';
 import { z } from 'zod';
 import { QuoteProviderError, type QuoteProvider, type WatchedInstrument } from './types.ts';
 import { createYahooFetch } from './yahoo-fetch.ts';
+
+/**
+ * The other name Yahoo may list an instrument under: `SYMBOL-SM.NS` for an NSE stock (Emerge),
+ * the Security Id `SYMBOL.BO` for a BSE stock first asked for by scrip code.
+ */
+function alternateSpelling(i: WatchedInstrument): string | undefined {
+  if (i.exchange === 'NSE') return yahooSymbol(i.symbol, i.exchange, { kind: 'SME' });
+  return i.scripCode ? yahooSymbol(i.symbol, i.exchange) : undefined;
+}
 
 /** Yahoo provider set-up. */
 export interface YahooProviderOptions {
@@ -126,11 +137,11 @@ export function createYahooProvider(options: YahooProviderOptions = {}): QuotePr
 
   /** Symbols already logged for a foreign currency (once each per provider). */
   const foreignLogged = new Set<string>();
-  /** Instruments found under their SME spelling, by instrument key. */
-  const smeSpelling = new Set<string>();
+  /** Instruments found under their second spelling, by instrument key. */
+  const foundAsAlternate = new Set<string>();
   const keyOf = (i: WatchedInstrument) => instrumentKey(i.exchange, i.symbol);
   const spell = (i: WatchedInstrument) =>
-    yahooSymbol(i.symbol, i.exchange, smeSpelling.has(keyOf(i)) ? 'SME' : undefined);
+    foundAsAlternate.has(keyOf(i)) ? alternateSpelling(i)! : yahooSymbol(i.symbol, i.exchange, i);
 
   function toQuote(item: unknown, bySymbol: Map<string, WatchedInstrument>): Quote | undefined {
     const parsed = yahooQuoteSchema.safeParse(item);
@@ -191,15 +202,15 @@ export function createYahooProvider(options: YahooProviderOptions = {}): QuotePr
         .filter((q): q is Quote => q !== undefined);
       const answered = new Set(quotes.map(keyOf));
       const unanswered = instruments.filter((i) => !answered.has(keyOf(i)));
-      const retry = unanswered.filter((i) => i.exchange === 'NSE' && !smeSpelling.has(keyOf(i)));
+      const retry = unanswered.filter((i) => !foundAsAlternate.has(keyOf(i)) && alternateSpelling(i));
       // A stock asked for as SME that stopped answering may have moved to the main board.
-      for (const i of unanswered) smeSpelling.delete(keyOf(i));
+      for (const i of unanswered) foundAsAlternate.delete(keyOf(i));
       if (retry.length === 0) return quotes;
-      const bySme = new Map(retry.map((i) => [yahooSymbol(i.symbol, i.exchange, 'SME'), i]));
-      for (const item of await ask([...bySme.keys()])) {
-        const quote = toQuote(item, bySme);
+      const byAlternate = new Map(retry.map((i) => [alternateSpelling(i)!, i]));
+      for (const item of await ask([...byAlternate.keys()])) {
+        const quote = toQuote(item, byAlternate);
         if (!quote) continue;
-        smeSpelling.add(keyOf(quote));
+        foundAsAlternate.add(keyOf(quote));
         quotes.push(quote);
       }
       return quotes;

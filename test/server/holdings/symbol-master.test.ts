@@ -102,8 +102,8 @@ describe('symbol master: the shipped snapshot, safe syncs and BSE scrip codes', 
     const [sme] = (await api.get<Result[]>('/api/symbols/search?query=SIMCA', token)).body.data!;
     expect(sme).to.deep.include({ symbol: 'SIMCA', exchange: 'NSE' });
     expect(await yahoo('NSE', 'SIMCA')).to.equal('SIMCA-SM.NS');
-    expect(await yahoo('BSE', 'RELIANCE')).to.equal('RELIANCE.BO');
-    expect(await yahoo('BSE', '500325')).to.equal('RELIANCE.BO');
+    expect(await yahoo('BSE', 'RELIANCE')).to.equal('500325.BO');
+    expect(await yahoo('BSE', '500325')).to.equal('500325.BO');
   });
 
   it('downloads the Emerge list from its own path, and asks BSE as its pages do', () => {

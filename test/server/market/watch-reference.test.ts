@@ -58,4 +58,21 @@ describe("market: the watch set carries holders' average buy price to the simula
     // Start within ±3% (previous close) ±1% (first price), then inside the ±10% circuit band.
     expect(price!).to.be.within(7.92 * 0.85, 7.92 * 1.15);
   });
+
+  it('carries the scrip code of a BSE stock, so Yahoo is asked for 500325.BO', async () => {
+    const user = await signIn(app);
+    const res = await api.post(
+      '/api/holdings/manual',
+      { symbol: 'RELIANCE', exchange: 'BSE', quantity: 5, average_price: 1400 },
+      user.token,
+    );
+    expect(res.status, res.body.error).to.equal(201);
+    const watched = await loadWatchedInstruments(app.runtime.deps.db);
+    expect(watched.find((i) => i.exchange === 'BSE' && i.symbol === 'RELIANCE')).to.deep.equal({
+      symbol: 'RELIANCE',
+      exchange: 'BSE',
+      referencePrice: 1400,
+      scripCode: '500325',
+    });
+  });
 });

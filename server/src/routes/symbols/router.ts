@@ -53,8 +53,8 @@ export function symbolsRouter(deps: AppDeps): Router {
       ...present(found),
       series: found.series ?? null,
       scrip_code: found.scripCode ?? null,
-      // The ticker the Yahoo provider polls: TCS.NS, SIMCA-SM.NS (Emerge), RELIANCE.BO.
-      yahoo_symbol: yahooSymbol(found.symbol, found.exchange, found.kind),
+      // The ticker the Yahoo provider polls: TCS.NS, SIMCA-SM.NS (Emerge), 500325.BO.
+      yahoo_symbol: yahooSymbol(found.symbol, found.exchange, found),
     });
   });
   router.get('/stats', (ctx) => ok(ctx, deps.instruments.stats()));
