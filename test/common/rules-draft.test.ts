@@ -5,7 +5,12 @@ import {
   updateRuleBody,
   updateAlertBody,
 } from '../../common/src/api/rules.ts';
-import { crossingMessage, describeRule, triggerTypeLabel } from '../../common/src/rules/describe.ts';
+import {
+  crossingMessage,
+  describeRule,
+  gappedThrough,
+  triggerTypeLabel,
+} from '../../common/src/rules/describe.ts';
 import { renamedAfterEdit } from '../../common/src/rules/naming.ts';
 import {
   DEFAULT_RULE_DRAFT,
@@ -229,6 +234,22 @@ describe('rules: drafts and Save All (spec §5, §8)', () => {
       crossingMessage({ symbol: 'INFY', triggerType: 'TAKE_PROFIT', ltp: 1760, triggerPrice: 1750 }),
     ).to.equal('INFY rose to ₹1,760.00, at or above your profit target at ₹1,750.00');
     expect(triggerTypeLabel('TRAILING_STOP_LOSS')).to.equal('TRAILING STOP LOSS');
+  });
+
+  it('says an alert gapped through when the price is more than 1 % past the level', () => {
+    const stop = { symbol: 'RELIANCE', triggerType: 'FIXED_STOP_LOSS' as const, triggerPrice: 950 };
+    // 940.5 is exactly 1 % under 950: still an ordinary crossing.
+    expect(crossingMessage({ ...stop, ltp: 940.5 })).to.equal(
+      'RELIANCE fell to ₹940.50, at or below your stop loss at ₹950.00',
+    );
+    expect(crossingMessage({ ...stop, ltp: 930 })).to.equal(
+      'RELIANCE gapped through your stop loss: level ₹950.00, price ₹930.00',
+    );
+    expect(
+      crossingMessage({ symbol: 'INFY', triggerType: 'TAKE_PROFIT', triggerPrice: 1100, ltp: 1150 }),
+    ).to.equal('INFY gapped through your profit target: level ₹1,100.00, price ₹1,150.00');
+    expect(gappedThrough({ triggerType: 'PRICE_BELOW', triggerPrice: 100, ltp: 98.99 })).to.equal(true);
+    expect(gappedThrough({ triggerType: 'PRICE_ABOVE', triggerPrice: 100, ltp: 98.99 })).to.equal(false);
   });
 
   it('counts the quota in IST calendar months and states the tier limits', () => {

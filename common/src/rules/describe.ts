@@ -40,9 +40,39 @@ const LEVEL_NAMES: Record<ExecutionTriggerType, string> = {
   PRICE_BELOW: 'your alert price of',
 };
 
+/** How far past its level a price may fill before the alert says it gapped through: 1 %. */
+export const GAP_THROUGH_FRACTION = 0.01;
+
+const GAP_NAMES: Record<ExecutionTriggerType, string> = {
+  FIXED_STOP_LOSS: 'your stop loss',
+  TRAILING_STOP_LOSS: 'your trailing stop',
+  TAKE_PROFIT: 'your profit target',
+  PRICE_ABOVE: 'your alert price',
+  PRICE_BELOW: 'your alert price',
+};
+
+const fires = (triggerType: ExecutionTriggerType) =>
+  triggerType === 'TAKE_PROFIT' || triggerType === 'PRICE_ABOVE' ? 'above' : 'below';
+
+/**
+ * True when the price that crossed is past the level by more than 1 %: the market opened (or
+ * fell) through it, so the level was never traded and an exit would fill nearer the price.
+ */
+export function gappedThrough(input: {
+  triggerType: ExecutionTriggerType;
+  ltp: number;
+  triggerPrice: number;
+}): boolean {
+  const past =
+    fires(input.triggerType) === 'above' ? input.ltp - input.triggerPrice : input.triggerPrice - input.ltp;
+  return input.triggerPrice > 0 && past > input.triggerPrice * GAP_THROUGH_FRACTION;
+}
+
 /**
  * The execution's message: 'RELIANCE fell to ₹2,301.50, at or below your trailing stop at
- * ₹2,310.00'; take profit and price-above alerts 'rose to …, at or above …'.
+ * ₹2,310.00'; take profit and price-above alerts 'rose to …, at or above …'. A price more than
+ * 1 % past the level says so: 'RELIANCE gapped through your stop loss: level ₹950.00, price
+ * ₹930.00'.
  */
 export function crossingMessage(input: {
   symbol: string;
@@ -50,7 +80,9 @@ export function crossingMessage(input: {
   ltp: number;
   triggerPrice: number;
 }): string {
-  const rose = input.triggerType === 'TAKE_PROFIT' || input.triggerType === 'PRICE_ABOVE';
+  if (gappedThrough(input))
+    return `${input.symbol} gapped through ${GAP_NAMES[input.triggerType]}: level ${formatInr(input.triggerPrice)}, price ${formatInr(input.ltp)}`;
+  const rose = fires(input.triggerType) === 'above';
   const moved = rose ? 'rose to' : 'fell to';
   const side = rose ? 'at or above' : 'at or below';
   return `${input.symbol} ${moved} ${formatInr(input.ltp)}, ${side} ${LEVEL_NAMES[input.triggerType]} ${formatInr(input.triggerPrice)}`;

@@ -15,6 +15,7 @@ import { claimCrossing, type ClaimedTrigger } from './claim.ts';
 import { loadWatchEntries } from './load.ts';
 import { writePeaks } from './peaks.ts';
 import { RuleIndex, type Crossing, type MovedPeaks } from './rule-index.ts';
+import { createTickScreen } from './tick-screen.ts';
 
 export type RuleLevels = Parameters<ServerToClientEvents['rules:levels']>[0];
 
@@ -48,6 +49,7 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
   const { deps } = opts;
   const { db, log, events } = deps;
   const index = new RuleIndex();
+  const ticks = createTickScreen(log);
   const concurrency = opts.claimConcurrency ?? 8;
   const origin = instanceOrigin(events);
   const tails = new Map<string, Promise<void>>();
@@ -158,7 +160,7 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
   async function evaluate(batch: TickBatch): Promise<void> {
     if (stopped) return;
     await settled();
-    const { crossings, moved } = index.scan(batch.quotes);
+    const { crossings, moved } = index.scan(ticks.admit(batch.quotes));
     if (crossings.length) announce(await claimAll(crossings));
     if (moved.length > 0) await flushPeaks(moved);
   }

@@ -9,8 +9,14 @@ import type { SignedInUser } from '../../helpers/users.ts';
 
 let sequence = 0;
 
-/** A tick batch of `prices` (symbol → ltp, NSE unless `BSE:SYMBOL`), as the streamer publishes it. */
-export function tickBatch(prices: Record<string, number>): TickBatch {
+/**
+ * A tick batch of `prices` (symbol → ltp, NSE unless `BSE:SYMBOL`), as the streamer publishes it,
+ * with each instrument's previous close from `prevCloses` when given.
+ */
+export function tickBatch(
+  prices: Record<string, number>,
+  prevCloses: Record<string, number> = {},
+): TickBatch {
   const at = Date.now() + sequence++;
   const quotes: Quote[] = Object.entries(prices).map(([key, ltp]) => {
     const [exchange, symbol] = key.includes(':') ? (key.split(':') as ['NSE' | 'BSE', string]) : ['NSE', key];
@@ -18,7 +24,7 @@ export function tickBatch(prices: Record<string, number>): TickBatch {
       symbol,
       exchange: exchange as 'NSE' | 'BSE',
       ltp,
-      prevClose: null,
+      prevClose: prevCloses[key] ?? null,
       change: null,
       changePercent: null,
       asOf: at,
@@ -29,8 +35,12 @@ export function tickBatch(prices: Record<string, number>): TickBatch {
 }
 
 /** Publishes a batch on the app's (in-process) bus and waits until the pipeline handled it. */
-export async function publishPrices(app: TestApp, prices: Record<string, number>): Promise<void> {
-  await app.runtime.bus.publishBatch(tickBatch(prices));
+export async function publishPrices(
+  app: TestApp,
+  prices: Record<string, number>,
+  prevCloses: Record<string, number> = {},
+): Promise<void> {
+  await app.runtime.bus.publishBatch(tickBatch(prices, prevCloses));
   await new Promise((resolve) => setImmediate(resolve));
   await app.runtime.pipeline.idle();
 }
