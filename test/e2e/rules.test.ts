@@ -173,7 +173,7 @@ describe('e2e: exit rules and alerts', function () {
     await page.getByRole('button', { name: 'Alerts, 1 unread' }).click();
     const panel = page.getByRole('region', { name: 'Alerts', exact: true });
     await panel.getByText('RELIANCE · Trailing stop hit').waitFor();
-    await panel.getByText(/RELIANCE fell to ₹1,(440|300)\.00/).waitFor();
+    await panel.getByText(/RELIANCE (fell to ₹1,440\.00|gapped through your trailing stop)/).waitFor();
     await panel.getByText(/IST$/).first().waitFor();
     await viewShot(page, 'rules-bell-dropdown');
     await panel.getByRole('button', { name: 'Mark all read' }).click();

@@ -107,7 +107,7 @@ describe('rules engine: exactly once, trailing levels, monthly email quota', () 
     const sixth = (await listExecutions(app, user)).find((e) => e.symbol === 'AXISBANK')!;
     expect(sixth).to.deep.include({ over_quota: true, status: 'IN_APP_ONLY' });
     expect(sixth.message).to.equal(
-      'AXISBANK rose to ₹1,300.00, at or above your profit target at ₹1,260.00. Not emailed: the monthly alert limit of 5 emails on the Basic tier was reached. Upgrade to the Advanced tier for unlimited email alerts.',
+      'AXISBANK gapped through your profit target: level ₹1,260.00, price ₹1,300.00. Not emailed: the monthly alert limit of 5 emails on the Basic tier was reached. Upgrade to the Advanced tier for unlimited email alerts.',
     );
     expect(await deliveriesOf(sixth)).to.equal(0);
     await new Promise((resolve) => setTimeout(resolve, 200));
