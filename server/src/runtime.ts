@@ -37,7 +37,7 @@ import { countPendingDeliveries, createServerMetrics, type ServerMetrics } from 
 import { relayFeedStatus } from './realtime/feed-status.ts';
 import { createQuoteFanout, type QuoteFanout } from './realtime/quote-fanout.ts';
 import { createSocketServer, userRoom, type RealtimeServer } from './realtime/socket-server.ts';
-import { createRulesEngine, type RulesEngine } from './rules/index.ts';
+import { createRulesEngine, type RulesEngine, type RulesEngineTunables } from './rules/index.ts';
 
 export interface RuntimeOptions {
   log?: Logger;
@@ -52,6 +52,8 @@ export interface RuntimeOptions {
   delivery?: DeliveryOverrides;
   /** How often to look for a symbol sync done by another process (default a minute). */
   instrumentRefreshMs?: number;
+  /** How the rules engine fires (claim chunk size, …; the B8 bench's baseline sets these). */
+  rulesEngine?: Partial<RulesEngineTunables>;
 }
 
 export interface ServerRuntime {
@@ -124,6 +126,7 @@ export async function startServerRuntime(
   deps.events.on('rules:changed', onChange);
   const deliveries = createDeliveryWorker(deps, { ...options.delivery, onOutcome: metrics.deliveryOutcome });
   const engine = createRulesEngine({
+    ...options.rulesEngine,
     deps,
     deliveries,
     // Every instance evaluates every batch, so each pushes levels to its own sockets only.

@@ -4,7 +4,7 @@ import { parseConfig } from '@app/config';
 import { pino, type Logger } from 'pino';
 import type { DeliveryOverrides } from '../../server/src/alerts/index.ts';
 import type { DatabaseHandle } from '../../server/src/db/client.ts';
-import { startServerRuntime, type ServerRuntime } from '../../server/src/runtime.ts';
+import { startServerRuntime, type RuntimeOptions, type ServerRuntime } from '../../server/src/runtime.ts';
 import { testServices } from './root-hooks.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
@@ -31,6 +31,8 @@ export interface BootOptions {
   instrumentRefreshMs?: number;
   /** A logger of the test's own (to read what the server logs). */
   log?: Logger;
+  /** Rules engine tunables (claim chunk size, …). */
+  rulesEngine?: RuntimeOptions['rulesEngine'];
 }
 
 /**
@@ -64,6 +66,7 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
     database: options.database,
     delivery: { queuePrefix, ...options.delivery },
     instrumentRefreshMs: options.instrumentRefreshMs,
+    rulesEngine: options.rulesEngine,
   });
   queuePrefixes.set(runtime.deps.database, queuePrefix);
   return { url: runtime.url, runtime, close: () => runtime.close() };

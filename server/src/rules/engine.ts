@@ -19,16 +19,35 @@ import { createTickScreen } from './tick-screen.ts';
 
 export type RuleLevels = Parameters<ServerToClientEvents['rules:levels']>[0];
 
-export interface RulesEngineOptions {
+/**
+ * How the engine fires (RuntimeOptions.rulesEngine sets any of them; docs/exit-rules.md). The
+ * B8 crash-day bench runs `claimChunkSize: 1, pipelineWaitsOnClaims: true` as its baseline: the
+ * firing path before issue #18.
+ */
+export interface RulesEngineTunables {
+  /** Crossings claimed per transaction (default 1,000); 1 is one transaction per crossing. */
+  claimChunkSize: number;
+  /** Users whose claims run at once (one user's claims are serialised by their row lock anyway). */
+  claimConcurrency: number;
+  /** The market pipeline evaluates the next batch only once this one's claims committed (default false). */
+  pipelineWaitsOnClaims: boolean;
+  /** Full reload from the database, repairing anything a lost Redis message left stale. */
+  resyncMs: number;
+}
+
+export const DEFAULT_ENGINE_TUNABLES: RulesEngineTunables = {
+  claimChunkSize: 1000,
+  claimConcurrency: 8,
+  pipelineWaitsOnClaims: false,
+  resyncMs: 5 * 60_000,
+};
+
+export interface RulesEngineOptions extends Partial<RulesEngineTunables> {
   deps: Pick<AppDeps, 'db' | 'events' | 'redis' | 'log'>;
   /** Hands committed outbox rows to the delivery worker. */
   deliveries: { dispatch(deliveryIds: string[]): void };
   /** Trailing levels that rose, per user (the `rules:levels` push to this instance's sockets). */
   onLevels?: (userId: string, levels: RuleLevels) => void;
-  /** Users whose claims run at once (one user's claims are serialised by their row lock anyway). */
-  claimConcurrency?: number;
-  /** Full reload from the database, repairing anything a lost Redis message left stale. */
-  resyncMs?: number;
 }
 
 export interface RulesEngine {
@@ -50,7 +69,7 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
   const { db, log, events } = deps;
   const index = new RuleIndex();
   const ticks = createTickScreen(log);
-  const concurrency = opts.claimConcurrency ?? 8;
+  const concurrency = opts.claimConcurrency ?? DEFAULT_ENGINE_TUNABLES.claimConcurrency;
   const origin = instanceOrigin(events);
   const tails = new Map<string, Promise<void>>();
   const queued = new Set<string>();
@@ -192,7 +211,7 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
       const heard = starting;
       starting = undefined;
       for (const userId of heard) void reloadUser(userId);
-      resync = setInterval(() => void resyncAll(), opts.resyncMs ?? 5 * 60_000);
+      resync = setInterval(() => void resyncAll(), opts.resyncMs ?? DEFAULT_ENGINE_TUNABLES.resyncMs);
       resync.unref();
     },
     evaluate,

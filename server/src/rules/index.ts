@@ -1,5 +1,12 @@
 /** Position rules: the API's services, and the in-memory engine that fires them exactly once. */
-export { createRulesEngine, type RulesEngine, type RulesEngineOptions, type RuleLevels } from './engine.ts';
+export {
+  createRulesEngine,
+  DEFAULT_ENGINE_TUNABLES,
+  type RulesEngine,
+  type RulesEngineOptions,
+  type RulesEngineTunables,
+  type RuleLevels,
+} from './engine.ts';
 export { RuleIndex, MovedPeaks, type WatchEntry, type Crossing } from './rule-index.ts';
 export { announceRulesChanged, RULES_CHANGED_CHANNEL } from './changes.ts';
 export { createRules, updateRule, type RulesDeps } from './service.ts';
