@@ -31,6 +31,7 @@ import { rateLimiterFactory } from './http/rate-limit.ts';
 import { DEFAULT_MASTER_REFRESH_MS, loadInstrumentMaster } from './instruments/master.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { createMailer } from './mail/factory.ts';
+import { createBatchOwnership } from './market/batch-owner.ts';
 import { createMarketPipeline, type MarketPipeline } from './market/pipeline.ts';
 import { createWatchSetKeeper } from './market/watch-set.ts';
 import { countPendingDeliveries, createServerMetrics, type ServerMetrics } from './metrics/index.ts';
@@ -54,6 +55,11 @@ export interface RuntimeOptions {
   instrumentRefreshMs?: number;
   /** How the rules engine fires (claim chunk size, …; the B8 bench's baseline sets these). */
   rulesEngine?: Partial<RulesEngineTunables>;
+  /**
+   * The Redis lease of the instance that claims and stores the batches (market/batch-owner.ts):
+   * instances of one deployment share the key; tests give each database its own.
+   */
+  batchOwner?: { key?: string; ttlMs?: number };
 }
 
 export interface ServerRuntime {
@@ -128,18 +134,23 @@ export async function startServerRuntime(
   const engine = createRulesEngine({
     ...options.rulesEngine,
     deps,
+    marketDb: database.market,
     deliveries,
-    // Every instance evaluates every batch, so each pushes levels to its own sockets only.
+    // Every instance evaluates every batch (owner or observer), so each pushes levels to its own sockets only.
     onLevels: (userId, levels) => realtime.io.local.to(userRoom(userId)).emit('rules:levels', levels),
   });
   await engine.start();
   const retention = createRetentionJob(deps.db, log);
+  const ownership = createBatchOwnership({ redis, log, ...options.batchOwner });
+  await ownership.start();
   const pipeline = createMarketPipeline({
     bus,
-    db: deps.db,
+    db: database.market,
     log,
     immediate: [fanout.deliver],
-    stages: [engine.evaluate],
+    engine,
+    ownership,
+    waitsOnClaims: options.rulesEngine?.pipelineWaitsOnClaims,
     timings: metrics,
   });
 
@@ -180,6 +191,7 @@ export async function startServerRuntime(
     clearTimeout(forceTimer);
     if (!(await requests.idle())) log.warn('closing with requests still running after 10 s');
     await pipeline.idle();
+    await ownership.stop();
     await engine.stop();
     await deliveries.stop();
     await retention.stop();

@@ -23,6 +23,8 @@ export interface LeaderLockOptions {
   key?: string;
   /** Identifies this holder (default: a random UUID). */
   token?: string;
+  /** What the lock is for, in log lines (default 'streamer leader lock'). */
+  name?: string;
   now?: () => number;
 }
 
@@ -31,6 +33,8 @@ export interface LeaderLock {
   readonly token: string;
   /** Starts acquiring/renewing in the background. */
   start(): void;
+  /** Resolves once the first attempt after start() has settled (held or not). */
+  ready(): Promise<void>;
   /** True while this process holds a lock it has recently renewed. */
   isLeader(): boolean;
   /** Calls `listener` whenever leadership is gained or lost; returns the unsubscribe function. */
@@ -45,6 +49,8 @@ export function createLeaderLock(options: LeaderLockOptions): LeaderLock {
   const key = options.key ?? MARKET_KEYS.leaderLock;
   const token = options.token ?? randomUUID();
   const now = options.now ?? Date.now;
+  const name = options.name ?? 'streamer leader lock';
+  let first: Promise<void> | undefined;
   const listeners = new Set<(leader: boolean) => void>();
   let held = false;
   let validUntil = 0;
@@ -56,15 +62,12 @@ export function createLeaderLock(options: LeaderLockOptions): LeaderLock {
   function setHeld(next: boolean, reason: string): void {
     if (held === next) return;
     held = next;
-    log[next ? 'info' : 'warn'](
-      { token, reason },
-      next ? 'streamer leader lock acquired' : 'streamer leader lock lost',
-    );
+    log[next ? 'info' : 'warn']({ token, reason }, `${name} ${next ? 'acquired' : 'lost'}`);
     for (const listener of [...listeners]) {
       try {
         listener(next);
       } catch (err) {
-        log.error({ err }, 'leader lock: change listener failed');
+        log.error({ err }, `${name}: change listener failed`);
       }
     }
   }
@@ -91,10 +94,10 @@ export function createLeaderLock(options: LeaderLockOptions): LeaderLock {
       try {
         if (held && !(await renew(sentAt))) setHeld(false, 'another holder or expired');
         if (!held && running && (await acquire(sentAt))) setHeld(true, 'acquired');
-        if (redisFailing) log.info('leader lock: redis reachable again');
+        if (redisFailing) log.info(`${name}: redis reachable again`);
         redisFailing = false;
       } catch (err) {
-        if (!redisFailing) log.warn({ err }, 'leader lock: redis call failed; will retry');
+        if (!redisFailing) log.warn({ err }, `${name}: redis call failed; will retry`);
         redisFailing = true;
       }
     }
@@ -114,7 +117,9 @@ export function createLeaderLock(options: LeaderLockOptions): LeaderLock {
       if (running) return;
       running = true;
       loop();
+      first = current;
     },
+    ready: () => first ?? Promise.resolve(),
     isLeader() {
       return held && now() < validUntil;
     },
@@ -132,9 +137,9 @@ export function createLeaderLock(options: LeaderLockOptions): LeaderLock {
       held = false;
       try {
         if (redis.status === 'ready') await redis.eval(RELEASE, 1, key, token);
-        log.info({ token }, 'streamer leader lock released');
+        log.info({ token }, `${name} released`);
       } catch (err) {
-        log.warn({ err }, 'leader lock: release failed; it expires by itself');
+        log.warn({ err }, `${name}: release failed; it expires by itself`);
       }
     },
   };

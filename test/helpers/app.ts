@@ -67,6 +67,8 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
     delivery: { queuePrefix, ...options.delivery },
     instrumentRefreshMs: options.instrumentRefreshMs,
     rulesEngine: options.rulesEngine,
+    // Apps on one database share the batch owner lease; apps on others never wait for it.
+    batchOwner: { key: `${queuePrefix}:batch-owner` },
   });
   queuePrefixes.set(runtime.deps.database, queuePrefix);
   return { url: runtime.url, runtime, close: () => runtime.close() };

@@ -10,6 +10,7 @@ import {
   type SubscriptionTier,
 } from '@app/common/rules/index';
 import { sql } from 'drizzle-orm';
+import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor, type Tx } from '../db/client.ts';
 
 /** Triggers this IST month that counted against the quota (emailed, or meant to be). */
@@ -28,18 +29,57 @@ export interface QuotaDecision {
 }
 
 /**
- * Inside a trigger's transaction: locks the user's row (so one user's concurrent claims are
- * counted one after another) and says whether this trigger is over the month's quota.
+ * Inside a chunk of triggers' transaction, before anything of theirs is claimed: locks the users'
+ * rows in id order (every writer takes a user's row before their rules, and in one order, so
+ * chunks and edits never deadlock; one user's triggers are counted one after another) and
+ * answers each user's tier.
  */
-export async function decideQuota(tx: Tx, userId: string, at = new Date()): Promise<QuotaDecision> {
-  const [user] = await queryRows<{ subscription_tier: SubscriptionTier }>(
+export async function lockQuotaUsers(
+  tx: Tx,
+  userIds: Iterable<string>,
+): Promise<Map<string, SubscriptionTier>> {
+  const ids = [...new Set(userIds)].sort();
+  const rows = await queryRows<{ id: string; subscription_tier: SubscriptionTier }>(
     tx,
-    sql`select subscription_tier from users where id = ${userId} for update`,
+    sql`select id, subscription_tier from users where id = any(${pgArray(ids)}::uuid[]) order by id for update`,
   );
-  const tier = user?.subscription_tier ?? 'basic';
-  const limit = TIER_LIMITS[tier].monthlyEmails;
-  if (!Number.isFinite(limit)) return { tier, overQuota: false };
-  return { tier, overQuota: (await countedThisMonth(tx, userId, at)) >= limit };
+  return new Map(rows.map((r) => [r.id, r.subscription_tier]));
+}
+
+/**
+ * The quota of a chunk of triggers, given in crossing order (their users locked by
+ * lockQuotaUsers): one grouped count of each user's month, then each trigger in order counts
+ * against it, exactly as one transaction per trigger would have decided them one by one.
+ */
+export async function settleQuotas(
+  tx: Tx,
+  triggers: ReadonlyArray<{ userId: string }>,
+  tiers: ReadonlyMap<string, SubscriptionTier>,
+  at = new Date(),
+): Promise<QuotaDecision[]> {
+  const limited = [...new Set(triggers.map((t) => t.userId))].filter((id) =>
+    Number.isFinite(TIER_LIMITS[tiers.get(id) ?? 'basic'].monthlyEmails),
+  );
+  const counted = new Map<string, number>();
+  if (limited.length > 0) {
+    const rows = await queryRows<{ user_id: string; n: number }>(
+      tx,
+      sql`select user_id, count(*)::int as n from rule_executions
+          where user_id = any(${pgArray(limited)}::uuid[]) and not over_quota
+            and executed_at >= ${istMonthStart(at).toISOString()}::timestamptz
+          group by user_id`,
+    );
+    for (const r of rows) counted.set(r.user_id, Number(r.n));
+  }
+  return triggers.map(({ userId }) => {
+    const tier = tiers.get(userId) ?? 'basic';
+    const limit = TIER_LIMITS[tier].monthlyEmails;
+    if (!Number.isFinite(limit)) return { tier, overQuota: false };
+    const n = counted.get(userId) ?? 0;
+    if (n >= limit) return { tier, overQuota: true };
+    counted.set(userId, n + 1);
+    return { tier, overQuota: false };
+  });
 }
 
 /** GET /api/alerts/quota. Advanced: `total` and `remaining` are null (unlimited). */

@@ -23,6 +23,12 @@ export type Executor = Database | Tx;
 
 export interface DatabaseHandle {
   db: Database;
+  /**
+   * The market pipeline's own connections (PostgreSQL: a small pool of MARKET_POOL_SIZE beside
+   * the API's): storing batches, writing peaks and claiming crossings never wait for a
+   * connection behind API requests and rule reloads, nor take theirs. PGlite: `db`.
+   */
+  market: Database;
   kind: 'postgres' | 'pglite';
   /** Runs a trivial query; throws when the database is unreachable. */
   ping(): Promise<void>;
@@ -36,37 +42,50 @@ export interface DatabaseOptions {
   /** PGlite folder; `memory://` keeps it in memory (tests). */
   dataDir: string;
   poolSize?: number;
+  /** Called with every statement's text (tests count the writes of each instance). */
+  logQuery?: (query: string) => void;
 }
+
+/** Claim lanes (2 by default), storing a batch, writing peaks, and one to spare. */
+export const MARKET_POOL_SIZE = 5;
 
 /** Opens the database and applies the committed migrations. */
 export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandle> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? 10,
-      connectionTimeoutMillis: 5000,
-    });
-    // An idle client's error (server restart) must not crash the process; the pool replaces it.
-    pool.on('error', () => undefined);
-    const db = drizzlePg(pool, { schema }) as unknown as Database;
+    const logger = opts.logQuery ? { logQuery: opts.logQuery } : undefined;
+    const openPool = (max: number) => {
+      const pool = new pg.Pool({ connectionString: opts.databaseUrl, max, connectionTimeoutMillis: 5000 });
+      // An idle client's error (server restart) must not crash the process; the pool replaces it.
+      pool.on('error', () => undefined);
+      return pool;
+    };
+    const pool = openPool(opts.poolSize ?? 10);
+    const marketPool = openPool(MARKET_POOL_SIZE);
+    const db = drizzlePg(pool, { schema, logger }) as unknown as Database;
+    const market = drizzlePg(marketPool, { schema, logger }) as unknown as Database;
     await migratePg(db as never, { migrationsFolder });
     return {
       db,
+      market,
       kind: 'postgres',
       ping: async () => {
         await pool.query('select 1');
       },
-      close: () => pool.end(),
+      close: async () => {
+        await Promise.all([pool.end(), marketPool.end()]);
+      },
     };
   }
   const dir = opts.dataDir.startsWith('memory://') ? opts.dataDir : path.resolve(opts.dataDir, 'pglite');
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
   const client = new PGlite(dir);
   await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const logger = opts.logQuery ? { logQuery: opts.logQuery } : undefined;
+  const db = drizzlePglite(client, { schema, logger }) as unknown as Database;
   await migratePglite(db as never, { migrationsFolder });
   return {
     db,
+    market: db,
     kind: 'pglite',
     ping: async () => {
       await client.query('select 1');

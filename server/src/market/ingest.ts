@@ -4,6 +4,7 @@
  */
 import { instrumentKey, type Quote, type TickBatch } from '@app/common/market/tick-batch';
 import { sql } from 'drizzle-orm';
+import { pgArray } from '../db/arrays.ts';
 import type { Executor } from '../db/client.ts';
 
 const MINUTE = 60_000;
@@ -12,16 +13,6 @@ const IST_OFFSET_MS = 330 * 60_000;
 /** Midnight IST of the day `at` falls in, as a UTC instant. */
 export function istDayStart(at: number): Date {
   return new Date(Math.floor((at + IST_OFFSET_MS) / 86_400_000) * 86_400_000 - IST_OFFSET_MS);
-}
-
-/** A PostgreSQL array literal of strings (each quoted), for one `$n::text[]` parameter. */
-function textArray(values: readonly string[]): string {
-  return `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
-}
-
-/** A PostgreSQL array literal of finite numbers and nulls. */
-function numberArray(values: ReadonlyArray<number | null>): string {
-  return `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
 }
 
 /**
@@ -49,13 +40,13 @@ export async function ingestTickBatch(db: Executor, batch: TickBatch): Promise<v
     insert into quotes (exchange, symbol, ltp, prev_close, change, change_percent, as_of, stale,
       delay_minutes, unavailable)
     select * from unnest(
-      ${textArray(q.map((x) => x.exchange))}::text[], ${textArray(q.map((x) => x.symbol))}::text[],
-      ${numberArray(q.map((x) => x.ltp))}::numeric[], ${numberArray(q.map((x) => x.prevClose))}::numeric[],
-      ${numberArray(q.map((x) => x.change))}::numeric[], ${numberArray(q.map((x) => x.changePercent))}::numeric[],
-      ${textArray(q.map((x) => new Date(x.asOf).toISOString()))}::timestamptz[],
-      ${textArray(q.map((x) => String(x.stale ?? false)))}::boolean[],
-      ${numberArray(q.map((x) => x.delayMinutes))}::integer[],
-      ${textArray(q.map((x) => String(x.unavailable ?? false)))}::boolean[])
+      ${pgArray(q.map((x) => x.exchange))}::text[], ${pgArray(q.map((x) => x.symbol))}::text[],
+      ${pgArray(q.map((x) => x.ltp))}::numeric[], ${pgArray(q.map((x) => x.prevClose))}::numeric[],
+      ${pgArray(q.map((x) => x.change))}::numeric[], ${pgArray(q.map((x) => x.changePercent))}::numeric[],
+      ${pgArray(q.map((x) => new Date(x.asOf).toISOString()))}::timestamptz[],
+      ${pgArray(q.map((x) => String(x.stale ?? false)))}::boolean[],
+      ${pgArray(q.map((x) => x.delayMinutes))}::integer[],
+      ${pgArray(q.map((x) => String(x.unavailable ?? false)))}::boolean[])
     on conflict (exchange, symbol) do update set
       ltp = excluded.ltp, prev_close = excluded.prev_close, change = excluded.change,
       change_percent = excluded.change_percent, as_of = excluded.as_of, stale = excluded.stale,
@@ -64,14 +55,14 @@ export async function ingestTickBatch(db: Executor, batch: TickBatch): Promise<v
 
   const fresh = q.filter((x) => !x.stale);
   if (fresh.length === 0) return;
-  const exchanges = textArray(fresh.map((x) => x.exchange));
-  const symbols = textArray(fresh.map((x) => x.symbol));
-  const prices = numberArray(fresh.map((x) => x.ltp));
+  const exchanges = pgArray(fresh.map((x) => x.exchange));
+  const symbols = pgArray(fresh.map((x) => x.symbol));
+  const prices = pgArray(fresh.map((x) => x.ltp));
   const upsertBars = (interval: '1m' | '1d', bucketOf: (asOf: number) => Date) => sql`
     insert into price_bars (exchange, symbol, interval, bucket, open, high, low, close)
     select b.exchange, b.symbol, ${interval}::text, b.bucket, b.price, b.price, b.price, b.price
     from unnest(${exchanges}::text[], ${symbols}::text[],
-      ${textArray(fresh.map((x) => bucketOf(x.asOf).toISOString()))}::timestamptz[], ${prices}::numeric[])
+      ${pgArray(fresh.map((x) => bucketOf(x.asOf).toISOString()))}::timestamptz[], ${prices}::numeric[])
       as b(exchange, symbol, bucket, price)
     on conflict (exchange, symbol, interval, bucket) do update set
       high = greatest(price_bars.high, excluded.high),

@@ -1,15 +1,18 @@
 /**
- * Exactly-once firing (ARCHITECTURE §6). One transaction per crossing: claim the rule or price
- * alert (`UPDATE … WHERE id AND is_active AND <version> RETURNING`; no row means another
- * instance, or an edit, got there first), decide the email quota under the user's row lock,
- * record the execution and one outbox row per verified email endpoint.
+ * Exactly-once firing (ARCHITECTURE §6), set-based: one transaction claims a chunk of crossings
+ * (up to RulesEngineTunables.claimChunkSize) in a fixed number of statements, whatever its size:
+ * lock the users in id order, claim the rules and the price alerts (`UPDATE … WHERE id = ANY
+ * AND is_active AND <version> = … RETURNING`; a row not returned was claimed elsewhere, edited or
+ * disabled since the scan, and simply does not fire), settle the monthly email quota for the
+ * chunk, insert the executions and one outbox row per verified email endpoint.
  */
-import { crossingMessage, overQuotaNote } from '@app/common/rules/index';
-import { and, eq, sql } from 'drizzle-orm';
-import { queryRows, type Database, type Tx } from '../db/client.ts';
-import { alertDeliveries, notificationEndpoints, ruleExecutions } from '../db/schema.ts';
-import { decideQuota } from '../alerts/quota.ts';
+import { randomUUID } from 'node:crypto';
+import { crossingMessage, overQuotaNote, type SubscriptionTier } from '@app/common/rules/index';
+import { sql } from 'drizzle-orm';
+import { lockQuotaUsers, settleQuotas } from '../alerts/quota.ts';
 import type { ExecutionRow } from '../alerts/executions.ts';
+import { pgArray } from '../db/arrays.ts';
+import { queryRows, type Database, type Tx } from '../db/client.ts';
 import { versionSql } from './load.ts';
 import type { Crossing } from './rule-index.ts';
 
@@ -22,87 +25,209 @@ export interface ClaimedTrigger {
   deliveryIds: string[];
 }
 
-/** Claims the rule or alert (with the account it targets); null when gone, inactive or edited since. */
-async function claimSource(tx: Tx, c: Crossing): Promise<{ accountId: string | null } | null> {
-  const e = c.entry;
-  const rows =
-    e.kind === 'rule'
-      ? await queryRows<{ target_account_id: string | null }>(
-          tx,
-          sql`update position_rules
-              set is_active = false, execution_count = execution_count + 1, last_triggered_at = now(),
-                  updated_at = now(), peak_price = coalesce(${e.peak === null ? null : String(e.peak)}::numeric, peak_price),
-                  computed_trigger_price = ${String(e.price)}::numeric
-              where id = ${e.id} and is_active and ${versionSql()} = ${String(e.version)}::numeric
-              returning target_account_id`,
-        )
-      : await queryRows<{ target_account_id: string | null }>(
-          tx,
-          sql`update price_alerts set is_active = false, triggered_at = now(), updated_at = now()
-              where id = ${e.id} and is_active and ${versionSql()} = ${String(e.version)}::numeric
-              returning null::uuid as target_account_id`,
-        );
-  return rows[0] ? { accountId: rows[0].target_account_id } : null;
+const byId = (a: Crossing, b: Crossing) => (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0);
+
+/** Claims the chunk's rules (in id order); the claimed ones' ids with the account each targets. */
+async function claimRules(tx: Tx, crossings: Crossing[]): Promise<Map<string, string | null>> {
+  if (crossings.length === 0) return new Map();
+  const sorted = [...crossings].sort(byId);
+  const ids = pgArray(sorted.map((c) => c.entry.id));
+  const rows = await queryRows<{ id: string; target_account_id: string | null }>(
+    tx,
+    sql`update position_rules as r
+        set is_active = false, execution_count = r.execution_count + 1, last_triggered_at = now(),
+            updated_at = now(), peak_price = coalesce(c.peak, r.peak_price), computed_trigger_price = c.level
+        from unnest(${ids}::uuid[], ${pgArray(sorted.map((c) => c.entry.version))}::numeric[],
+                    ${pgArray(sorted.map((c) => c.entry.peak))}::numeric[],
+                    ${pgArray(sorted.map((c) => c.entry.price))}::numeric[]) as c(id, version, peak, level)
+        where r.id = any(${ids}::uuid[]) and r.id = c.id and r.is_active and ${versionSql('r')} = c.version
+        returning r.id, r.target_account_id`,
+  );
+  return new Map(rows.map((r) => [r.id, r.target_account_id]));
 }
 
-/** Claims one crossing; null when it was already claimed (or changed) elsewhere. */
-export async function claimCrossing(db: Database, c: Crossing): Promise<ClaimedTrigger | null> {
-  const e = c.entry;
-  return db.transaction(async (tx) => {
-    const claimed = await claimSource(tx, c);
-    if (!claimed) return null;
-    const quota = await decideQuota(tx, e.userId);
-    const endpoints = quota.overQuota
-      ? []
-      : await tx
-          .select({ id: notificationEndpoints.id, value: notificationEndpoints.value })
-          .from(notificationEndpoints)
-          .where(
-            and(
-              eq(notificationEndpoints.userId, e.userId),
-              eq(notificationEndpoints.type, 'email'),
-              eq(notificationEndpoints.isActive, true),
-              eq(notificationEndpoints.verificationStatus, 'verified'),
-            ),
-          );
+/** Claims the chunk's price alerts; the claimed ones' ids. */
+async function claimAlerts(tx: Tx, crossings: Crossing[]): Promise<Set<string>> {
+  if (crossings.length === 0) return new Set();
+  const sorted = [...crossings].sort(byId);
+  const ids = pgArray(sorted.map((c) => c.entry.id));
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`update price_alerts as a set is_active = false, triggered_at = now(), updated_at = now()
+        from unnest(${ids}::uuid[], ${pgArray(sorted.map((c) => c.entry.version))}::numeric[]) as c(id, version)
+        where a.id = any(${ids}::uuid[]) and a.id = c.id and a.is_active and ${versionSql('a')} = c.version
+        returning a.id`,
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Each user's verified, active email endpoints. */
+async function emailEndpoints(
+  tx: Tx,
+  userIds: string[],
+): Promise<Map<string, Array<{ id: string; value: string }>>> {
+  const out = new Map<string, Array<{ id: string; value: string }>>();
+  if (userIds.length === 0) return out;
+  const rows = await queryRows<{ id: string; user_id: string; value: string }>(
+    tx,
+    sql`select id, user_id, value from notification_endpoints
+        where user_id = any(${pgArray(userIds)}::uuid[]) and type = 'email' and is_active
+          and verification_status = 'verified'
+        order by created_at, id`,
+  );
+  for (const r of rows) out.set(r.user_id, [...(out.get(r.user_id) ?? []), { id: r.id, value: r.value }]);
+  return out;
+}
+
+type NewExecution = Omit<ExecutionRow, 'executedAt'>;
+
+/** Inserts the executions in one statement; executed_at keeps their crossing order within the chunk. */
+async function insertExecutions(tx: Tx, rows: NewExecution[]): Promise<ExecutionRow[]> {
+  const col = <K extends keyof NewExecution>(k: K) =>
+    pgArray(rows.map((r) => r[k] as string | boolean | null));
+  const inserted = await queryRows<{ id: string; executed_at: string | Date }>(
+    tx,
+    sql`insert into rule_executions (id, user_id, rule_id, price_alert_id, symbol, exchange, trigger_type,
+          status, execution_type, account_id, trigger_price, execution_price, message, over_quota, executed_at)
+        select x.id, x.user_id, x.rule_id, x.price_alert_id, x.symbol, x.exchange, x.trigger_type, x.status,
+          x.execution_type, x.account_id, x.trigger_price, x.execution_price, x.message, x.over_quota,
+          now() + (x.ord - 1) * interval '1 microsecond'
+        from unnest(${col('id')}::uuid[], ${col('userId')}::uuid[], ${col('ruleId')}::uuid[],
+          ${col('priceAlertId')}::uuid[], ${col('symbol')}::text[], ${col('exchange')}::text[],
+          ${col('triggerType')}::text[], ${col('status')}::text[], ${col('executionType')}::text[],
+          ${col('accountId')}::uuid[], ${col('triggerPrice')}::numeric[], ${col('executionPrice')}::numeric[],
+          ${col('message')}::text[], ${col('overQuota')}::boolean[])
+          with ordinality as x(id, user_id, rule_id, price_alert_id, symbol, exchange, trigger_type, status,
+            execution_type, account_id, trigger_price, execution_price, message, over_quota, ord)
+        returning id, executed_at`,
+  );
+  const at = new Map(inserted.map((r) => [r.id, new Date(r.executed_at)]));
+  return rows.map((r) => ({ ...r, executedAt: at.get(r.id)! }));
+}
+
+/** Inserts the outbox rows in one statement; their ids by execution. */
+async function insertDeliveries(
+  tx: Tx,
+  rows: Array<{ executionId: string; endpointId: string; destination: string }>,
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (rows.length === 0) return out;
+  const inserted = await queryRows<{ id: string; execution_id: string }>(
+    tx,
+    sql`insert into alert_deliveries (execution_id, endpoint_id, channel, destination)
+        select d.execution_id, d.endpoint_id, 'email', d.destination
+        from unnest(${pgArray(rows.map((r) => r.executionId))}::uuid[],
+          ${pgArray(rows.map((r) => r.endpointId))}::uuid[], ${pgArray(rows.map((r) => r.destination))}::text[])
+          as d(execution_id, endpoint_id, destination)
+        returning id, execution_id`,
+  );
+  for (const r of inserted) out.set(r.execution_id, [...(out.get(r.execution_id) ?? []), r.id]);
+  return out;
+}
+
+/** The claimed chunk's executions and outbox rows, inside its transaction. */
+async function recordTriggers(
+  tx: Tx,
+  claimed: Array<{ c: Crossing; accountId: string | null }>,
+  tiers: ReadonlyMap<string, SubscriptionTier>,
+): Promise<ClaimedTrigger[]> {
+  const quotas = await settleQuotas(
+    tx,
+    claimed.map(({ c }) => ({ userId: c.entry.userId })),
+    tiers,
+  );
+  const emailed = [
+    ...new Set(claimed.filter((_, i) => !quotas[i]!.overQuota).map(({ c }) => c.entry.userId)),
+  ];
+  const endpoints = await emailEndpoints(tx, emailed);
+  const deliveries: Array<{ executionId: string; endpointId: string; destination: string }> = [];
+  const rows = claimed.map(({ c, accountId }, i): NewExecution => {
+    const e = c.entry;
+    const quota = quotas[i]!;
+    const to = quota.overQuota ? [] : (endpoints.get(e.userId) ?? []);
+    const id = randomUUID();
+    for (const ep of to) deliveries.push({ executionId: id, endpointId: ep.id, destination: ep.value });
     const sentence = crossingMessage({
       symbol: e.symbol,
       triggerType: e.triggerType,
       ltp: c.ltp,
       triggerPrice: e.price,
     });
-    const [execution] = await tx
-      .insert(ruleExecutions)
-      .values({
-        userId: e.userId,
-        ruleId: e.kind === 'rule' ? e.id : null,
-        priceAlertId: e.kind === 'alert' ? e.id : null,
-        symbol: e.symbol,
-        exchange: e.exchange,
-        triggerType: e.triggerType,
-        status: endpoints.length > 0 ? 'PENDING' : IN_APP_ONLY,
-        executionType: 'ALERT',
-        accountId: claimed.accountId,
-        triggerPrice: String(e.price),
-        executionPrice: String(c.ltp),
-        message: quota.overQuota ? `${sentence}. ${overQuotaNote(quota.tier)}` : sentence,
-        overQuota: quota.overQuota,
-      })
-      .returning();
-    const deliveries =
-      endpoints.length === 0
-        ? []
-        : await tx
-            .insert(alertDeliveries)
-            .values(
-              endpoints.map((ep) => ({
-                executionId: execution!.id,
-                endpointId: ep.id,
-                channel: 'email' as const,
-                destination: ep.value,
-              })),
-            )
-            .returning({ id: alertDeliveries.id });
-    return { userId: e.userId, execution: execution!, deliveryIds: deliveries.map((d) => d.id) };
+    return {
+      id,
+      userId: e.userId,
+      ruleId: e.kind === 'rule' ? e.id : null,
+      priceAlertId: e.kind === 'alert' ? e.id : null,
+      symbol: e.symbol,
+      exchange: e.exchange,
+      triggerType: e.triggerType,
+      status: to.length > 0 ? 'PENDING' : IN_APP_ONLY,
+      executionType: 'ALERT',
+      triggerPrice: String(e.price),
+      executionPrice: String(c.ltp),
+      accountId,
+      quantityExecuted: null,
+      brokerOrderId: null,
+      errorMessage: null,
+      message: quota.overQuota ? `${sentence}. ${overQuotaNote(quota.tier)}` : sentence,
+      overQuota: quota.overQuota,
+      readAt: null,
+      dismissedAt: null,
+    };
+  });
+  const executions = await insertExecutions(tx, rows);
+  const outbox = await insertDeliveries(tx, deliveries);
+  return executions.map((execution) => ({
+    userId: execution.userId,
+    execution,
+    deliveryIds: outbox.get(execution.id) ?? [],
+  }));
+}
+
+/**
+ * Claims a chunk of crossings (each rule or alert at most once in it) in one transaction; the
+ * triggers it fired, in crossing order. Crossings not returned were claimed elsewhere or changed.
+ */
+export async function claimChunk(db: Database, crossings: readonly Crossing[]): Promise<ClaimedTrigger[]> {
+  if (crossings.length === 0) return [];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await claimOnce(db, crossings);
+    } catch (err) {
+      // Two owners for a moment (a lease changing hands) may lock the same rows in another order.
+      if (attempt >= 3 || !isDeadlock(err)) throw err;
+    }
+  }
+}
+
+/** PostgreSQL's deadlock_detected or serialization_failure, however the driver wrapped it. */
+function isDeadlock(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '40P01' || e.code === '40001') return true;
+  }
+  return false;
+}
+
+function claimOnce(db: Database, crossings: readonly Crossing[]): Promise<ClaimedTrigger[]> {
+  return db.transaction(async (tx) => {
+    const tiers = await lockQuotaUsers(
+      tx,
+      crossings.map((c) => c.entry.userId),
+    );
+    const rules = await claimRules(
+      tx,
+      crossings.filter((c) => c.entry.kind === 'rule'),
+    );
+    const alerts = await claimAlerts(
+      tx,
+      crossings.filter((c) => c.entry.kind === 'alert'),
+    );
+    const claimed: Array<{ c: Crossing; accountId: string | null }> = [];
+    for (const c of crossings) {
+      if (c.entry.kind === 'rule' && rules.has(c.entry.id))
+        claimed.push({ c, accountId: rules.get(c.entry.id)! });
+      if (c.entry.kind === 'alert' && alerts.has(c.entry.id)) claimed.push({ c, accountId: null });
+    }
+    return claimed.length === 0 ? [] : recordTriggers(tx, claimed, tiers);
   });
 }

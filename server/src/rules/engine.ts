@@ -1,9 +1,12 @@
 /**
  * The rules engine (ARCHITECTURE §1, §6, §10): every active rule and price alert in memory,
  * indexed by instrument, loaded at start and kept in step with changes here (domain events)
- * and on other instances (Redis channel). `evaluate` is the market pipeline's stage: it raises
- * trailing peaks, claims each crossing exactly once in Postgres, then writes the peaks that
- * moved in one statement. Every instance evaluates every batch; the claim decides who fires.
+ * and on other instances (Redis channel). The market pipeline hands it each batch: on the
+ * instance that owns the batches (market/batch-owner.ts) `fire` raises trailing peaks, queues
+ * the crossings for claiming in chunks (claim-lanes.ts, claim.ts) and writes the peaks that
+ * moved, without waiting for the claims: each chunk's alerts go out as soon as it commits. The
+ * other instances `observe`: peaks rise in memory and levels reach their own sockets, and the
+ * crossings are kept by the pipeline in case the owner dies before claiming them (`takeOver`).
  */
 import type { TickBatch } from '@app/common/market/tick-batch';
 import type { ServerToClientEvents } from '@app/common/realtime/events';
@@ -11,10 +14,12 @@ import type { Redis } from 'ioredis';
 import type { AppDeps } from '../deps.ts';
 import { presentAlertExecution } from '../alerts/executions.ts';
 import { announceRulesChanged, instanceOrigin, parseRulesChanged, RULES_CHANGED_CHANNEL } from './changes.ts';
-import { claimCrossing, type ClaimedTrigger } from './claim.ts';
+import type { Database } from '../db/client.ts';
+import { ClaimLanes } from './claim-lanes.ts';
+import { claimChunk, type ClaimedTrigger } from './claim.ts';
 import { loadWatchEntries } from './load.ts';
 import { writePeaks } from './peaks.ts';
-import { RuleIndex, type Crossing, type MovedPeaks } from './rule-index.ts';
+import { MovedPeaks, RuleIndex, type Crossing, type WatchEntry } from './rule-index.ts';
 import { createTickScreen } from './tick-screen.ts';
 
 export type RuleLevels = Parameters<ServerToClientEvents['rules:levels']>[0];
@@ -27,7 +32,10 @@ export type RuleLevels = Parameters<ServerToClientEvents['rules:levels']>[0];
 export interface RulesEngineTunables {
   /** Crossings claimed per transaction (default 1,000); 1 is one transaction per crossing. */
   claimChunkSize: number;
-  /** Users whose claims run at once (one user's claims are serialised by their row lock anyway). */
+  /**
+   * Claim transactions at once (lanes; a user's crossings always in one lane, in order): the
+   * connections claims may hold (default 2).
+   */
   claimConcurrency: number;
   /** The market pipeline evaluates the next batch only once this one's claims committed (default false). */
   pipelineWaitsOnClaims: boolean;
@@ -37,39 +45,75 @@ export interface RulesEngineTunables {
 
 export const DEFAULT_ENGINE_TUNABLES: RulesEngineTunables = {
   claimChunkSize: 1000,
-  claimConcurrency: 8,
+  claimConcurrency: 2,
   pipelineWaitsOnClaims: false,
   resyncMs: 5 * 60_000,
 };
 
 export interface RulesEngineOptions extends Partial<RulesEngineTunables> {
   deps: Pick<AppDeps, 'db' | 'events' | 'redis' | 'log'>;
+  /** Claims and peak writes go here (the market pipeline's own connections; default deps.db). */
+  marketDb?: Database;
   /** Hands committed outbox rows to the delivery worker. */
   deliveries: { dispatch(deliveryIds: string[]): void };
   /** Trailing levels that rose, per user (the `rules:levels` push to this instance's sockets). */
   onLevels?: (userId: string, levels: RuleLevels) => void;
 }
 
+/** A batch as an instance that does not claim it saw it: what an owner taking over would claim. */
+export interface Observation {
+  crossings: Crossing[];
+  moved: MovedPeaks;
+}
+
+/** A batch handed to the engine to fire: its claims go on after this resolves. */
+export interface Firing {
+  /** Resolves when every crossing of the batch was claimed (and announced) or given up. */
+  claimed: Promise<void>;
+}
+
 export interface RulesEngine {
   /** Loads every active rule and alert and starts listening for changes. */
   start(): Promise<void>;
-  /** The pipeline stage (bound; pass it as is). */
+  /**
+   * Owner: scans the batch, queues its crossings for claiming and stores the peaks that rose;
+   * resolves once that is done, with the claims still running (`claimed`).
+   */
+  fire(batch: TickBatch): Promise<Firing>;
+  /** Not the owner: peaks rise in memory, levels reach this instance's sockets, nothing is claimed. */
+  observe(batch: TickBatch): Promise<Observation>;
+  /** Became the owner: claims what was observed in batches no owner finished, and stores those peaks. */
+  takeOver(observed: Observation[]): Promise<Firing>;
+  /** fire, then waits for the claims (tests, and callers outside the pipeline). */
   evaluate(batch: TickBatch): Promise<void>;
   /** Reloads one user's entries (coalesced); resolves when loaded. */
   reloadUser(userId: string): Promise<void>;
   /** Resolves when every reload asked for so far has landed. */
   settled(): Promise<void>;
-  stats(): { rules: number; priceAlerts: number; instruments: number };
+  /** Resolves when every claim queued so far has settled. */
+  claimsSettled(): Promise<void>;
+  stats(): { rules: number; priceAlerts: number; instruments: number; claimsWaiting: number };
   stop(): Promise<void>;
 }
+
+/**
+ * Before a scan, reloads asked for (an edit on another instance) get this long to land, so a
+ * batch right after an edit sees it; a storm of reloads (every fired user after a crash) does
+ * not hold the pipeline: a stale entry cannot fire, the claim checks the version.
+ */
+const RELOAD_WAIT_MS = 250;
+/** alert:fired events emitted between two yields to the event loop. */
+const ANNOUNCE_SLICE = 250;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Builds the engine; nothing is loaded or heard before `start()`. */
 export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
   const { deps } = opts;
   const { db, log, events } = deps;
+  const marketDb = opts.marketDb ?? db;
   const index = new RuleIndex();
   const ticks = createTickScreen(log);
-  const concurrency = opts.claimConcurrency ?? DEFAULT_ENGINE_TUNABLES.claimConcurrency;
   const origin = instanceOrigin(events);
   const tails = new Map<string, Promise<void>>();
   const queued = new Set<string>();
@@ -100,7 +144,11 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
     if (starting) starting.add(userId);
     else void reloadUser(userId);
   };
-  const onLocalChange = (userId: string) => changed(userId);
+  // This instance's own firings are in the index already (removed as claimed): no reload.
+  let announcing = false;
+  const onLocalChange = (userId: string) => {
+    if (!announcing) changed(userId);
+  };
 
   async function resyncAll(): Promise<void> {
     try {
@@ -110,58 +158,60 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
     }
   }
 
-  async function claimOne(c: Crossing): Promise<ClaimedTrigger | null> {
-    const { entry } = c;
+  /**
+   * Tells everyone which users' rules fired: this instance's sockets and listeners (domain
+   * events) and, through rules/changes.ts, every other instance, whose engine reloads those
+   * users. The one place a firing reaches the change mechanism (issue #18 replaces it).
+   */
+  function announceFired(userIds: string[]): void {
+    announcing = true;
     try {
-      const claimed = await claimCrossing(db, c);
-      index.removeIfVersion(entry.id, entry.version);
-      return claimed;
-    } catch (err) {
-      // Try again on the next batch (a reload may have put a copy of this version in its place).
-      index.release(entry.id, entry.version);
-      log.error({ err, id: entry.id }, 'claiming a crossed rule failed');
-      return null;
+      announceRulesChanged(deps, userIds);
+    } finally {
+      announcing = false;
     }
   }
 
-  /** One user's crossings in order; users side by side, `concurrency` at a time. */
-  async function claimAll(crossings: Crossing[]): Promise<ClaimedTrigger[]> {
-    const byUser = new Map<string, Crossing[]>();
-    for (const c of crossings) byUser.set(c.entry.userId, [...(byUser.get(c.entry.userId) ?? []), c]);
-    const queue = [...byUser.values()];
-    const fired: ClaimedTrigger[] = [];
-    const lane = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        for (const c of next) {
-          const claimed = await claimOne(c);
-          if (claimed) fired.push(claimed);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, lane));
-    return fired;
-  }
-
-  function announce(fired: ClaimedTrigger[]): void {
-    for (const f of fired) {
-      if (f.deliveryIds.length) opts.deliveries.dispatch(f.deliveryIds);
+  /** A committed chunk: its emails to the delivery worker, its alerts to the sockets (yielding). */
+  async function announce(fired: ClaimedTrigger[]): Promise<void> {
+    if (fired.length === 0) return;
+    const deliveryIds = fired.flatMap((f) => f.deliveryIds);
+    if (deliveryIds.length) opts.deliveries.dispatch(deliveryIds);
+    for (let i = 0; i < fired.length; i++) {
+      const f = fired[i]!;
       events.emit('alert:fired', f.userId, presentAlertExecution(f.execution));
+      if ((i + 1) % ANNOUNCE_SLICE === 0) await yieldToLoop();
     }
-    announceRulesChanged(
-      deps,
-      fired.map((f) => f.userId),
-    );
+    announceFired(fired.map((f) => f.userId));
   }
 
-  async function flushPeaks(moved: MovedPeaks): Promise<void> {
-    // A reload during the claims may have replaced an entry; the same version carries its peak.
-    const live = index.entriesOf(moved).filter((e) => !e.claiming && e.peak !== null);
-    if (live.length === 0) return;
+  /** One lane's chunk: claimed in one transaction, then announced at once. */
+  async function claimAndAnnounce(chunk: Crossing[]): Promise<void> {
+    let fired: ClaimedTrigger[];
     try {
-      await writePeaks(db, live);
+      fired = await claimChunk(marketDb, chunk);
     } catch (err) {
-      log.warn({ err, rules: live.length }, 'could not store trailing peaks; they are kept in memory');
+      // Evaluated again from the next batch on (a reload may have put a copy of this version in its place).
+      for (const { entry } of chunk) index.release(entry.id, entry.version);
+      log.error({ err, crossings: chunk.length }, 'claiming crossed rules failed');
+      return;
     }
+    for (const { entry } of chunk) index.removeIfVersion(entry.id, entry.version);
+    try {
+      await announce(fired);
+    } catch (err) {
+      log.error({ err, fired: fired.length }, 'announcing fired rules failed');
+    }
+  }
+
+  const lanes = new ClaimLanes(
+    opts.claimConcurrency ?? DEFAULT_ENGINE_TUNABLES.claimConcurrency,
+    opts.claimChunkSize ?? DEFAULT_ENGINE_TUNABLES.claimChunkSize,
+    claimAndAnnounce,
+  );
+
+  /** Trailing levels that rose, to this instance's sockets. */
+  function pushLevels(live: WatchEntry[]): void {
     if (!opts.onLevels) return;
     const byUser = new Map<string, RuleLevels>();
     for (const e of live) {
@@ -172,16 +222,66 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
     for (const [userId, levels] of byUser) opts.onLevels(userId, levels);
   }
 
+  /** The moved trailing stops still indexed and not being claimed (the same version carries its peak). */
+  const liveOf = (moved: MovedPeaks) => index.entriesOf(moved).filter((e) => !e.claiming && e.peak !== null);
+
+  async function storePeaks(live: WatchEntry[]): Promise<void> {
+    if (live.length === 0) return;
+    try {
+      await writePeaks(marketDb, live);
+    } catch (err) {
+      log.warn({ err, rules: live.length }, 'could not store trailing peaks; they are kept in memory');
+    }
+  }
+
   const settled = async () => {
     while (tails.size > 0) await Promise.all(tails.values());
   };
 
-  async function evaluate(batch: TickBatch): Promise<void> {
-    if (stopped) return;
-    await settled();
+  /** Reloads asked for so far, for at most RELOAD_WAIT_MS. */
+  async function reloadsLanded(): Promise<void> {
+    if (tails.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      settled(),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, RELOAD_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+  }
+
+  const none: Firing = { claimed: Promise.resolve() };
+
+  async function fire(batch: TickBatch): Promise<Firing> {
+    if (stopped) return none;
+    await reloadsLanded();
     const { crossings, moved } = index.scan(ticks.admit(batch.quotes));
-    if (crossings.length) announce(await claimAll(crossings));
-    if (moved.length > 0) await flushPeaks(moved);
+    const claimed = lanes.push(crossings);
+    if (moved.length > 0) {
+      const live = liveOf(moved);
+      pushLevels(live);
+      await storePeaks(live);
+    }
+    return { claimed };
+  }
+
+  async function observe(batch: TickBatch): Promise<Observation> {
+    if (stopped) return { crossings: [], moved: new MovedPeaks() };
+    await reloadsLanded();
+    const { crossings, moved } = index.scan(ticks.admit(batch.quotes));
+    for (const { entry } of crossings) index.release(entry.id, entry.version);
+    if (moved.length > 0) pushLevels(liveOf(moved));
+    return { crossings, moved };
+  }
+
+  async function takeOver(observed: Observation[]): Promise<Firing> {
+    if (stopped) return none;
+    const crossings: Crossing[] = [];
+    for (const o of observed) {
+      for (const c of o.crossings) if (index.markClaiming(c.entry.id, c.entry.version)) crossings.push(c);
+    }
+    const claimed = lanes.push(crossings);
+    for (const o of observed) if (o.moved.length > 0) await storePeaks(liveOf(o.moved));
+    return { claimed };
   }
 
   return {
@@ -214,13 +314,22 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
       resync = setInterval(() => void resyncAll(), opts.resyncMs ?? DEFAULT_ENGINE_TUNABLES.resyncMs);
       resync.unref();
     },
-    evaluate,
+    fire,
+    observe,
+    takeOver,
+    async evaluate(batch) {
+      await (
+        await fire(batch)
+      ).claimed;
+    },
     reloadUser,
     settled,
+    claimsSettled: () => lanes.idle(),
     stats: () => ({
       rules: index.count('rule'),
       priceAlerts: index.count('alert'),
       instruments: index.instruments,
+      claimsWaiting: lanes.waiting,
     }),
     async stop() {
       stopped = true;
@@ -228,6 +337,7 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
       events.off('rules:changed', onLocalChange);
       events.off('holdings:changed', onLocalChange);
       subscriber?.disconnect();
+      await lanes.idle();
       await settled();
     },
   };

@@ -161,6 +161,18 @@ export class RuleIndex {
     if (slot >= 0 && this.store.versions[slot] === version) this.store.flags[slot]! &= ~CLAIMING;
   }
 
+  /**
+   * An observed crossing is to be claimed after all (its owner died): marks `id` as claiming if
+   * it is still indexed at this version and not claimed already; false otherwise.
+   */
+  markClaiming(id: string, version: number): boolean {
+    const slot = this.store.find(parseUuid(id, this.words));
+    if (slot < 0 || this.store.versions[slot] !== version || (this.store.flags[slot]! & CLAIMING) !== 0)
+      return false;
+    this.store.flags[slot]! |= CLAIMING;
+    return true;
+  }
+
   /** Applies a batch: raises trailing peaks, collects crossings (marked as claiming). */
   scan(quotes: readonly Quote[]): ScanResult {
     const out: ScanResult = { crossings: [], moved: new MovedPeaks() };
