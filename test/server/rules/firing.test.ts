@@ -83,6 +83,25 @@ async function holdUserLock(db: TestDatabase, userId: string) {
   };
 }
 
+/** Waits until a statement on the app's database waits for a row lock (the held claim). */
+function claimWaitingOnLock(db: TestDatabase) {
+  return eventually(async () => {
+    const [row] = await db.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity
+       where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    return row!.n > 0 ? true : undefined;
+  }, 'a claim to wait for the held row lock');
+}
+
+/** Waits until the latest stored quote of `symbol` is `ltp`. */
+function quoteStored(db: TestDatabase, symbol: string, ltp: number) {
+  return eventually(async () => {
+    const [row] = await db.query<{ ltp: string }>(`select ltp from quotes where symbol = $1`, [symbol]);
+    return Number(row?.ltp) === ltp ? true : undefined;
+  }, `${symbol} at ${ltp} to be stored`);
+}
+
 async function seedExecutions(db: TestDatabase, user: SignedInUser, n: number) {
   for (let i = 0; i < n; i++) {
     await db.query(
@@ -149,11 +168,11 @@ describe('crash-day firing: chunked claims, a pipeline that never waits on them,
       const lock = await holdUserLock(db, held.id);
       try {
         await publish(app, { EDITHELD: 900 });
+        await claimWaitingOnLock(db);
         await publish(app, { EDITRULE: 940 });
-        await eventually(
-          async () => (app.runtime.engine.stats().claimsWaiting === 2 ? true : undefined),
-          'both crossings scanned and waiting to be claimed',
-        );
+        // Stored once scanned: the rule's crossing at its old level now waits behind the held claim.
+        await quoteStored(db, 'EDITRULE', 940);
+        expect(app.runtime.engine.stats().claimsWaiting).to.equal(2);
         const put = await apiClient(app.url).put<{ computed_trigger_price: number }>(
           `/api/position-rules/${rule.id}`,
           { trigger_value: 10 },
@@ -197,19 +216,10 @@ describe('crash-day firing: chunked claims, a pipeline that never waits on them,
         const lock = await holdUserLock(db, user.id);
         try {
           await publish(app, { SLOWCLAIM: 900 });
-          await eventually(
-            async () => (app.runtime.engine.stats().claimsWaiting === 1 ? true : undefined),
-            'the crossing to wait for its claim',
-          );
+          await claimWaitingOnLock(db);
           await publish(app, { NEXTBATCH: 512 });
           await seen;
-          const stored = await eventually(async () => {
-            const [row] = await db.query<{ ltp: string }>(
-              `select ltp from quotes where symbol = 'NEXTBATCH'`,
-            );
-            return Number(row?.ltp) === 512 ? true : undefined;
-          }, 'the next batch to be stored');
-          expect(stored).to.equal(true);
+          await quoteStored(db, 'NEXTBATCH', 512);
           expect(app.runtime.engine.stats().claimsWaiting, 'the claim is still pending').to.equal(1);
           expect(await listExecutions(app, user)).to.deep.equal([]);
         } finally {
