@@ -1,6 +1,7 @@
 /**
  * Persists each tick batch: latest quotes in one statement, today's minute bars and the
- * daily close in one statement each. Idempotent, so several instances may ingest one batch.
+ * daily close in one statement each. The batch owner stores each batch once (batch-owner.ts);
+ * storing one again (an owner taking over, in batch order) is harmless: upserts, never older quotes.
  */
 import { instrumentKey, type Quote, type TickBatch } from '@app/common/market/tick-batch';
 import { sql } from 'drizzle-orm';
