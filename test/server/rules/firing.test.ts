@@ -306,4 +306,57 @@ describe('crash-day firing: chunked claims, a pipeline that never waits on them,
       expect(two.length, `writes: one instance ${one.length}, two ${two.length}`).to.be.at.most(one.length);
     });
   });
+
+  describe('the owner of the batches gone before it handled them', () => {
+    let database: DatabaseHandle;
+    const apps: TestApp[] = [];
+    before(async () => {
+      database = await openDatabase({ databaseUrl: db.url, dataDir: 'memory://' });
+    });
+    after(async () => {
+      for (const app of apps.reverse()) await app.close();
+      await database?.close();
+    });
+
+    it('the next owner claims and stores what it observed, once, though the price recovered', async () => {
+      const boot = () => bootApp({ withRedis: true, embeddedStreamer: false, database });
+      const [a, b] = [await boot(), await boot()];
+      apps.push(a, b);
+      await warmUp([a, b], { TAKEOVER: 1000 });
+      const held = b.runtime.engine.stats().rules;
+      const user = await signIn(a);
+      await armStop(a, user, 'TAKEOVER');
+      await eventually(
+        async () => (b.runtime.engine.stats().rules === held + 1 ? true : undefined),
+        'B to hold the rule',
+      );
+
+      // A, the owner (booted first), stops handling batches but keeps its lease: as if it died
+      // before handling them. B only observes while A holds the lease.
+      a.runtime.pipeline.stop();
+      for (const ltp of [900, 1000]) await publishAndSettle([b], { TAKEOVER: ltp });
+      expect(await listExecutions(b, user), 'B does not claim while A owns the batches').to.deep.equal([]);
+      const dayBar = async () =>
+        (
+          await db.query<{ low: string; close: string }>(
+            `select low, close from price_bars where symbol = 'TAKEOVER' and interval = '1d'`,
+          )
+        ).map((r) => [Number(r.low), Number(r.close)]);
+      expect(await dayBar(), 'nor does it store them').to.deep.equal([[1000, 1000]]);
+
+      // A goes (its lease with it): B owns the batches and finishes what A left.
+      apps.splice(apps.indexOf(a), 1);
+      await a.close();
+      const fired = await eventually(async () => {
+        const list = await listExecutions(b, user);
+        return list.length > 0 ? list : undefined;
+      }, 'B to claim the crossing A left');
+      await b.runtime.pipeline.idle();
+      expect((await listExecutions(b, user)).map((e) => [e.symbol, e.execution_price])).to.deep.equal([
+        ['TAKEOVER', 900],
+      ]);
+      expect(fired).to.have.length(1);
+      expect(await dayBar(), 'the day bar has both batches').to.deep.equal([[900, 1000]]);
+    });
+  });
 });
