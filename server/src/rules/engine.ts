@@ -102,6 +102,8 @@ export interface RulesEngine {
  * not hold the pipeline: a stale entry cannot fire, the claim checks the version.
  */
 const RELOAD_WAIT_MS = 250;
+/** Users whose rules one reload query loads. */
+const RELOAD_ROUND = 1000;
 /** alert:fired events emitted between two yields to the event loop. */
 const ANNOUNCE_SLICE = 250;
 
@@ -115,28 +117,50 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
   const index = new RuleIndex();
   const ticks = createTickScreen(log);
   const origin = instanceOrigin(events);
-  const tails = new Map<string, Promise<void>>();
-  const queued = new Set<string>();
   let subscriber: Redis | undefined;
   let resync: NodeJS.Timeout | undefined;
   let stopped = false;
 
-  function reloadUser(userId: string): Promise<void> {
-    if (queued.has(userId)) return tails.get(userId)!;
-    queued.add(userId);
-    const tail = (tails.get(userId) ?? Promise.resolve()).then(async () => {
-      queued.delete(userId);
+  /**
+   * Reloads are batched: users asked for while a round loads are loaded together in the next
+   * round, RELOAD_ROUND users per query, so the users of a thousand firings on another instance
+   * cost two queries, not two thousand, and never crowd the pool.
+   */
+  let collecting: { users: Set<string>; loaded: Promise<void> } | undefined;
+  let loading: Promise<void> = Promise.resolve();
+  let roundsInFlight = 0;
+
+  async function loadRound(users: Set<string>): Promise<void> {
+    const ids = [...users];
+    for (let i = 0; i < ids.length; i += RELOAD_ROUND) {
+      const round = ids.slice(i, i + RELOAD_ROUND);
       try {
-        index.replaceUser(userId, await loadWatchEntries(db, userId));
+        const byUser = new Map<string, WatchEntry[]>(round.map((id) => [id, []]));
+        for (const e of await loadWatchEntries(db, round)) byUser.get(e.userId)?.push(e);
+        for (const [userId, entries] of byUser) index.replaceUser(userId, entries);
       } catch (err) {
-        log.warn({ err, userId }, 'could not reload the rules of a user; the next change or resync will');
+        log.warn(
+          { err, users: round.length },
+          'could not reload the rules of users; the next change or resync will',
+        );
       }
-    });
-    tails.set(userId, tail);
-    void tail.then(() => {
-      if (tails.get(userId) === tail) tails.delete(userId);
-    });
-    return tail;
+    }
+  }
+
+  function reloadUser(userId: string): Promise<void> {
+    if (!collecting) {
+      const users = new Set<string>();
+      const loaded = loading.then(() => {
+        if (collecting?.users === users) collecting = undefined;
+        return loadRound(users);
+      });
+      collecting = { users, loaded };
+      loading = loaded;
+      roundsInFlight += 1;
+      void loaded.finally(() => (roundsInFlight -= 1));
+    }
+    collecting.users.add(userId);
+    return collecting.loaded;
   }
   // Changes heard while the first full load runs are replayed after it lands.
   let starting: Set<string> | undefined;
@@ -235,12 +259,15 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
   }
 
   const settled = async () => {
-    while (tails.size > 0) await Promise.all(tails.values());
+    for (let seen = loading; ; seen = loading) {
+      await seen;
+      if (seen === loading) return;
+    }
   };
 
   /** Reloads asked for so far, for at most RELOAD_WAIT_MS. */
   async function reloadsLanded(): Promise<void> {
-    if (tails.size === 0) return;
+    if (roundsInFlight === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       settled(),

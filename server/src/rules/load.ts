@@ -2,6 +2,7 @@
 import { instrumentKey } from '@app/common/market/tick-batch';
 import type { TriggerType, ValueType } from '@app/common/rules/index';
 import { sql, type SQL } from 'drizzle-orm';
+import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor } from '../db/client.ts';
 import type { WatchEntry } from './rule-index.ts';
 
@@ -79,9 +80,13 @@ function alertEntry(r: AlertRow): WatchEntry {
   };
 }
 
-/** Every active rule and price alert, or only `userId`'s. */
-export async function loadWatchEntries(db: Executor, userId?: string): Promise<WatchEntry[]> {
-  const ofUser: SQL = userId ? sql`and user_id = ${userId}` : sql``;
+/** Every active rule and price alert, or only those of `users` (one id or many). */
+export async function loadWatchEntries(
+  db: Executor,
+  users?: string | readonly string[],
+): Promise<WatchEntry[]> {
+  const ids = typeof users === 'string' ? [users] : users;
+  const ofUser: SQL = ids ? sql`and user_id = any(${pgArray(ids)}::uuid[])` : sql``;
   const rules = await queryRows<RuleRow>(
     db,
     sql`select id, user_id, symbol, exchange, trigger_type, trigger_value, value_type, reference_price,
