@@ -280,24 +280,37 @@ describe('crash-day firing: chunked claims, a pipeline that never waits on them,
       }
       const from = statements.length;
       await publishAndSettle(running, Object.fromEntries(SYMBOLS.map((s) => [s, 900])));
+      for (const [i, app] of running.entries()) {
+        await eventually(
+          async () => (app.runtime.engine.stats().rules === held[i]! ? true : undefined),
+          'every instance to drop the fired rules',
+        );
+      }
       const written = writes(from);
+      const ruleLoads = statements
+        .slice(from)
+        .filter((q) =>
+          /from position_rules where is_active and user_id/i.test(q.replace(/\s+/g, ' ')),
+        ).length;
       const executions = await db.query<{ rule_id: string }>(
         `select rule_id from rule_executions where user_id = any($1::uuid[])`,
         [users.map((u) => u.id)],
       );
       expect(executions).to.have.length(users.length * SYMBOLS.length);
       expect(new Set(executions.map((e) => e.rule_id)).size).to.equal(users.length * SYMBOLS.length);
-      return written;
+      return { written, ruleLoads };
     }
 
-    it('claims every crossing once and writes the batch once, with no more writes than one instance', async () => {
+    it('claims every crossing once and writes the batch once, with no more writes than one instance; the other reloads the fired users in one query', async () => {
       // One claim lane: a batch's crossings are one chunk, however the users hash.
       const boot = () =>
         bootApp({ withRedis: true, embeddedStreamer: false, database, rulesEngine: { claimConcurrency: 1 } });
       apps.push(await boot());
-      const one = await crash(apps);
+      const { written: one } = await crash(apps);
       apps.push(await boot());
-      const two = await crash(apps);
+      const { written: two, ruleLoads } = await crash(apps);
+      // The observer drops the three users' fired rules with one reload query, not one per user.
+      expect(ruleLoads, 'rule reloads on the observer').to.equal(1);
 
       const quoteWrites = (w: string[]) => w.filter((q) => /^\s*insert into "?quotes"?\s/i.test(q)).length;
       expect(quoteWrites(one), 'one instance stores the batch once').to.equal(1);
