@@ -59,7 +59,7 @@ export interface RuntimeOptions {
    * The Redis lease of the instance that claims and stores the batches (market/batch-owner.ts):
    * instances of one deployment share the key; tests give each database its own.
    */
-  batchOwner?: { key?: string; ttlMs?: number };
+  batchOwner?: { key?: string; ttlMs?: number; everyInstance?: boolean };
 }
 
 export interface ServerRuntime {

@@ -51,9 +51,11 @@ export function createBatchOwnership(opts: {
   log: Logger;
   key?: string;
   ttlMs?: number;
+  /** Every instance claims and stores every batch, the claim deciding who fires (before #18; a baseline). */
+  everyInstance?: boolean;
 }): BatchOwnership {
   const { redis, log } = opts;
-  if (!redis) return SOLE_OWNER;
+  if (!redis || opts.everyInstance) return SOLE_OWNER;
   const key = opts.key ?? BATCH_OWNER_KEY;
   // Its own connection: a renewal must not wait behind a burst of other commands.
   const connection = redis.duplicate();
