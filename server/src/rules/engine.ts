@@ -25,9 +25,9 @@ import { createTickScreen } from './tick-screen.ts';
 export type RuleLevels = Parameters<ServerToClientEvents['rules:levels']>[0];
 
 /**
- * How the engine fires (RuntimeOptions.rulesEngine sets any of them; docs/exit-rules.md). The
- * B8 crash-day bench runs `claimChunkSize: 1, pipelineWaitsOnClaims: true` as its baseline: the
- * firing path before issue #18.
+ * How the engine fires (RuntimeOptions.rulesEngine sets any of them). The B8 crash-day bench's
+ * baseline, the firing path before issue #18, is `claimChunkSize: 1, claimConcurrency: 8,
+ * pipelineWaitsOnClaims: true` with RuntimeOptions.batchOwner.everyInstance (docs/exit-rules.md).
  */
 export interface RulesEngineTunables {
   /** Crossings claimed per transaction (default 1,000); 1 is one transaction per crossing. */
