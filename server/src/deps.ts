@@ -2,7 +2,9 @@ import type { Config } from '@app/config';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Database, DatabaseHandle } from './db/client.ts';
-import type { DomainEvents } from './events/domain-events.ts';
+import type { SessionUsers } from './auth/session-users.ts';
+import type { ChangeFeed } from './events/change-feed.ts';
+import type { HoldingsCache } from './holdings/cache.ts';
 import type { RateLimiterFactory } from './http/rate-limit.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { InstrumentMaster } from './instruments/master.ts';
@@ -18,8 +20,15 @@ export interface AppDeps {
   /** Commands (Redis) when REDIS_URL is set; undefined in embedded mode. */
   redis?: Redis;
   rateLimiter: RateLimiterFactory;
-  /** Committed changes, turned into socket pushes by the realtime module. */
-  events: DomainEvents;
+  /**
+   * The change feed: services publish what they committed; every instance's consumer table
+   * (events/consumers.ts) turns it into reloads, cache drops and socket pushes.
+   */
+  events: ChangeFeed;
+  /** This instance's cache of signed-in sessions (the access-token check). */
+  sessions: SessionUsers;
+  /** This instance's cache of presented holdings; without one, lists are read from the database. */
+  holdingsCache?: HoldingsCache;
   /** SendGrid, SMTP or the dev outbox (config.mailTransport). */
   mailer: Mailer;
   /** The NSE/BSE symbol master, in memory. */

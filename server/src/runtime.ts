@@ -25,7 +25,10 @@ import {
 import { createApp } from './app.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
-import { createDomainEvents } from './events/domain-events.ts';
+import { SessionUsers } from './auth/session-users.ts';
+import { createChangeFeed } from './events/change-feed.ts';
+import { consumeChanges } from './events/consumers.ts';
+import { HoldingsCache } from './holdings/cache.ts';
 import { trackInFlight } from './http/in-flight.ts';
 import { rateLimiterFactory } from './http/rate-limit.ts';
 import { DEFAULT_MASTER_REFRESH_MS, loadInstrumentMaster } from './instruments/master.ts';
@@ -37,6 +40,7 @@ import { createWatchSetKeeper } from './market/watch-set.ts';
 import { countPendingDeliveries, createServerMetrics, type ServerMetrics } from './metrics/index.ts';
 import { relayFeedStatus } from './realtime/feed-status.ts';
 import { createQuoteFanout, type QuoteFanout } from './realtime/quote-fanout.ts';
+import { localPushes } from './realtime/pushes.ts';
 import { createSocketServer, userRoom, type RealtimeServer } from './realtime/socket-server.ts';
 import { createRulesEngine, type RulesEngine, type RulesEngineTunables } from './rules/index.ts';
 
@@ -91,6 +95,9 @@ export async function startServerRuntime(
     options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
+  // The one cross-instance change mechanism; the caches it keeps current are this instance's.
+  const changes = createChangeFeed({ redis, log });
+  const holdingsCache = new HoldingsCache(database.db);
   const deps: AppDeps = {
     config,
     database,
@@ -99,7 +106,9 @@ export async function startServerRuntime(
     jwtSecret: options.jwtSecret ?? resolveJwtSecret(config),
     redis,
     rateLimiter: rateLimiterFactory(redis),
-    events: createDomainEvents(),
+    events: changes,
+    sessions: new SessionUsers(database.db, changes),
+    holdingsCache,
     mailer: createMailer(config, database.db, log),
     instruments: await loadInstrumentMaster(database.db, {
       log,
@@ -124,12 +133,9 @@ export async function startServerRuntime(
   const requests = trackInFlight(app.callback());
   const http = createServer(requests.handle);
   const realtime = createSocketServer(http, deps);
-  const fanout = createQuoteFanout(realtime.io, deps.db, deps.events, log, Boolean(redis));
+  const fanout = createQuoteFanout(realtime.io, deps.db, holdingsCache, log);
   const stopFeedStatus = relayFeedStatus(realtime.io, bus);
   const watchSet = createWatchSetKeeper(deps.db, bus, log);
-  const onChange = () => watchSet.changed();
-  deps.events.on('holdings:changed', onChange);
-  deps.events.on('rules:changed', onChange);
   const deliveries = createDeliveryWorker(deps, { ...options.delivery, onOutcome: metrics.deliveryOutcome });
   const engine = createRulesEngine({
     ...options.rulesEngine,
@@ -139,6 +145,17 @@ export async function startServerRuntime(
     // Every instance evaluates every batch (owner or observer), so each pushes levels to its own sockets only.
     onLevels: (userId, levels) => realtime.io.local.to(userRoom(userId)).emit('rules:levels', levels),
   });
+  const stopConsuming = consumeChanges(changes, {
+    engine,
+    holdings: holdingsCache,
+    sessions: deps.sessions,
+    watchers: fanout,
+    watchSet: { userChanged: () => watchSet.changed(), rebuild: () => void watchSet.rebuild() },
+    sockets: localPushes(realtime.io),
+    log,
+  });
+  // Subscribed before the first load, so no change committed during it is missed.
+  await changes.start();
   await engine.start();
   const retention = createRetentionJob(deps.db, log);
   const ownership = createBatchOwnership({ redis, log, ...options.batchOwner });
@@ -162,8 +179,6 @@ export async function startServerRuntime(
     sockets: () => realtime.io.of('/').sockets.size,
     pendingDeliveries: () => countPendingDeliveries(deps.db),
   });
-  // A restarted Redis has lost the watch set: rebuild it now, not at the next periodic refresh.
-  redis?.on('ready', onChange);
   await watchSet.rebuild();
   deliveries.start();
   retention.start();
@@ -178,8 +193,6 @@ export async function startServerRuntime(
     deps.instruments.stop();
     fanout.stop();
     stopFeedStatus();
-    deps.events.off('holdings:changed', onChange);
-    deps.events.off('rules:changed', onChange);
     const httpClosed = new Promise<void>((resolve) => http.once('close', () => resolve()));
     const forceTimer = setTimeout(() => http.closeAllConnections(), 5000);
     forceTimer.unref();
@@ -192,6 +205,8 @@ export async function startServerRuntime(
     if (!(await requests.idle())) log.warn('closing with requests still running after 10 s');
     await pipeline.idle();
     await ownership.stop();
+    stopConsuming();
+    changes.stop();
     await engine.stop();
     await deliveries.stop();
     await retention.stop();

@@ -1,4 +1,5 @@
 /** Socket.IO events, declared once and shared by the server and the client (ARCHITECTURE §4). */
+import type { ApiRuleExecution } from '../rules/responses.ts';
 
 export interface LiveQuote {
   symbol: string;
@@ -43,9 +44,20 @@ export interface AlertExecution {
 
 export interface ServerToClientEvents {
   quotes: (message: QuotesMessage) => void;
-  alert: (payload: { execution: AlertExecution }) => void;
+  /**
+   * A rule or price alert fired: the execution as the bell lists it. The tab patches its lists
+   * from it (the rule or alert is triggered now, the bell has one more unread) without refetching.
+   */
+  alert: (payload: { execution: ApiRuleExecution }) => void;
+  /** An execution's email deliveries settled (SUCCESS or FAILED). */
+  'execution:status': (update: { id: string; status: string }) => void;
+  /** The user changed holdings or rules (another tab, another device): refetch them. */
   'holdings:changed': () => void;
   'rules:changed': () => void;
+  /** Notification endpoints were added, verified or deleted. */
+  'endpoints:changed': () => void;
+  /** The server may have missed changes (its link to the other servers dropped): refetch everything. */
+  resync: () => void;
   /** Trailing peaks moved: the rules' current trigger levels. */
   'rules:levels': (
     levels: { id: string; peak_price: number | null; computed_trigger_price: number }[],

@@ -9,7 +9,6 @@ import type { Executor, Tx } from '../db/client.ts';
 import { priceAlerts, quotes } from '../db/schema.ts';
 import type { AppDeps } from '../deps.ts';
 import { Forbidden, Invalid, NotFound } from '../http/errors.ts';
-import { announceRulesChanged } from '../rules/changes.ts';
 import { lockUserTier } from '../rules/limits.ts';
 
 export type PriceAlertDeps = Pick<AppDeps, 'db' | 'events' | 'redis' | 'log' | 'instruments'>;
@@ -106,7 +105,7 @@ export async function createPriceAlert(
       .returning();
     return created!;
   });
-  announceRulesChanged(deps, user.id);
+  void deps.events.publish({ type: 'rules', userId: user.id });
   return presentOne(deps, row);
 }
 
@@ -146,7 +145,7 @@ export async function updatePriceAlert(
       .returning();
     return updated!;
   });
-  announceRulesChanged(deps, user.id);
+  void deps.events.publish({ type: 'rules', userId: user.id });
   return presentOne(deps, row);
 }
 
@@ -157,6 +156,6 @@ export async function deletePriceAlert(deps: PriceAlertDeps, cmd: { user: Sessio
     .where(and(eq(priceAlerts.id, cmd.id), eq(priceAlerts.userId, cmd.user.id)))
     .returning({ id: priceAlerts.id });
   if (deleted.length === 0) throw new NotFound(PRICE_ALERT_MESSAGES.notFound);
-  announceRulesChanged(deps, cmd.user.id);
+  void deps.events.publish({ type: 'rules', userId: cmd.user.id });
   return { id: cmd.id, kind: 'price_alert' as const, deleted: true as const };
 }

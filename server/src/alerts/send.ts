@@ -17,7 +17,6 @@ import { queryRows } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 import { MailPermanentError, MailTransientError } from '../mail/mailer.ts';
 import { renderAlertEmail } from '../mail/templates/alert.ts';
-import { announceRulesChanged } from '../rules/changes.ts';
 import { markFailed, markRetry, markSent, settleExecution, type ClaimedDelivery } from './deliveries.ts';
 
 export type DeliveryDeps = Pick<AppDeps, 'db' | 'mailer' | 'log' | 'config' | 'events' | 'redis'>;
@@ -143,8 +142,13 @@ export async function deliver(
   if (outcome.kind === 'failed') await markFailed(deps.db, job.id, outcome.reason);
   if (outcome.kind !== 'gone') {
     const settled = await settleExecution(deps.db, job.executionId);
-    // History and the rules list refresh on rules:changed.
-    if (settled) announceRulesChanged(deps, settled.userId);
+    // The tab patches the execution's status (the bell, History); nothing else changed.
+    if (settled)
+      void deps.events.publish({
+        type: 'executions',
+        userId: settled.userId,
+        settled: { id: job.executionId, status: settled.status },
+      });
   }
   return outcome;
 }

@@ -46,7 +46,7 @@ export interface SessionRef {
 export async function rotateRefreshToken(
   db: Database,
   raw: string,
-  { now = new Date(), onRevoked }: { now?: Date; onRevoked?: (session: SessionRef) => void } = {},
+  { now = new Date(), onRevoked }: { now?: Date; onRevoked?: (session: SessionRef) => unknown } = {},
 ) {
   return db
     .transaction(async (tx) => {
@@ -82,10 +82,10 @@ export async function rotateRefreshToken(
         refreshToken: next.raw,
       };
     })
-    .then((result) => {
-      // The family's revocation must commit before we answer 401.
+    .then(async (result) => {
+      // The family's revocation must commit before we answer 401, and be announced.
       if (result.reused) {
-        onRevoked?.({ userId: result.userId, familyId: result.familyId });
+        await onRevoked?.({ userId: result.userId, familyId: result.familyId });
         throw new Unauthorized('This session was signed out for your security. Please sign in again.');
       }
       return result;

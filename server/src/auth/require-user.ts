@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import type { AppDeps } from '../deps.ts';
 import { Unauthorized } from '../http/errors.ts';
 import { verifyAccessToken, type AccessClaims } from './access-token.ts';
-import { sessionUsers, type SessionUser } from './session-users.ts';
+import type { SessionUser } from './session-users.ts';
 
 export type { SessionUser } from './session-users.ts';
 
@@ -18,13 +18,13 @@ export interface Session {
  * (a socket handshake): the row is not cached for later ones.
  */
 export async function authenticateSession(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'jwtSecret' | 'sessions'>,
   token: string | undefined,
   { keep = true }: { keep?: boolean } = {},
 ): Promise<Session> {
   if (!token) throw new Unauthorized();
   const claims = verifyAccessToken(token, deps.jwtSecret);
-  const user = await sessionUsers(deps).get(claims, keep);
+  const user = await deps.sessions.get(claims, keep);
   if (!user || user.tokenVersion !== claims.tv)
     throw new Unauthorized('Your session has ended. Please sign in again.');
   return { user, claims };

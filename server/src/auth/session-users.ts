@@ -2,29 +2,25 @@
  * The sessions behind access tokens, each with its user row, kept for a second per instance: a
  * page load is a burst of requests, and each used to read the user to check the token version.
  * One query loads the user and whether the token's session (its refresh-token family, claim
- * `sid`) is still signed in. Logout must end a session, and logout-all every session of the
- * user, on every instance: here, 'session:ended' and 'sessions:revoked' drop the entries; with
- * Redis, they also bump the user's revision there (before the answer leaves), and a cached entry
- * is only used while the revision it was loaded under is still the current one, one Redis GET
- * rather than a database read. Without Redis (or while it is unreachable) the lifetime bounds
- * how long another instance may still accept a session that ended: a second. It also bounds
- * what nothing announces (a tier changed by hand, a new name at sign-in).
+ * `sid`) is still signed in. Built once per instance in runtime.ts (AppDeps.sessions).
+ *
+ * Logout must end a session, and logout-all every session of the user, on every instance at
+ * once. Both publish a `sessions` change (events/consumers.ts drops the entries here and on
+ * every other instance), and a cached entry is only used when the change feed has handled
+ * every change published anywhere before the request (`ChangeFeed.caughtUp`: one Redis GET):
+ * a logout whose answer has left is then known here. When that cannot be told (Redis down, a
+ * backlog), the database answers. Without Redis there is no other instance to hear from;
+ * the lifetime bounds what nothing announces (a tier changed by hand, a new name at sign-in).
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { refreshTokens, users } from '../db/schema.ts';
-import type { DomainEvents } from '../events/domain-events.ts';
-import { redisWhenReady } from '../util/redis-ready.ts';
+import type { ChangeFeed } from '../events/change-feed.ts';
 
 export type SessionUser = typeof users.$inferSelect;
 
 export const SESSION_USER_TTL_MS = 1000;
 const MAX_CACHED_SESSIONS = 10_000;
-/** Revisions outlive any cached row (and a load racing a revocation) by far. */
-const REVISION_TTL_S = 60;
-export const sessionRevisionKey = (userId: string) => `sessions:revision:${userId}`;
 
 /** What an access token names: its user, the user's token version and its session. */
 export interface SessionClaims {
@@ -38,8 +34,6 @@ interface Cached {
   /** The session was signed in by this user and none of its refresh tokens is revoked. */
   live: boolean;
   loadedAt: number;
-  /** The user's revision in Redis when loaded (null: none, or no Redis). */
-  revision: string | null;
 }
 
 const cacheKey = (userId: string, sessionId: string) => `${userId}/${sessionId}`;
@@ -47,66 +41,48 @@ const cacheKey = (userId: string, sessionId: string) => `${userId}/${sessionId}`
 export class SessionUsers {
   private readonly entries = new Map<string, Cached>();
   private readonly loading = new Map<string, { epoch: number; entry: Promise<Cached | undefined> }>();
-  /** Bumped by every revocation here: a load that began before one is used once, not kept. */
+  /** Bumped by every session change heard: a load that began before one is used once, not kept. */
   private epoch = 0;
 
   constructor(
     private readonly db: Database,
-    private readonly redis: Redis | undefined,
-    private readonly log: Logger,
+    private readonly feed: Pick<ChangeFeed, 'caughtUp'>,
   ) {}
 
   /**
    * The user of a live session, from the cache when its entry is fresh, has this token version
-   * and (with Redis) no revocation happened since; else from the database. Undefined when the
-   * user is gone or the session ended. `keep: false` for one-off checks.
+   * and the change feed has caught up (so no logout published before now is unheard); else
+   * from the database. Undefined when the user is gone or the session ended. `keep: false`
+   * for one-off checks.
    */
   async get(claims: SessionClaims, keep: boolean): Promise<SessionUser | undefined> {
     const key = cacheKey(claims.sub, claims.sid);
     const hit = this.entries.get(key);
     if (hit && Date.now() - hit.loadedAt <= SESSION_USER_TTL_MS && hit.user.tokenVersion === claims.tv) {
-      if (!this.redis || (await this.revision(claims.sub)) === hit.revision) return live(hit);
+      // Caught up: any session change published before now has dropped the entry if it ended.
+      if ((await this.feed.caughtUp()) && this.entries.get(key) === hit) return live(hit);
       this.entries.delete(key);
     }
     return live(await this.load(claims, keep));
   }
 
-  /** Every session of the user was revoked here: drop them, and tell the other instances. */
+  /** Every session of the user was revoked (here or on another instance): drop them. */
   revoked(userId: string): void {
+    this.epoch += 1;
     const prefix = cacheKey(userId, '');
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
-    this.announce(userId);
   }
 
-  /** One session of the user ended here: drop it, and tell the other instances. */
+  /** One session of the user ended (here or on another instance): drop it. */
   ended(userId: string, sessionId: string): void {
-    this.entries.delete(cacheKey(userId, sessionId));
-    this.announce(userId);
-  }
-
-  private announce(userId: string): void {
     this.epoch += 1;
-    if (!this.redis) return;
-    const key = sessionRevisionKey(userId);
-    // Sent now, ahead of the logout answer, so any request that answer leads to sees it.
-    this.redis
-      .multi()
-      .incr(key)
-      .expire(key, REVISION_TTL_S)
-      .exec()
-      .catch((err: unknown) => this.log.warn({ err, userId }, 'could not publish a session revocation'));
+    this.entries.delete(cacheKey(userId, sessionId));
   }
 
-  /** The user's revision; undefined when Redis cannot say now (down: not waited for). */
-  private async revision(userId: string): Promise<string | null | undefined> {
-    const redis = redisWhenReady(this.redis);
-    if (!redis) return undefined;
-    try {
-      return await redis.get(sessionRevisionKey(userId));
-    } catch (err) {
-      this.log.warn({ err }, 'session revision unavailable; reading the user');
-      return undefined;
-    }
+  /** Changes may have been lost: keep nothing loaded before now. */
+  clear(): void {
+    this.epoch += 1;
+    this.entries.clear();
   }
 
   /** One query per session at a time: concurrent misses (an expiry under load) share it. */
@@ -116,7 +92,6 @@ export class SessionUsers {
     if (running && running.epoch === this.epoch) return running.entry;
     const epoch = this.epoch;
     const entry = (async () => {
-      const revision = this.redis ? await this.revision(sub) : null;
       const loadedAt = Date.now();
       // Null when the family is not this user's (or unknown), false once any token of it is revoked.
       const signedIn = sql<boolean | null>`(select bool_and(${refreshTokens.revokedAt} is null)
@@ -127,8 +102,8 @@ export class SessionUsers {
         .from(users)
         .where(eq(users.id, sub));
       if (!row) return undefined;
-      const cached = { user: row.user, live: row.live === true, loadedAt, revision: revision ?? null };
-      if (keep && epoch === this.epoch && revision !== undefined) this.keep(key, cached);
+      const cached = { user: row.user, live: row.live === true, loadedAt };
+      if (keep && epoch === this.epoch) this.keep(key, cached);
       return cached;
     })();
     const settled = () => {
@@ -152,22 +127,3 @@ export class SessionUsers {
 }
 
 const live = (cached: Cached | undefined) => (cached?.live ? cached.user : undefined);
-
-/** One cache per runtime, keyed by its event emitter (as rules/changes.ts keys instance ids). */
-const caches = new WeakMap<DomainEvents, SessionUsers>();
-
-export function sessionUsers(deps: {
-  db: Database;
-  redis?: Redis;
-  log: Logger;
-  events: DomainEvents;
-}): SessionUsers {
-  let cache = caches.get(deps.events);
-  if (!cache) {
-    const created = new SessionUsers(deps.db, deps.redis, deps.log);
-    deps.events.on('sessions:revoked', (userId) => created.revoked(userId));
-    deps.events.on('session:ended', (userId, sessionId) => created.ended(userId, sessionId));
-    caches.set(deps.events, (cache = created));
-  }
-  return cache;
-}

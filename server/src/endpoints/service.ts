@@ -69,7 +69,7 @@ export async function addEndpoint(
     })
     .returning();
   if (!endpoint) throw new Conflict(ENDPOINT_MESSAGES.duplicate);
-  deps.events.emit('endpoints:changed', user.id);
+  void deps.events.publish({ type: 'endpoints', userId: user.id });
   const presented = presentEndpoint(endpoint, user.email);
   if (!token) return { ...presented, email_sent: false, notice: null };
   const outcome = await sendVerificationEmail(deps, { user, endpoint, rawToken: token.raw });
@@ -90,6 +90,6 @@ export async function deleteEndpoint(
   await deps.db
     .delete(notificationEndpoints)
     .where(and(eq(notificationEndpoints.id, endpoint.id), eq(notificationEndpoints.userId, user.id)));
-  deps.events.emit('endpoints:changed', user.id);
+  void deps.events.publish({ type: 'endpoints', userId: user.id });
   return { id: endpoint.id, deleted: true };
 }

@@ -121,6 +121,6 @@ export async function verifyEndpointToken(
     .returning();
   // Another request redeemed the same token first.
   if (!verified) throw new Invalid(ENDPOINT_ERRORS.invalidLink);
-  deps.events.emit('endpoints:changed', verified.userId);
+  void deps.events.publish({ type: 'endpoints', userId: verified.userId });
   return presentEndpoint(verified, found.accountEmail);
 }

@@ -1,14 +1,13 @@
 /**
- * Each instance's cache of its users' presented holdings (GET /api/holdings answers from it).
- * A user's entry is dropped when their holdings change here ('holdings:changed') or on another
- * instance (the realtime fan-out relays that as 'watch:changed' and calls `invalidate`), and
- * lives at most HOLDINGS_CACHE_TTL_MS in any case, which bounds what nothing announces
+ * Each instance's cache of its users' presented holdings (GET /api/holdings answers from it),
+ * built once in runtime.ts (AppDeps.holdingsCache). A user's entry is dropped when the change
+ * feed says their holdings changed, here or on another instance (events/consumers.ts), all of
+ * them when changes may have been lost, and lives at most HOLDINGS_CACHE_TTL_MS in any case, which bounds what nothing announces
  * (instrument names, rows written by hand). Prices come from the latest tick batch this
  * instance received, when newer than the stored quote, so the cache outlives batches.
  */
 import { instrumentKey, type TickBatch } from '@app/common/market/tick-batch';
 import type { Executor } from '../db/client.ts';
-import type { DomainEvents } from '../events/domain-events.ts';
 import {
   loadHoldingRows,
   presentHolding,
@@ -158,43 +157,4 @@ export class HoldingsCache {
     this.entries.delete(userId);
     this.rows -= entry.bases.length;
   }
-}
-
-/** One cache per database handle, shared by the instances on it (tests run two on one PGlite). */
-const attached = new WeakMap<object, { cache: HoldingsCache; events: Set<DomainEvents> }>();
-
-/** The cache `listHoldings` serves `db` from, when an instance has attached one. */
-export function attachedHoldingsCache(db: Executor): HoldingsCache | undefined {
-  return attached.get(db)?.cache;
-}
-
-/**
- * Attaches the cache for `db` and drops users on this instance's 'holdings:changed'. The caller
- * feeds it batches and other instances' changes, and detaches it when the instance stops.
- */
-export function attachHoldingsCache(
-  db: Executor,
-  events: DomainEvents,
-): { cache: HoldingsCache; detach(): void } {
-  let slot = attached.get(db);
-  if (!slot) {
-    slot = { cache: new HoldingsCache(db), events: new Set() };
-    attached.set(db, slot);
-  }
-  const { cache } = slot;
-  const changed = (userId: string) => cache.invalidate(userId);
-  events.on('holdings:changed', changed);
-  slot.events.add(events);
-  return {
-    cache,
-    detach() {
-      events.off('holdings:changed', changed);
-      const current = attached.get(db);
-      if (!current?.events.delete(events)) return;
-      if (current.events.size === 0) {
-        cache.clear();
-        attached.delete(db);
-      }
-    },
-  };
 }

@@ -9,7 +9,6 @@ import { accountDisplayName } from '@app/common/holdings/upload-preview';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { HoldingsRemovalDeps } from './service.ts';
 import { holdings } from '../db/schema.ts';
-import { announceRulesChanged } from '../rules/changes.ts';
 import { deleteUncoveredRules } from '../rules/uncovered.ts';
 import { Conflict } from '../http/errors.ts';
 import { ensureAccount } from './accounts.ts';
@@ -105,8 +104,10 @@ export async function importHoldings(
     };
     return { summary, rulesDeleted: uncovered.length };
   });
-  deps.events.emit('holdings:changed', cmd.userId);
-  if (rulesDeleted > 0) announceRulesChanged(deps, cmd.userId);
+  void deps.events.publish([
+    { type: 'holdings', userId: cmd.userId },
+    ...(rulesDeleted > 0 ? [{ type: 'rules' as const, userId: cmd.userId }] : []),
+  ]);
   return summary;
 }
 

@@ -2,21 +2,26 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { positionRules } from '../db/schema.ts';
-import { attachedHoldingsCache } from './cache.ts';
+import type { HoldingsCache } from './cache.ts';
 import { loadHoldingRows, presentHolding, type PresentedHolding } from './present.ts';
 
 export { presentHolding, type PresentedHolding } from './present.ts';
 
+/** Where holdings are listed from: this instance's cache when it has one, else the database. */
+export interface HoldingsSource {
+  db: Executor;
+  holdingsCache?: HoldingsCache;
+}
+
 /**
  * The user's holdings (only `accountId`'s when given), presented. Served from this instance's
- * cache (cache.ts) when one is attached to `db`, with prices from the latest tick batch.
+ * cache (cache.ts) when it has one, with prices from the latest tick batch.
  */
 export async function listHoldings(
-  db: Executor,
+  { db, holdingsCache: cache }: HoldingsSource,
   userId: string,
   accountId?: string,
 ): Promise<PresentedHolding[]> {
-  const cache = attachedHoldingsCache(db);
   let all: PresentedHolding[];
   if (cache) all = await cache.list(userId);
   else {
@@ -30,10 +35,10 @@ export async function listHoldings(
  * GET /api/holdings's whole answer, `{success:true, data:[…]}` as UTF-8 JSON: encoded once per
  * tick batch when cached, so a busy instance does not stringify 100 KB per request.
  */
-export async function holdingsResponseBody(db: Executor, userId: string): Promise<Buffer> {
+export async function holdingsResponseBody(source: HoldingsSource, userId: string): Promise<Buffer> {
   const encode = (list: PresentedHolding[]) => Buffer.from(JSON.stringify({ success: true, data: list }));
-  const cache = attachedHoldingsCache(db);
-  return cache ? cache.listEncoded(userId, encode) : encode(await listHoldings(db, userId));
+  const cache = source.holdingsCache;
+  return cache ? cache.listEncoded(userId, encode) : encode(await listHoldings(source, userId));
 }
 
 /** Active rules per holding-account, for the dashboard's Active Rules count. */

@@ -4,7 +4,6 @@ import type { Database, Tx } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 import { brokerAccounts, holdings, positionRules } from '../db/schema.ts';
 import { Conflict, Forbidden, NotFound } from '../http/errors.ts';
-import { announceRulesChanged } from '../rules/changes.ts';
 import { deleteUncoveredRules } from '../rules/uncovered.ts';
 import { ensureAccount } from './accounts.ts';
 import { assertHoldingsRoom } from './limits.ts';
@@ -61,7 +60,7 @@ export async function addManualHolding({ db, events }: HoldingsDeps, cmd: Manual
     if (!row) throw new Conflict(`${cmd.symbol} (${cmd.exchange}) already exists`);
     return row;
   });
-  events.emit('holdings:changed', cmd.userId);
+  void events.publish({ type: 'holdings', userId: cmd.userId });
   return row;
 }
 
@@ -98,7 +97,7 @@ export async function updateHolding(
     .where(and(eq(holdings.id, id), eq(holdings.userId, userId)))
     .returning();
   if (!row) throw new NotFound('Holding not found');
-  events.emit('holdings:changed', userId);
+  void events.publish({ type: 'holdings', userId });
   return row;
 }
 
@@ -125,8 +124,10 @@ async function removeWithRules(
     const uncovered = removed.count > 0 ? await deleteUncoveredRules(tx, userId) : [];
     return { count: removed.count, rules: [...(removed.rules ?? []), ...uncovered] };
   });
-  if (count > 0) deps.events.emit('holdings:changed', userId);
-  if (rules.length > 0) announceRulesChanged(deps, userId);
+  void deps.events.publish([
+    ...(count > 0 ? [{ type: 'holdings' as const, userId }] : []),
+    ...(rules.length > 0 ? [{ type: 'rules' as const, userId }] : []),
+  ]);
   return count;
 }
 

@@ -1,16 +1,16 @@
 /**
  * Sends each tick batch to the sockets this instance holds: one `quotes` message per user,
  * with only that user's instruments. Every instance receives every batch, so each serves
- * only its local sockets (no duplicates through the adapter). It also keeps this instance's
- * holdings cache (holdings/cache.ts) current: batch prices, and other instances' changes.
+ * only its local sockets (no duplicates through the adapter). A user's instruments are
+ * reloaded when the change feed says their holdings or rules changed (events/consumers.ts). It
+ * also hands each batch's prices to this instance's holdings cache (holdings/cache.ts).
  */
 import { instrumentKey, type TickBatch } from '@app/common/market/tick-batch';
 import type { LiveQuote, QuotesMessage } from '@app/common/realtime/events';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { queryRows, type Executor } from '../db/client.ts';
-import type { DomainEvents } from '../events/domain-events.ts';
-import { attachHoldingsCache } from '../holdings/cache.ts';
+import type { HoldingsCache } from '../holdings/cache.ts';
 import { userRoom, type RealtimeServer } from './socket-server.ts';
 import { preEncoded } from './wire.ts';
 
@@ -40,6 +40,10 @@ export async function loadUserInstruments(db: Executor, userId: string): Promise
 
 export interface QuoteFanout {
   deliver(batch: TickBatch): void;
+  /** Reloads the instruments of a user with sockets here (their holdings or rules changed). */
+  refresh(userId: string): void;
+  /** Reloads every connected user's instruments (changes may have been lost). */
+  refreshAll(): void;
   /** Users with sockets on this instance (for metrics and tests). */
   localUsers(): number;
   stop(): void;
@@ -48,23 +52,27 @@ export interface QuoteFanout {
 export function createQuoteFanout(
   io: RealtimeServer,
   db: Executor,
-  events: DomainEvents,
+  holdings: Pick<HoldingsCache, 'noteBatch'> | undefined,
   log: Logger,
-  /** Other instances exist (Redis adapter): tell them about changes committed here. */
-  clustered: boolean,
 ): QuoteFanout {
   const watchers = new Map<string, string[]>();
-  const holdings = attachHoldingsCache(db, events);
   const sockets = new Map<string, number>();
+  /** Users whose reload is running, and whether another change came in meanwhile. */
+  const loading = new Map<string, boolean>();
 
-  const refresh = async (userId: string) => {
+  const refresh = async (userId: string): Promise<void> => {
     if (!sockets.has(userId)) return;
+    if (loading.has(userId)) return void loading.set(userId, true);
+    loading.set(userId, false);
     try {
       const keys = await loadUserInstruments(db, userId);
       if (sockets.has(userId)) watchers.set(userId, keys);
     } catch (err) {
       log.warn({ err, userId }, 'could not load the instruments of a connected user');
     }
+    const again = loading.get(userId);
+    loading.delete(userId);
+    if (again) await refresh(userId);
   };
 
   io.on('connection', (socket) => {
@@ -78,18 +86,6 @@ export function createQuoteFanout(
       watchers.delete(userId);
     });
   });
-
-  // A change committed here, or on another instance (through the adapter), reloads the user's set.
-  const changed = (userId: string) => {
-    void refresh(userId);
-    if (clustered) io.serverSideEmit('watch:changed', userId);
-  };
-  io.on('watch:changed', (userId) => {
-    holdings.cache.invalidate(userId);
-    void refresh(userId);
-  });
-  events.on('holdings:changed', changed);
-  events.on('rules:changed', changed);
 
   /**
    * Each quote is serialised once per batch; a user's message is those strings joined, the same
@@ -129,13 +125,15 @@ export function createQuoteFanout(
     deliver(batch) {
       sendQuotes(batch);
       // After the sockets: the holdings list's prices are not on the live path.
-      holdings.cache.noteBatch(batch);
+      holdings?.noteBatch(batch);
+    },
+    refresh: (userId) => void refresh(userId),
+    refreshAll() {
+      for (const userId of sockets.keys()) void refresh(userId);
     },
     localUsers: () => watchers.size,
     stop() {
-      events.off('holdings:changed', changed);
-      events.off('rules:changed', changed);
-      holdings.detach();
+      watchers.clear();
     },
   };
 }

@@ -4,14 +4,15 @@
  * (counted here, not across instances: a shared count would need Redis on every handshake and
  * would outlive an instance that dies). Each socket joins `user:<id>` and `session:<sid>` and is
  * disconnected when its token expires, its session ends (logout) or the user's sessions are
- * revoked (logout-all). With Redis, the adapter spans every instance.
+ * revoked (logout-all): the change feed tells every instance, and each closes its own sockets
+ * (realtime/pushes.ts). With Redis, the adapter spans every instance; nothing of ours uses it.
  *
  * A server holds tens of thousands of sockets, so a socket carries no timers or closures of
  * its own: its state is five fields of `socket.data`, one sweep closes expired sockets, and the
  * handshake's HTTP requests are not kept (upgrade-request.ts).
  */
 import type { Server as HttpServer } from 'node:http';
-import type { AlertExecution, ClientToServerEvents, ServerToClientEvents } from '@app/common/realtime/events';
+import type { ClientToServerEvents, ServerToClientEvents } from '@app/common/realtime/events';
 import { MAX_SOCKETS_PER_USER, SOCKET_ERRORS } from '@app/common/realtime/events';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
@@ -34,10 +35,8 @@ export interface SocketData {
   floodCount: number;
 }
 
-/** Between server instances (through the Redis adapter). */
-export interface InterServerEvents {
-  'watch:changed': (userId: string) => void;
-}
+/** None: changes reach the other instances through the change feed (events/change-feed.ts). */
+export type InterServerEvents = Record<string, never>;
 
 export type RealtimeServer = Server<
   ClientToServerEvents,
@@ -171,28 +170,10 @@ export function createSocketServer(
   }, EXPIRY_SWEEP_MS);
   sweep.unref();
 
-  const pushes = {
-    'holdings:changed': (userId: string) => io.to(userRoom(userId)).emit('holdings:changed'),
-    'rules:changed': (userId: string) => io.to(userRoom(userId)).emit('rules:changed'),
-    // Through the adapter: the user's sockets on every instance.
-    'sessions:revoked': (userId: string) => io.in(userRoom(userId)).disconnectSockets(true),
-    // Logout: this session's sockets only, on every instance.
-    'session:ended': (_userId: string, sessionId: string) =>
-      io.in(sessionRoom(sessionId)).disconnectSockets(true),
-  };
-  for (const [event, handler] of Object.entries(pushes))
-    deps.events.on(event as keyof typeof pushes, handler);
-  const onAlert = (userId: string, execution: AlertExecution) =>
-    io.to(userRoom(userId)).emit('alert', { execution });
-  deps.events.on('alert:fired', onAlert);
-
   return {
     io,
     close: async () => {
       clearInterval(sweep);
-      for (const [event, handler] of Object.entries(pushes))
-        deps.events.off(event as keyof typeof pushes, handler);
-      deps.events.off('alert:fired', onAlert);
       io.disconnectSockets(true);
       await new Promise<void>((resolve) => io.close(() => resolve()));
       pubClient?.disconnect();

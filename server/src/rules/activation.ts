@@ -12,7 +12,6 @@ import type { Tx } from '../db/client.ts';
 import { positionRules } from '../db/schema.ts';
 import { NotFound } from '../http/errors.ts';
 import { armRule, loadHoldingsBook, type ArmedLevels } from './arm.ts';
-import { announceRulesChanged } from './changes.ts';
 import { assertHoldingsLimit, lockUserTier } from './limits.ts';
 import { presentRule, type RuleRow } from './presenter.ts';
 import { latestQuotes } from './quotes.ts';
@@ -105,7 +104,7 @@ export async function setRuleActive(
     const changed = cmd.isActive ? await enable(tx, cmd.user.id, rows, 'single') : await disable(tx, rows);
     return withPrices(tx, changed);
   });
-  announceRulesChanged(deps, cmd.user.id);
+  void deps.events.publish({ type: 'rules', userId: cmd.user.id });
   return rule!;
 }
 
@@ -115,7 +114,7 @@ export async function deleteRule(deps: RulesDeps, cmd: { user: SessionUser; id: 
     await lockOwnRules(tx, cmd.user.id, [cmd.id], 'single');
     await tx.delete(positionRules).where(eq(positionRules.id, cmd.id));
   });
-  announceRulesChanged(deps, cmd.user.id);
+  void deps.events.publish({ type: 'rules', userId: cmd.user.id });
   return { id: cmd.id, deleted: true as const };
 }
 
@@ -141,6 +140,6 @@ export async function bulkRuleAction(
           ).then((done) => rows.map((r) => done.find((d) => d.id === r.id) ?? r));
     return { action: input.action, ids, rules: await withPrices(tx, changed) };
   });
-  announceRulesChanged(deps, user.id);
+  void deps.events.publish({ type: 'rules', userId: user.id });
   return result;
 }

@@ -1,7 +1,9 @@
 /**
  * The rules engine (ARCHITECTURE §1, §6, §10): every active rule and price alert in memory,
- * indexed by instrument, loaded at start and kept in step with changes here (domain events)
- * and on other instances (Redis channel). The market pipeline hands it each batch: on the
+ * indexed by instrument, loaded at start and kept in step with the change feed: a user's
+ * `rules` change reloads theirs, a firing elsewhere drops the fired entry, a lost message
+ * reloads everything (events/consumers.ts calls `userChanged`, `firedElsewhere`, `resync`).
+ * The market pipeline hands it each batch: on the
  * instance that owns the batches (market/batch-owner.ts) `fire` raises trailing peaks, queues
  * the crossings for claiming in chunks (claim-lanes.ts, claim.ts) and writes the peaks that
  * moved, without waiting for the claims: each chunk's alerts go out as soon as it commits. The
@@ -10,13 +12,11 @@
  */
 import type { TickBatch } from '@app/common/market/tick-batch';
 import type { ServerToClientEvents } from '@app/common/realtime/events';
-import type { Redis } from 'ioredis';
 import type { AppDeps } from '../deps.ts';
-import { presentAlertExecution } from '../alerts/executions.ts';
-import { announceRulesChanged, instanceOrigin, parseRulesChanged, RULES_CHANGED_CHANNEL } from './changes.ts';
 import type { Database } from '../db/client.ts';
 import { ClaimLanes } from './claim-lanes.ts';
 import { claimChunk, type ClaimedTrigger } from './claim.ts';
+import { firedChanges } from './fired.ts';
 import { loadWatchEntries } from './load.ts';
 import { writePeaks } from './peaks.ts';
 import { MovedPeaks, RuleIndex, type Crossing, type WatchEntry } from './rule-index.ts';
@@ -88,6 +88,12 @@ export interface RulesEngine {
   evaluate(batch: TickBatch): Promise<void>;
   /** Reloads one user's entries (coalesced); resolves when loaded. */
   reloadUser(userId: string): Promise<void>;
+  /** The user's rules or alerts changed (the change feed): reload them, after the first load. */
+  userChanged(userId: string): void;
+  /** A rule or alert fired on another instance at `firedAt` (ms): drop it unless re-armed since. */
+  firedElsewhere(id: string, firedAt: number): void;
+  /** Changes may have been lost: reload everything. */
+  resync(): void;
   /** Resolves when every reload asked for so far has landed. */
   settled(): Promise<void>;
   /** Resolves when every claim queued so far has settled. */
@@ -104,10 +110,6 @@ export interface RulesEngine {
 const RELOAD_WAIT_MS = 250;
 /** Users whose rules one reload query loads. */
 const RELOAD_ROUND = 1000;
-/** alert:fired events emitted between two yields to the event loop. */
-const ANNOUNCE_SLICE = 250;
-
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Builds the engine; nothing is loaded or heard before `start()`. */
 export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
@@ -116,8 +118,6 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
   const marketDb = opts.marketDb ?? db;
   const index = new RuleIndex();
   const ticks = createTickScreen(log);
-  const origin = instanceOrigin(events);
-  let subscriber: Redis | undefined;
   let resync: NodeJS.Timeout | undefined;
   let stopped = false;
 
@@ -168,11 +168,6 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
     if (starting) starting.add(userId);
     else void reloadUser(userId);
   };
-  // This instance's own firings are in the index already (removed as claimed): no reload.
-  let announcing = false;
-  const onLocalChange = (userId: string) => {
-    if (!announcing) changed(userId);
-  };
 
   async function resyncAll(): Promise<void> {
     try {
@@ -183,30 +178,15 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
   }
 
   /**
-   * Tells everyone which users' rules fired: this instance's sockets and listeners (domain
-   * events) and, through rules/changes.ts, every other instance, whose engine reloads those
-   * users. The one place a firing reaches the change mechanism (issue #18 replaces it).
+   * A committed chunk: its emails to the delivery worker, and its firings published as ONE
+   * change message: each instance pushes `alert` to its own tabs (yielding between slices) and
+   * drops the fired entries (this one already has).
    */
-  function announceFired(userIds: string[]): void {
-    announcing = true;
-    try {
-      announceRulesChanged(deps, userIds);
-    } finally {
-      announcing = false;
-    }
-  }
-
-  /** A committed chunk: its emails to the delivery worker, its alerts to the sockets (yielding). */
   async function announce(fired: ClaimedTrigger[]): Promise<void> {
     if (fired.length === 0) return;
     const deliveryIds = fired.flatMap((f) => f.deliveryIds);
     if (deliveryIds.length) opts.deliveries.dispatch(deliveryIds);
-    for (let i = 0; i < fired.length; i++) {
-      const f = fired[i]!;
-      events.emit('alert:fired', f.userId, presentAlertExecution(f.execution));
-      if ((i + 1) % ANNOUNCE_SLICE === 0) await yieldToLoop();
-    }
-    announceFired(fired.map((f) => f.userId));
+    events.publish(await firedChanges(db, fired, log));
   }
 
   /** One lane's chunk: claimed in one transaction, then announced at once. */
@@ -314,26 +294,7 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
   return {
     async start() {
       starting = new Set();
-      events.on('rules:changed', onLocalChange);
-      // Deleting a broker account deletes its account-specific rules (cascade).
-      events.on('holdings:changed', onLocalChange);
-      if (deps.redis) {
-        const sub = deps.redis.duplicate();
-        subscriber = sub;
-        let connectedOnce = false;
-        sub.on('error', (err) => log.warn({ err: err.message }, 'rules channel redis error'));
-        // Messages published while the connection was down are lost: reload everything.
-        sub.on('ready', () => {
-          if (connectedOnce) void resyncAll();
-          connectedOnce = true;
-        });
-        sub.on('message', (_channel: string, text: string) => {
-          const message = parseRulesChanged(text);
-          if (!message || message.origin === origin) return;
-          for (const userId of message.users) changed(userId);
-        });
-        await sub.subscribe(RULES_CHANGED_CHANNEL);
-      }
+      // Changes the feed brings during the first load are replayed after it (`changed`).
       index.replaceAll(await loadWatchEntries(db));
       const heard = starting;
       starting = undefined;
@@ -350,6 +311,9 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
       ).claimed;
     },
     reloadUser,
+    userChanged: changed,
+    firedElsewhere: (id, firedAt) => index.removeUpTo(id, firedAt),
+    resync: () => void resyncAll(),
     settled,
     claimsSettled: () => lanes.idle(),
     stats: () => ({
@@ -361,9 +325,6 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
     async stop() {
       stopped = true;
       clearInterval(resync);
-      events.off('rules:changed', onLocalChange);
-      events.off('holdings:changed', onLocalChange);
-      subscriber?.disconnect();
       await lanes.idle();
       await settled();
     },

@@ -8,7 +8,6 @@ export {
   type RuleLevels,
 } from './engine.ts';
 export { RuleIndex, MovedPeaks, type WatchEntry, type Crossing } from './rule-index.ts';
-export { announceRulesChanged, RULES_CHANGED_CHANNEL } from './changes.ts';
 export { createRules, updateRule, type RulesDeps } from './service.ts';
 export { setRuleActive, deleteRule, bulkRuleAction } from './activation.ts';
 export { listRules, getRule } from './list.ts';

@@ -155,6 +155,15 @@ export class RuleIndex {
     if (slot >= 0 && this.store.versions[slot] === version) this.removeSlot(slot);
   }
 
+  /**
+   * Drops `id` if its version is `version` or older: a rule that fired on another instance
+   * (its claim stamped `version`); a newer version (re-armed since) stays.
+   */
+  removeUpTo(id: string, version: number): void {
+    const slot = this.store.find(parseUuid(id, this.words));
+    if (slot >= 0 && this.store.versions[slot]! <= version) this.removeSlot(slot);
+  }
+
   /** A claim of this version failed: evaluate the entry again from the next batch on. */
   release(id: string, version: number): void {
     const slot = this.store.find(parseUuid(id, this.words));

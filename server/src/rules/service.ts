@@ -1,7 +1,7 @@
 /**
  * Saving rules: create one, create many (all or nothing), edit. The server arms each rule from
- * its own latest quote; the client's computed_trigger_price is only a preview. Services emit
- * after commit (announceRulesChanged), never route handlers.
+ * its own latest quote; the client's computed_trigger_price is only a preview. Services publish
+ * a `rules` change after commit (the change feed), never route handlers.
  */
 import type {
   ApiPositionRule,
@@ -19,7 +19,6 @@ import type { AppDeps } from '../deps.ts';
 import { ownedAccount } from '../holdings/accounts.ts';
 import { Invalid, NotFound } from '../http/errors.ts';
 import { armRule, loadHoldingsBook, notHeldProblem, type ArmedLevels, type ArmOutcome } from './arm.ts';
-import { announceRulesChanged } from './changes.ts';
 import { assertHoldingsLimit, lockUserTier } from './limits.ts';
 import { presentRule, type RuleRow } from './presenter.ts';
 import { latestQuotes } from './quotes.ts';
@@ -159,7 +158,7 @@ export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Pro
       .returning();
     return { rules: rows.map((row, i) => presentRule(row, kept[i]!.levels.currentPrice)), skipped };
   });
-  announceRulesChanged(deps, userId);
+  void deps.events.publish({ type: 'rules', userId });
   return saved;
 }
 
@@ -244,7 +243,7 @@ export async function updateRule(
     const quote = quotes.get(instrumentKey(existing.exchange, existing.symbol));
     return presentRule(row!, quote?.ltp ?? null);
   });
-  announceRulesChanged(deps, user.id);
+  void deps.events.publish({ type: 'rules', userId: user.id });
   return updated;
 }
 

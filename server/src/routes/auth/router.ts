@@ -17,9 +17,13 @@ import { ok } from '../../http/envelope.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { input, validate } from '../../http/validate.ts';
 import { presentUser } from '../../users/presenter.ts';
+import { settlesWithin } from '../../util/settles-within.ts';
 import { bumpTokenVersion, signInUser } from '../../users/service.ts';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.ts';
+
+/** How long a logout waits for Redis to take its `sessions` change (it never fails for it). */
+const PUBLISH_WAIT_MS = 1000;
 
 /** Requests a minute per client address to any /auth route: far above what a few tabs make. */
 export const AUTH_ROUTER_LIMIT = 300;
@@ -48,9 +52,13 @@ export function authRouter(deps: AppDeps): Router {
     };
   }
 
-  /** After the family's revocation commits: its access tokens and sockets end on every instance. */
+  /**
+   * After the family's revocation commits: its access tokens and sockets end on every instance.
+   * Waited for (briefly) so the change feed has it before the answer leaves: another instance
+   * asked next finds it published (session-users.ts).
+   */
   const endSession = ({ userId, familyId }: SessionRef) =>
-    deps.events.emit('session:ended', userId, familyId);
+    settlesWithin(deps.events.publish({ type: 'sessions', userId, sessionId: familyId }), PUBLISH_WAIT_MS);
 
   router.get('/config', (ctx) =>
     ok(ctx, { demoMode: deps.config.demoMode, googleClientId: deps.config.GOOGLE_CLIENT_ID ?? null }),
@@ -89,7 +97,7 @@ export function authRouter(deps: AppDeps): Router {
   router.post('/logout', validate('body', logoutBody), async (ctx) => {
     const { refresh_token } = input<z.infer<typeof logoutBody>>(ctx, 'body');
     const ended = refresh_token ? await revokeSession(deps.db, refresh_token) : undefined;
-    if (ended) endSession(ended);
+    if (ended) await endSession(ended);
     ok(ctx, { signed_out: true });
   });
 
@@ -99,7 +107,7 @@ export function authRouter(deps: AppDeps): Router {
       await bumpTokenVersion(tx, user.id);
       await revokeAllForUser(tx, user.id);
     });
-    deps.events.emit('sessions:revoked', user.id);
+    await settlesWithin(deps.events.publish({ type: 'sessions', userId: user.id }), PUBLISH_WAIT_MS);
     ok(ctx, { signed_out: true });
   });
 

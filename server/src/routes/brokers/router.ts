@@ -50,7 +50,7 @@ export function brokersRouter(deps: AppDeps): Router {
   router.get('/holdings/account/:id', uuidParams('id'), async (ctx) => {
     const user = currentUser(ctx);
     const account = await ownedAccount(deps.db, user.id, ctx.params.id!);
-    ok(ctx, await listHoldings(deps.db, user.id, account.id));
+    ok(ctx, await listHoldings(deps, user.id, account.id));
   });
   router.delete('/:id', uuidParams('id'), async (ctx) => {
     const user = currentUser(ctx);

@@ -33,17 +33,17 @@ export function holdingsRouter(deps: AppDeps): Router {
   );
   router.use(requireUser(deps));
 
-  router.get('/', async (ctx) => okEncoded(ctx, await holdingsResponseBody(deps.db, currentUser(ctx).id)));
+  router.get('/', async (ctx) => okEncoded(ctx, await holdingsResponseBody(deps, currentUser(ctx).id)));
 
   router.get('/export', async (ctx) => {
-    const rows = holdingsExportRows(await listHoldings(deps.db, currentUser(ctx).id));
+    const rows = holdingsExportRows(await listHoldings(deps, currentUser(ctx).id));
     ctx.set('Content-Type', 'text/csv; charset=utf-8');
     ctx.set('Content-Disposition', 'attachment; filename="holdings.csv"');
     ctx.body = await writeToString([[...EXPORT_HEADERS], ...rows]);
   });
 
   router.get('/user-added', async (ctx) => {
-    const all = await listHoldings(deps.db, currentUser(ctx).id);
+    const all = await listHoldings(deps, currentUser(ctx).id);
     ok(
       ctx,
       all.filter((h) => h.broker_type === 'USER_ADDED'),
@@ -80,7 +80,7 @@ export function holdingsRouter(deps: AppDeps): Router {
     const { holding, brokerType } = await ownedHolding(deps.db, user.id, ctx.params.id!);
     const change = input<z.infer<typeof updateHoldingBody>>(ctx, 'body');
     await updateHolding(deps, user.id, holding.id, change, brokerType);
-    const [updated] = (await listHoldings(deps.db, user.id, holding.brokerAccountId)).filter(
+    const [updated] = (await listHoldings(deps, user.id, holding.brokerAccountId)).filter(
       (h) => h.id === holding.id,
     );
     ok(ctx, updated);
