@@ -102,7 +102,6 @@ export function describeBusContract(setup: () => BusUnderTest): void {
     await t.bus.publishBatch(batch);
     await waitFor('the batch', () => seen.length === 1);
     expect(seen[0]!.quotes.map((q) => q.symbol)).to.deep.equal(['SBIN']);
-    expect([...(await t.bus.getLatestQuotes()).keys()]).to.deep.equal(['NSE:SBIN']);
   });
 
   it('refuses a batch larger than one message can carry, so the streamer splits it', async () => {
@@ -112,18 +111,6 @@ export function describeBusContract(setup: () => BusUnderTest): void {
     let failed = false;
     await t.bus.publishBatch(sampleBatch('1-1', prices)).catch(() => (failed = true));
     expect(failed).to.equal(true);
-  });
-
-  it('keeps the latest quote per instrument', async () => {
-    await t.bus.publishBatch(sampleBatch('1-1', { RELIANCE: 1480, TCS: 3250 }));
-    await t.bus.publishBatch(sampleBatch('1-2', { RELIANCE: 1490 }));
-    const all = await t.bus.getLatestQuotes();
-    expect([...all.keys()].sort()).to.deep.equal(['NSE:RELIANCE', 'NSE:TCS']);
-    expect(all.get('NSE:RELIANCE')!.ltp).to.equal(1490);
-    const some = await t.bus.getLatestQuotes(['NSE:TCS', 'NSE:MISSING']);
-    expect([...some.keys()]).to.deep.equal(['NSE:TCS']);
-    expect(some.get('NSE:TCS')).to.deep.equal(sampleBatch('x', { TCS: 3250 }).quotes[0]);
-    expect((await t.bus.getLatestQuotes([])).size).to.equal(0);
   });
 
   it('keeps the watch set: add, replace, sorted and without duplicates', async () => {
@@ -142,6 +129,26 @@ export function describeBusContract(setup: () => BusUnderTest): void {
     expect(await t.bus.getWatchSet()).to.deep.equal([{ exchange: 'NSE', symbol: 'M&M' }]);
     await t.bus.replaceWatchSet([]);
     expect(await t.bus.getWatchSet()).to.deep.equal([]);
+  });
+
+  it('removes instruments from the watch set by key, with their reference prices', async () => {
+    await t.bus.replaceWatchSet([
+      { symbol: 'IDEA', exchange: 'NSE', referencePrice: 7.41 },
+      { symbol: 'TCS', exchange: 'NSE', referencePrice: 3250 },
+      { symbol: 'RELIANCE', exchange: 'BSE' },
+    ]);
+    await t.bus.removeFromWatchSet(['NSE:IDEA', 'BSE:RELIANCE', 'NSE:NOTWATCHED']);
+    await t.bus.removeFromWatchSet([]);
+    expect(await t.bus.getWatchSet()).to.deep.equal([
+      { exchange: 'NSE', symbol: 'TCS', referencePrice: 3250 },
+    ]);
+    // Added again, it carries only the reference it is added with.
+    await t.bus.addToWatchSet([{ symbol: 'IDEA', exchange: 'NSE' }]);
+    expect(await t.bus.getWatchSet()).to.deep.equal([
+      { exchange: 'NSE', symbol: 'IDEA' },
+      { exchange: 'NSE', symbol: 'TCS', referencePrice: 3250 },
+    ]);
+    await t.bus.replaceWatchSet([]);
   });
 
   it("carries each instrument's reference price (its holders' average buy price), replaced with the set", async () => {

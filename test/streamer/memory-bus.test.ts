@@ -26,7 +26,6 @@ describe('streamer: in-process market bus', () => {
     await bus.publishBatch(batch);
     await Promise.resolve();
     expect(batch.quotes[0]!.ltp).to.equal(960);
-    expect((await bus.getLatestQuotes()).get('NSE:SBIN')!.ltp).to.equal(960);
   });
 
   it('refuses calls once closed', async () => {

@@ -40,14 +40,16 @@ describe('streamer: Redis market bus (private redis-server)', function () {
 
   describeBusContract(() => ({ bus: newBus(), subscribed }));
 
-  it('writes each quote as JSON to the latest-quotes hash, keyed by instrument', async () => {
+  it('publishes a batch and stores nothing beside it (latest prices live in the database)', async () => {
     const bus = newBus();
+    const seen: TickBatch[] = [];
+    bus.onBatch((batch) => void seen.push(batch));
+    await subscribed(1);
     const batch = sampleBatch('1-1', { RELIANCE: 1480.5, TCS: 3250 });
     await bus.publishBatch(batch);
-    const hash = await raw.hgetall(MARKET_KEYS.latestQuotes);
-    expect(Object.keys(hash).sort()).to.deep.equal(['NSE:RELIANCE', 'NSE:TCS']);
-    expect(JSON.parse(hash['NSE:RELIANCE']!)).to.deep.equal(batch.quotes[0]);
-    expect(await raw.smembers(MARKET_KEYS.watchSet)).to.deep.equal([]);
+    await waitFor('the batch', () => seen.length === 1);
+    expect(seen[0]).to.deep.equal(batch);
+    expect(await raw.keys('*')).to.deep.equal([]);
   });
 
   it('drops (and logs) messages that are not JSON or not tick batches', async () => {
@@ -85,13 +87,6 @@ describe('streamer: Redis market bus (private redis-server)', function () {
     const dropped = lines.filter((l) => l.msg.includes('dropped a quote'));
     expect(dropped).to.have.length(1);
     expect(dropped[0]!.instrument).to.equal(`NSE:"${'A'.repeat(41)}"`);
-  });
-
-  it('skips invalid values in the latest-quotes hash', async () => {
-    const bus = newBus();
-    await bus.publishBatch(sampleBatch('1-1', { SBIN: 960 }));
-    await raw.hset(MARKET_KEYS.latestQuotes, 'NSE:BAD', '{"ltp":-1}', 'NSE:WORSE', 'nope');
-    expect([...(await bus.getLatestQuotes()).keys()]).to.deep.equal(['NSE:SBIN']);
   });
 
   it('ignores watch-set members that are not instrument keys', async () => {

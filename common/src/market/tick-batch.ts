@@ -54,7 +54,7 @@ export const tickBatchSchema = tickBatchEnvelopeSchema.extend({
 });
 export type TickBatch = z.infer<typeof tickBatchSchema>;
 
-/** `NSE:RELIANCE`: the key of an instrument in the watch set and the latest-quote hash. */
+/** `NSE:RELIANCE`: the key of an instrument in the watch set. */
 export function instrumentKey(exchange: string, symbol: string): string {
   return `${exchange}:${symbol}`;
 }
@@ -67,7 +67,6 @@ export function parseInstrumentKey(key: string): { exchange: 'NSE' | 'BSE'; symb
 /** Redis names shared by every process. */
 export const MARKET_KEYS = {
   ticksChannel: 'market:ticks',
-  latestQuotes: 'market:quotes:latest',
   watchSet: 'market:watch',
   /** Hash beside the watch set: instrument key → the price a simulated market starts it from. */
   watchReference: 'market:watch:ref',

@@ -74,18 +74,6 @@ export function decodeBatch(message: string, log: Logger, onReject: RejectedQuot
   }
 }
 
-/** Parses one latest-quote hash value; logs and returns undefined if bad. */
-export function decodeQuote(key: string, value: string, log: Logger): Quote | undefined {
-  try {
-    const parsed = quoteSchema.safeParse(JSON.parse(value));
-    if (parsed.success) return parsed.data;
-    log.warn({ key, issues: parsed.error.issues.slice(0, 5) }, 'market bus: skipped an invalid latest quote');
-  } catch (err) {
-    log.warn({ key, err }, 'market bus: skipped a latest quote that is not JSON');
-  }
-  return undefined;
-}
-
 /** Calls every handler with the batch; one handler's failure is logged and does not stop the others. */
 export function dispatchBatch(handlers: Iterable<BatchHandler>, batch: TickBatch, log: Logger): void {
   for (const handler of [...handlers]) {

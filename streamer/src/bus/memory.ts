@@ -3,9 +3,9 @@
  * are validated, serialised and delivered on a microtask (never inside `publishBatch`), each
  * subscriber getting the decoded copy, exactly as over Redis.
  */
-import { instrumentKey, type Quote } from '@app/common/market/tick-batch';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import { pino, type Logger } from 'pino';
-import { decodeBatch, decodeQuote, dispatchBatch, logRejectedQuotesOnce, screenBatch } from './decode.ts';
+import { decodeBatch, dispatchBatch, logRejectedQuotesOnce, screenBatch } from './decode.ts';
 import { watchAttributes, watchedFromMembers, type WatchAttributes } from './watch-reference.ts';
 import type { BatchHandler, MarketBus } from './types.ts';
 
@@ -22,7 +22,6 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
   const handlers = new Set<BatchHandler>();
   const rejectedOnPublish = logRejectedQuotesOnce(log, 'publish');
   const rejectedOnArrival = logRejectedQuotesOnce(log, 'arrival');
-  const latest = new Map<string, string>();
   const watch = new Set<string>();
   let attributes: WatchAttributes = { references: {}, scripCodes: {} };
   let closed = false;
@@ -42,9 +41,6 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
     async publishBatch(batch) {
       open();
       const valid = screenBatch(batch, rejectedOnPublish);
-      for (const quote of valid.quotes) {
-        latest.set(instrumentKey(quote.exchange, quote.symbol), JSON.stringify(quote));
-      }
       const message = JSON.stringify(valid);
       queueMicrotask(() => deliver(message));
     },
@@ -81,15 +77,13 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
       Object.assign(attributes.scripCodes, added.scripCodes);
     },
 
-    async getLatestQuotes(keys) {
+    async removeFromWatchSet(keys) {
       open();
-      const quotes = new Map<string, Quote>();
-      for (const key of keys ?? [...latest.keys()]) {
-        const value = latest.get(key);
-        const quote = value === undefined ? undefined : decodeQuote(key, value, log);
-        if (quote) quotes.set(key, quote);
+      for (const key of keys) {
+        watch.delete(key);
+        delete attributes.references[key];
+        delete attributes.scripCodes[key];
       }
-      return quotes;
     },
 
     async close() {

@@ -1,17 +1,16 @@
 /**
  * The market bus over Redis (scaled mode): tick batches on MARKET_KEYS.ticksChannel (pub/sub,
- * at most once), latest quotes in the MARKET_KEYS.latestQuotes hash, the watch set in the
- * MARKET_KEYS.watchSet set (with each instrument's reference price and BSE scrip code in the
- * hashes beside it, `./watch-reference.ts`). A separate subscriber connection is opened on the
- * first `onBatch`;
+ * at most once), the watch set in the MARKET_KEYS.watchSet set (with each instrument's
+ * reference price and BSE scrip code in the hashes beside it, `./watch-reference.ts`). A
+ * separate subscriber connection is opened on the first `onBatch`;
  * ioredis re-subscribes it after a reconnect. Redis being down never throws at the process:
  * connection errors are logged, and calls made meanwhile reject.
  */
-import { instrumentKey, MARKET_KEYS, type Quote } from '@app/common/market/tick-batch';
+import { instrumentKey, MARKET_KEYS } from '@app/common/market/tick-batch';
 import type { ChainableCommander } from 'ioredis';
 import type { Logger } from 'pino';
 import { closeRedisConnection, createRedisConnection } from './connection.ts';
-import { decodeBatch, decodeQuote, dispatchBatch, logRejectedQuotesOnce, screenBatch } from './decode.ts';
+import { decodeBatch, dispatchBatch, logRejectedQuotesOnce, screenBatch } from './decode.ts';
 import { watchAttributes, watchedFromMembers } from './watch-reference.ts';
 import type { BatchHandler, MarketBus, WatchedInstrument } from './types.ts';
 
@@ -79,16 +78,7 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
   return {
     async publishBatch(batch) {
       const valid = screenBatch(batch, rejectedOnPublish);
-      // Publish first, then store, in one pipeline (not a MULTI): Redis hands the message to
-      // subscribers while it is still reading the 2,000-field HSET, instead of after it.
-      const pipeline = commands.pipeline().publish(MARKET_KEYS.ticksChannel, JSON.stringify(valid));
-      if (valid.quotes.length > 0) {
-        const fields: Record<string, string> = {};
-        for (const quote of valid.quotes)
-          fields[instrumentKey(quote.exchange, quote.symbol)] = JSON.stringify(quote);
-        pipeline.hset(MARKET_KEYS.latestQuotes, fields);
-      }
-      await execOrThrow(pipeline);
+      await commands.publish(MARKET_KEYS.ticksChannel, JSON.stringify(valid));
     },
 
     onBatch(handler) {
@@ -135,21 +125,15 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
       );
     },
 
-    async getLatestQuotes(keys) {
-      const quotes = new Map<string, Quote>();
-      let entries: Array<[string, string | null]>;
-      if (keys === undefined) {
-        entries = Object.entries(await commands.hgetall(MARKET_KEYS.latestQuotes));
-      } else {
-        if (keys.length === 0) return quotes;
-        const values = await commands.hmget(MARKET_KEYS.latestQuotes, ...keys);
-        entries = keys.map((key, i) => [key, values[i] ?? null]);
-      }
-      for (const [key, value] of entries) {
-        const quote = value === null ? undefined : decodeQuote(key, value, log);
-        if (quote) quotes.set(key, quote);
-      }
-      return quotes;
+    async removeFromWatchSet(keys) {
+      if (keys.length === 0) return;
+      await execOrThrow(
+        commands
+          .multi()
+          .srem(MARKET_KEYS.watchSet, ...keys)
+          .hdel(MARKET_KEYS.watchReference, ...keys)
+          .hdel(MARKET_KEYS.watchScripCodes, ...keys),
+      );
     },
 
     async close() {

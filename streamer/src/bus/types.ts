@@ -1,9 +1,8 @@
 /**
- * The market bus between the streamer and the servers: tick batches out, the watch set in,
- * the latest quote per instrument on the side. Two implementations with the same semantics:
+ * The market bus between the streamer and the servers: tick batches out, the watch set in. Two implementations with the same semantics:
  * Redis (scaled mode, `./redis.ts`) and in-process (embedded mode, `./memory.ts`).
  */
-import type { Quote, TickBatch } from '@app/common/market/tick-batch';
+import type { TickBatch } from '@app/common/market/tick-batch';
 import type { WatchedInstrument } from '../providers/types.ts';
 
 export type { WatchedInstrument };
@@ -16,8 +15,8 @@ export interface MarketBus {
   /**
    * Validates the batch (throws a ZodError when its envelope is invalid or it holds more than
    * MAX_QUOTES_PER_BATCH quotes; a quote that breaks the contract is dropped and logged once),
-   * then writes each quote to the latest-quote hash (field = instrument key, value = quote JSON)
-   * and publishes the batch on the ticks channel.
+   * then publishes the batch on the ticks channel. (Latest prices are stored by the servers'
+   * ingest, in the database; nothing kept them in Redis usefully.)
    */
   publishBatch(batch: TickBatch): Promise<void>;
   /**
@@ -39,8 +38,8 @@ export interface MarketBus {
   replaceWatchSet(list: readonly WatchedInstrument[]): Promise<void>;
   /** Adds instruments to the watch set. */
   addToWatchSet(list: readonly WatchedInstrument[]): Promise<void>;
-  /** The latest quote per instrument key (`NSE:RELIANCE`), for `keys` or for every instrument. */
-  getLatestQuotes(keys?: readonly string[]): Promise<Map<string, Quote>>;
+  /** Removes instruments (by key, `NSE:RELIANCE`) and their reference prices from the watch set. */
+  removeFromWatchSet(keys: readonly string[]): Promise<void>;
   /** Drops every handler and closes the connections. */
   close(): Promise<void>;
 }
