@@ -152,6 +152,14 @@ describe('e2e: exit rules and alerts', function () {
   });
 
   it('fires on the fall: a toast, Triggered in orange, one unread alert, and a History row', async () => {
+    // The tab patches its lists from the one `alert` push: it fetches none of them again.
+    const refetched: string[] = [];
+    const lists = ['/api/position-rules', '/api/holdings', '/api/alerts'];
+    const onRequest = (req: { url(): string }) => {
+      const { pathname } = new URL(req.url());
+      if (lists.includes(pathname)) refetched.push(pathname);
+    };
+    page.on('request', onRequest);
     const toast = page.locator('.toast', { hasText: 'RELIANCE · Trailing stop hit' });
     await toast.waitFor({ timeout: 30_000 });
     expect(await toast.innerText()).to.match(/LTP ₹1,(440|300)\.00/);
@@ -168,6 +176,8 @@ describe('e2e: exit rules and alerts', function () {
       .locator('tr.holding-row[data-symbol="RELIANCE"]')
       .getByRole('button', { name: /Add a rule/ })
       .waitFor();
+    page.off('request', onRequest);
+    expect(refetched).to.deep.equal([]);
 
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByRole('button', { name: 'Alerts, 1 unread' }).click();

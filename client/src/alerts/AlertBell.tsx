@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { BellIcon } from '../components/icons.tsx';
 import '../styles/alerts.css';
-import { useLiveConnection, useLiveEvents } from '../live/hooks.ts';
+import { useLiveConnection, useLiveEvent, useLiveEvents } from '../live/hooks.ts';
 import { bellBadge, bellLabel } from './alertDisplay.ts';
 import { alertStore, useAlerts } from './alertStore.ts';
 
@@ -9,8 +9,8 @@ import { alertStore, useAlerts } from './alertStore.ts';
 const AlertPanel = lazy(() => import('./AlertPanel.tsx'));
 
 /**
- * The header's bell: the unread count (`GET /api/alerts`, refreshed on every live (re)connect,
- * `alert` and `rules:changed`) and a dropdown with the feed. Escape or a click outside closes it.
+ * The header's bell: the unread count (`GET /api/alerts`, refreshed on every live (re)connect
+ * and `rules:changed`, patched from `alert` and `execution:status`) and a dropdown with the feed. Escape or a click outside closes it.
  */
 export function AlertBell() {
   useLiveConnection();
@@ -25,7 +25,9 @@ export function AlertBell() {
     void alertStore.refresh();
     return () => alertStore.reset();
   }, []);
-  useLiveEvents(['connect', 'alert', 'rules:changed'], () => void alertStore.refresh());
+  useLiveEvents(['connect', 'rules:changed'], () => void alertStore.refresh());
+  useLiveEvent('alert', (execution) => alertStore.applyFired(execution));
+  useLiveEvent('execution:status', (update) => alertStore.applyStatus(update));
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: PointerEvent) => {

@@ -1,9 +1,11 @@
 /**
  * The bell's data for this tab (`GET /api/alerts`): the feed of recent triggers with read
- * flags, the unread count and the user's price alerts. Refreshed on (re)connect, `alert` and
- * `rules:changed`; changes are shown at once and then confirmed by a refresh.
+ * flags, the unread count and the user's price alerts. Refreshed on (re)connect and
+ * `rules:changed`; an `alert` push and an `execution:status` push are patched in without a
+ * request; the tab's own changes are shown at once and then confirmed by a refresh.
  */
 import type { ApiAlertsOverview, ApiPriceAlert, ApiRuleExecution } from '@app/common/api/rules';
+import { ALERT_FEED_LIMIT, firedPriceAlert, withFiredItem } from '@app/common/rules/fired';
 import { useSyncExternalStore } from 'react';
 import { api, errorMessage } from '../api/client.ts';
 
@@ -63,6 +65,25 @@ class AlertStore {
       console.warn('Could not load alerts', err);
       this.set({ ...this.state, error: errorMessage(err, 'Failed to load alerts') });
     }
+  }
+
+  /** A rule or price alert fired (the `alert` push): one more item, the alert triggered. */
+  applyFired(execution: ApiRuleExecution): void {
+    if (!this.state.loaded) return;
+    const { feed, unread } = withFiredItem(this.state.feed, this.state.unread, execution, ALERT_FEED_LIMIT);
+    const priceAlerts = this.state.priceAlerts.map((alert) => firedPriceAlert(alert, execution));
+    this.set({ ...this.state, feed, unread, priceAlerts });
+  }
+
+  /** An execution's emails settled (the `execution:status` push). */
+  applyStatus(update: { id: string; status: string }): void {
+    if (!this.state.feed.some((item) => item.id === update.id && item.status !== update.status)) return;
+    this.set({
+      ...this.state,
+      feed: this.state.feed.map((item) =>
+        item.id === update.id ? { ...item, status: update.status } : item,
+      ),
+    });
   }
 
   markRead(id: string): Promise<void> {

@@ -11,13 +11,15 @@
  *   Refused for having too many connections, the state says so and it retries with backoff.
  * - The server's `feed:status` says whether prices can reach the tab: while its link to the
  *   market feed (Redis) is down the socket stays connected but the state is reconnecting.
- * - `quotes` go into the quote store; `connect`, `holdings:changed`, `rules:changed`, `alert` (with
- *   its execution) and `rules:levels` (with the levels) are passed on to `onLiveEvent` listeners
- *   (pages re-fetch their REST snapshot on them).
+ * - `quotes` go into the quote store; the other pushes are passed on to `onLiveEvent` listeners:
+ *   `connect` (after every (re)connect, and on the server's `resync`: it may have missed
+ *   changes), `holdings:changed` / `rules:changed` / `endpoints:changed` (pages re-fetch their
+ *   REST snapshot), `alert` and `execution:status` (pages patch what they hold from the
+ *   payload), `rules:levels` (with the levels).
  */
+import type { ApiRuleExecution } from '@app/common/api/rules';
 import {
   SOCKET_ERRORS,
-  type AlertExecution,
   type ClientToServerEvents,
   type ServerToClientEvents,
 } from '@app/common/realtime/events';
@@ -32,12 +34,17 @@ type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 /** Trailing stops whose level rose (the `rules:levels` push). */
 export type RuleLevelsPush = Parameters<ServerToClientEvents['rules:levels']>[0];
 
+/** An execution's settled delivery status (the `execution:status` push). */
+export type ExecutionStatusPush = Parameters<ServerToClientEvents['execution:status']>[0];
+
 /** Things pages react to, with what each carries. `connect` fires after every (re)connect. */
 export interface LivePayloads {
   connect: [];
   'holdings:changed': [];
   'rules:changed': [];
-  alert: [execution: AlertExecution];
+  'endpoints:changed': [];
+  alert: [execution: ApiRuleExecution];
+  'execution:status': [update: ExecutionStatusPush];
   'rules:levels': [levels: RuleLevelsPush];
 }
 export type LiveEvent = keyof LivePayloads;
@@ -145,7 +152,11 @@ function open(): void {
   live.on('quotes', (message) => quoteStore.applyBatch(message));
   live.on('holdings:changed', () => emit('holdings:changed'));
   live.on('rules:changed', () => emit('rules:changed'));
+  live.on('endpoints:changed', () => emit('endpoints:changed'));
   live.on('alert', (payload) => emit('alert', payload.execution));
+  live.on('execution:status', (update) => emit('execution:status', update));
+  // The server may have missed changes: refetch as after a reconnect.
+  live.on('resync', () => emit('connect'));
   live.on('rules:levels', (levels) => emit('rules:levels', levels));
 }
 

@@ -4,6 +4,7 @@
  * user's feed items (executions); ids are UUIDs, unique across both.
  */
 import type { ApiAlertsOverview, ApiRuleExecution, UpdateAlertInput } from '@app/common/api/rules';
+import { ALERT_FEED_LIMIT } from '@app/common/rules/fired';
 import { and, count, eq, gte, isNull } from 'drizzle-orm';
 import type { SessionUser } from '../auth/require-user.ts';
 import type { Executor } from '../db/client.ts';
@@ -20,7 +21,7 @@ import {
 
 /** The feed covers the last 30 days, newest 50 items. */
 export const FEED_DAYS = 30;
-export const FEED_LIMIT = 50;
+export const FEED_LIMIT = ALERT_FEED_LIMIT;
 
 export const FEED_MESSAGES = {
   notFound: 'Alert not found',

@@ -2,7 +2,8 @@ import type { ApiPositionRule } from '@app/common/api/rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, isAbortError } from '../../api/client.ts';
 import { fetchHoldings } from '../../live/holdingsSnapshot.ts';
-import { useLiveConnection, useLiveEvents } from '../../live/hooks.ts';
+import { firedRule } from '@app/common/rules/fired';
+import { useLiveConnection, useLiveEvent, useLiveEvents } from '../../live/hooks.ts';
 import { holdingsLoadError, type ApiHolding } from './holdingsView.ts';
 
 /** A position rule as `GET /api/position-rules` lists it (it also covers holdings: RuleCoverage). */
@@ -19,8 +20,9 @@ export interface PortfolioState {
 /**
  * The user's holdings (`GET /api/holdings`) and rules (`GET /api/position-rules`; a failure
  * counts as no rules). Re-fetched after every live (re)connect and on `holdings:changed` /
- * `rules:changed`, so a change made in another tab shows here too. The snapshot's quotes seed
- * the live store (live/holdingsSnapshot.ts).
+ * `rules:changed`, so a change made in another tab shows here too; a rule that fires (`alert`)
+ * is patched in place, with no request. The snapshot's quotes seed the live store
+ * (live/holdingsSnapshot.ts).
  */
 export function usePortfolio() {
   useLiveConnection();
@@ -44,6 +46,10 @@ export function usePortfolio() {
     void reload();
   }, [reload]);
   useLiveEvents(['connect', 'holdings:changed', 'rules:changed'], () => void reload());
+  useLiveEvent('alert', (execution) => {
+    if (!execution.rule_id) return;
+    setState((prev) => ({ ...prev, rules: prev.rules.map((rule) => firedRule(rule, execution)) }));
+  });
 
   const dismissError = useCallback(() => setState((prev) => ({ ...prev, error: null })), []);
   return { ...state, reload, dismissError };

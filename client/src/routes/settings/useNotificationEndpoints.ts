@@ -6,6 +6,7 @@ import {
 } from '@app/common/endpoints/validation';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, api, isAbortError } from '../../api/client.ts';
+import { useLiveEvents } from '../../live/hooks.ts';
 
 /** The texts of spec §8 for the settings page. */
 export const SETTINGS_ERRORS = {
@@ -31,7 +32,8 @@ function endpointOf({ email_sent: _sent, notice: _notice, ...endpoint }: ApiEndp
  * The Settings page's notification endpoints (spec §2 Settings, §4 Endpoint verification):
  * loads the list, adds, resends and deletes, and keeps the page's error and the yellow
  * 'check your email' banner. The list is fetched again when the tab becomes visible, so an
- * address verified from the email in another tab shows as verified on return.
+ * address verified from the email in another tab shows as verified on return, and on the
+ * `endpoints:changed` push (a change from another tab or device, a verification link opened).
  */
 export function useNotificationEndpoints() {
   const [endpoints, setEndpoints] = useState<ApiNotificationEndpoint[] | null>(null);
@@ -59,17 +61,22 @@ export function useNotificationEndpoints() {
   }, [attempt]);
 
   const loaded = endpoints !== null;
+  const refreshInBackground = useCallback(() => {
+    api.get<ApiNotificationEndpoint[]>(PATH).then(setEndpoints, (err: unknown) => {
+      console.debug('Background refresh of notification endpoints failed', err);
+    });
+  }, []);
   useEffect(() => {
     if (!loaded) return;
     const refresh = () => {
-      if (document.visibilityState !== 'visible') return;
-      api.get<ApiNotificationEndpoint[]>(PATH).then(setEndpoints, (err: unknown) => {
-        console.debug('Background refresh of notification endpoints failed', err);
-      });
+      if (document.visibilityState === 'visible') refreshInBackground();
     };
     document.addEventListener('visibilitychange', refresh);
     return () => document.removeEventListener('visibilitychange', refresh);
-  }, [loaded]);
+  }, [loaded, refreshInBackground]);
+  useLiveEvents(['endpoints:changed'], () => {
+    if (loaded) refreshInBackground();
+  });
 
   const retry = useCallback(() => {
     setLoadFailed(false);
