@@ -135,7 +135,7 @@ export async function startServerRuntime(
   const realtime = createSocketServer(http, deps);
   const fanout = createQuoteFanout(realtime.io, deps.db, holdingsCache, log);
   const stopFeedStatus = relayFeedStatus(realtime.io, bus);
-  const watchSet = createWatchSetKeeper(deps.db, bus, log);
+  const watchSet = createWatchSetKeeper(deps.db, bus, log, { redis });
   const deliveries = createDeliveryWorker(deps, { ...options.delivery, onOutcome: metrics.deliveryOutcome });
   const engine = createRulesEngine({
     ...options.rulesEngine,
@@ -150,7 +150,7 @@ export async function startServerRuntime(
     holdings: holdingsCache,
     sessions: deps.sessions,
     watchers: fanout,
-    watchSet: { userChanged: () => watchSet.changed(), rebuild: () => void watchSet.rebuild() },
+    watchSet: { userChanged: watchSet.userChanged, rebuild: () => void watchSet.rebuild() },
     sockets: localPushes(realtime.io),
     log,
   });

@@ -1,0 +1,54 @@
+/**
+ * The watch set follows each user's change by difference (issue 18): what the change added is
+ * added, what it removed goes unless someone else still watches it, and nothing else in the set
+ * is touched (a rebuild of the whole set on every change was the old way).
+ */
+import { expect } from 'chai';
+import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { apiClient } from '../../helpers/http.ts';
+import { signIn } from '../../helpers/users.ts';
+import { eventually } from '../rules/support.ts';
+
+describe('market: the watch set is updated by difference', function () {
+  this.timeout(30_000);
+  let app: TestApp;
+  before(async () => {
+    // A database of its own: the set holds only this test's instruments.
+    app = await bootApp({ env: { DATABASE_URL: undefined }, withRedis: true, embeddedStreamer: false });
+  });
+  after(() => app.close());
+
+  const watched = async () =>
+    (await app.runtime.bus.getWatchSet()).map((i) => `${i.exchange}:${i.symbol}`).sort();
+  const until = (what: string, check: (keys: string[]) => boolean) =>
+    eventually(async () => (check(await watched()) ? true : undefined), what, 5_000);
+
+  it('adds and removes what a change added and removed, keeping what others still watch', async () => {
+    const api = apiClient(app.url);
+    const [asha, ravi] = [await signIn(app), await signIn(app)];
+    const add = async (token: string, symbol: string) => {
+      const res = await api.post<{ id: string }>(
+        '/api/holdings/manual',
+        { symbol, exchange: 'NSE', quantity: 1, average_price: 100 },
+        token,
+      );
+      expect(res.status, res.body.error).to.equal(201);
+      return res.body.data!.id;
+    };
+    const ashaTcs = await add(asha.token, 'TCS');
+    await add(ravi.token, 'TCS');
+    const raviInfy = await add(ravi.token, 'INFY');
+    await until('TCS and INFY watched', (keys) => keys.includes('NSE:TCS') && keys.includes('NSE:INFY'));
+
+    // Something nobody watches, which only a rebuild of the whole set would drop.
+    await app.runtime.bus.addToWatchSet([{ symbol: 'SBIN', exchange: 'NSE' }]);
+    expect((await api.delete(`/api/holdings/${raviInfy}`, ravi.token)).status).to.equal(200);
+    await until('INFY dropped', (keys) => !keys.includes('NSE:INFY'));
+    expect(await watched()).to.deep.equal(['NSE:SBIN', 'NSE:TCS']);
+
+    // Asha stops watching TCS; Ravi still holds it.
+    expect((await api.delete(`/api/holdings/${ashaTcs}`, asha.token)).status).to.equal(200);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await watched()).to.deep.equal(['NSE:SBIN', 'NSE:TCS']);
+  });
+});
