@@ -209,6 +209,7 @@ export async function startServerRuntime(
     changes.stop();
     await engine.stop();
     await deliveries.stop();
+    deps.mailer.close();
     await retention.stop();
     await bus.close();
     redis?.disconnect();

@@ -1,7 +1,9 @@
 /**
  * The mailer interface (ARCHITECTURE §2): SendGrid, SMTP or the dev outbox, chosen once by
- * factory.ts. Callers see only `send` and two error classes that say whether to retry.
+ * factory.ts. Callers see `send` (one message), `sendBatch` (many, see batch.ts) and two error
+ * classes that say whether to retry.
  */
+import type { MailBatch, RecipientOutcome } from './batch.ts';
 
 export interface MailMessage {
   to: string;
@@ -15,6 +17,15 @@ export interface Mailer {
   readonly kind: 'sendgrid' | 'smtp' | 'outbox';
   /** Resolves once the provider accepted the message; throws MailTransientError or MailPermanentError. */
   send(message: MailMessage): Promise<void>;
+  /** The most recipients one `sendBatch` should be given (what one provider request carries). */
+  readonly maxBatch: number;
+  /**
+   * Hands every recipient's email to the provider; never throws. One outcome per recipient, in
+   * order: `sent` only once the provider accepted that email.
+   */
+  sendBatch(batch: MailBatch): Promise<RecipientOutcome[]>;
+  /** Lets go of kept connections (SMTP's pool); the runtime calls it last when closing. */
+  close(): void;
 }
 
 /** Sending failed for a reason that may pass (429, 5xx, timeout, network): retry later. */

@@ -6,19 +6,41 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
 import { devOutbox } from '../db/schema.ts';
-import type { MailMessage, Mailer } from './mailer.ts';
+import { batchMessage, type MailBatch, type RecipientOutcome } from './batch.ts';
+import { MailTransientError, type MailMessage, type Mailer } from './mailer.ts';
 
 export function createOutboxMailer(db: Database, log: Logger): Mailer {
   // Strictly increasing times, so "newest first" is well defined even within one millisecond.
   let lastSentAt = 0;
+  const stamp = ({ to, subject, text, html }: MailMessage) => {
+    lastSentAt = Math.max(Date.now(), lastSentAt + 1);
+    return { to, subject, text, html, sentAt: new Date(lastSentAt) };
+  };
   return {
     kind: 'outbox',
+    // One insert per batch; the bound keeps it well under PostgreSQL's 65,535 parameters.
+    maxBatch: 1000,
     async send(message: MailMessage) {
-      const { to, subject, text, html } = message;
-      lastSentAt = Math.max(Date.now(), lastSentAt + 1);
-      await db.insert(devOutbox).values({ to, subject, text, html, sentAt: new Date(lastSentAt) });
-      log.info({ to, subject }, 'mail stored in the dev outbox (GET /api/dev/outbox)');
+      await db.insert(devOutbox).values(stamp(message));
+      log.info(
+        { to: message.to, subject: message.subject },
+        'mail stored in the dev outbox (GET /api/dev/outbox)',
+      );
     },
+    async sendBatch(batch: MailBatch): Promise<RecipientOutcome[]> {
+      if (batch.recipients.length === 0) return [];
+      const rows = batch.recipients.map((_, i) => stamp(batchMessage(batch, i)));
+      try {
+        await db.insert(devOutbox).values(rows);
+      } catch (err) {
+        // The database is the outbox's provider: unreachable is transient, like a 5xx.
+        const error = new MailTransientError('dev outbox not stored', undefined, { cause: err });
+        return rows.map(() => ({ kind: 'failed', error }));
+      }
+      log.info({ messages: rows.length }, 'mail stored in the dev outbox (GET /api/dev/outbox)');
+      return rows.map(() => ({ kind: 'sent' }));
+    },
+    close: () => undefined,
   };
 }
 

@@ -1,4 +1,5 @@
 import { formatInr, formatIstDateTime } from '@app/common/format/index';
+import { fillTemplate, substitutionTag, type MailTemplate } from '../batch.ts';
 import {
   button,
   COLORS,
@@ -33,50 +34,116 @@ function detailRow(label: string, value: string): string {
   return `<tr><td style="padding:8px 0;border-bottom:1px solid ${COLORS.border};font-family:${FONT_STACK};font-size:14px;color:${COLORS.muted};">${escapeHtml(label)}</td><td align="right" style="padding:8px 0;border-bottom:1px solid ${COLORS.border};font-family:${FONT_STACK};font-size:14px;font-weight:600;color:${COLORS.text};">${escapeHtml(value)}</td></tr>`;
 }
 
-/** The email a triggered rule sends: what fired, at which price, when (IST), and where to act. */
-export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
-  const instrument = `${input.symbol} (${input.exchange})`;
-  const trigger = formatInr(input.triggerPrice);
-  const ltp = formatInr(input.ltp);
-  const when = `${formatIstDateTime(input.triggeredAt)} IST`;
-  const holdingsUrl = `${input.appUrl.replace(/\/$/, '')}/holdings`;
-  const headline = `Your rule "${input.ruleLabel}" on ${instrument} has triggered.`;
-  const subject = `Alert: ${instrument} ${input.ruleLabel} triggered at ${ltp}`;
-  const details: Array<[string, string]> = [
-    ['Symbol', instrument],
-    ['Rule', input.ruleLabel],
-    ['Trigger price', trigger],
-    ['Last traded price', ltp],
-    ['Triggered at', when],
+/** The words that differ from one alert email to the next, as the reader sees them. */
+interface AlertWords {
+  userName: string;
+  symbol: string;
+  instrument: string;
+  ruleLabel: string;
+  trigger: string;
+  ltp: string;
+  when: string;
+  /** Follows the holdings link: empty, or the quota note after a blank line. */
+  quotaNote: string;
+}
+
+const WORDS: ReadonlyArray<keyof AlertWords> = [
+  'userName',
+  'symbol',
+  'instrument',
+  'ruleLabel',
+  'trigger',
+  'ltp',
+  'when',
+  'quotaNote',
+];
+
+const tagsFor = (suffix: string) =>
+  Object.fromEntries(WORDS.map((w) => [w, substitutionTag(`${w}${suffix}`)])) as unknown as AlertWords;
+/** Each word's tag in the text body and the subject; the HTML body's tags (`…Html`) take escaped values. */
+const TEXT_TAGS = tagsFor('');
+const HTML_TAGS = tagsFor('Html');
+
+const holdingsLink = (appUrl: string) => `${appUrl.replace(/\/$/, '')}/holdings`;
+
+const subjectOf = (w: AlertWords) => `Alert: ${w.instrument} ${w.ruleLabel} triggered at ${w.ltp}`;
+
+/**
+ * The alert email with a substitution tag for every word that differs between alerts. It is
+ * the same for every alert of one app, so a batch of alerts is one body and many recipients.
+ */
+export function alertEmailTemplate(appUrl: string): MailTemplate {
+  const holdingsUrl = holdingsLink(appUrl);
+  const t = TEXT_TAGS;
+  const h = HTML_TAGS;
+  const details = (w: AlertWords): Array<[string, string]> => [
+    ['Symbol', w.instrument],
+    ['Rule', w.ruleLabel],
+    ['Trigger price', w.trigger],
+    ['Last traded price', w.ltp],
+    ['Triggered at', w.when],
   ];
+  const headline = (w: AlertWords) => `Your rule "${w.ruleLabel}" on ${w.instrument} has triggered.`;
   const text = [
-    `Hello ${input.userName},`,
+    `Hello ${t.userName},`,
     '',
-    headline,
+    headline(t),
     '',
-    ...details.map(([label, value]) => `${label}: ${value}`),
+    ...details(t).map(([label, value]) => `${label}: ${value}`),
     '',
-    `Review your holdings: ${holdingsUrl}`,
-    ...(input.overQuota ? ['', QUOTA_NOTE] : []),
+    `Review your holdings: ${holdingsUrl}${t.quotaNote}`,
     '',
     `This is an alert only: ${PRODUCT_NAME} has not placed any order.`,
     `— ${PRODUCT_NAME}`,
   ].join('\n');
+  // Tags hold no HTML-special character: escaping the text around them leaves them whole.
   const body = [
-    paragraph(escapeHtml(`Hello ${input.userName},`)),
-    paragraph(escapeHtml(headline)),
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 8px;">${details
+    paragraph(escapeHtml(`Hello ${h.userName},`)),
+    paragraph(escapeHtml(headline(h))),
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 8px;">${details(
+      h,
+    )
       .map(([label, value]) => detailRow(label, value))
       .join('')}</table>`,
     button(holdingsUrl, 'Review holdings'),
-    input.overQuota ? note(escapeHtml(QUOTA_NOTE)) : '',
+    h.quotaNote,
     paragraph(escapeHtml(`This is an alert only: ${PRODUCT_NAME} has not placed any order.`), COLORS.muted),
   ].join('\n');
   const html = renderLayout({
-    title: `${input.symbol}: ${input.ruleLabel} triggered`,
-    preheader: `${instrument} at ${ltp}, trigger ${trigger}, ${when}`,
+    title: `${h.symbol}: ${h.ruleLabel} triggered`,
+    preheader: `${h.instrument} at ${h.ltp}, trigger ${h.trigger}, ${h.when}`,
     body,
     footer: `You receive alerts for the rules you set in ${PRODUCT_NAME}. Manage them at ${holdingsUrl}.`,
   });
-  return { subject, text, html };
+  return { text, html };
+}
+
+/** One alert's subject and the values of the template's tags (HTML ones escaped). */
+export function alertEmailFields(input: AlertEmailInput): {
+  subject: string;
+  substitutions: Record<string, string>;
+} {
+  const words: AlertWords = {
+    userName: input.userName,
+    symbol: input.symbol,
+    instrument: `${input.symbol} (${input.exchange})`,
+    ruleLabel: input.ruleLabel,
+    trigger: formatInr(input.triggerPrice),
+    ltp: formatInr(input.ltp),
+    when: `${formatIstDateTime(input.triggeredAt)} IST`,
+    quotaNote: input.overQuota ? `\n\n${QUOTA_NOTE}` : '',
+  };
+  const substitutions: Record<string, string> = {};
+  for (const w of WORDS) {
+    substitutions[w] = words[w];
+    substitutions[`${w}Html`] = escapeHtml(words[w]);
+  }
+  substitutions.quotaNoteHtml = input.overQuota ? note(escapeHtml(QUOTA_NOTE)) : '';
+  return { subject: subjectOf(words), substitutions };
+}
+
+/** The email a triggered rule sends: what fired, at which price, when (IST), and where to act. */
+export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
+  const { subject, substitutions } = alertEmailFields(input);
+  return { subject, ...fillTemplate(alertEmailTemplate(input.appUrl), substitutions) };
 }
