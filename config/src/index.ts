@@ -44,6 +44,8 @@ const schema = z
       .string()
       .regex(/^smtps?:\/\//, { message: 'must be an smtp:// URL' })
       .optional(),
+    /** Alert emails handed to the mail provider at once (SendGrid takes up to 1,000 a request). */
+    MAIL_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
     METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })

@@ -4,6 +4,7 @@
  * twice, is sent once. A claim whose worker died expires and the row is claimed again.
  */
 import { sql } from 'drizzle-orm';
+import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor } from '../db/client.ts';
 
 export interface ClaimedDelivery {
@@ -48,20 +49,22 @@ export async function claimDueDeliveries(
   return rows.map(toClaimed);
 }
 
-/** Claims one row by id if it is due (a queue job); null when sent, failed, or not yet due. */
-export async function claimDelivery(
+/** Claims the listed rows that are due (a queue job's); not those sent, failed, not yet due or claimed. */
+export async function claimDeliveries(
   db: Executor,
-  id: string,
+  ids: readonly string[],
   lockMs: number,
-): Promise<ClaimedDelivery | null> {
-  const [row] = await queryRows<Row>(
+): Promise<ClaimedDelivery[]> {
+  if (ids.length === 0) return [];
+  const rows = await queryRows<Row>(
     db,
     sql`update alert_deliveries set status = 'SENDING', attempts = attempts + 1,
           locked_until = now() + ${lockMs} * interval '1 millisecond'
-        where id = ${id} and ${DUE}
+        where id in (select id from alert_deliveries where id = any(${pgArray(ids)}::uuid[]) and ${DUE}
+                     for update skip locked)
         returning id, execution_id, destination, attempts`,
   );
-  return row ? toClaimed(row) : null;
+  return rows.map(toClaimed);
 }
 
 /** Ids of due rows older than `graceMs`: jobs the queue may have lost (the sweeper re-enqueues them). */
@@ -76,48 +79,66 @@ export async function overdueDeliveryIds(db: Executor, graceMs: number, limit: n
   return rows.map((r) => r.id);
 }
 
-/** The provider accepted the message. */
-export async function markSent(db: Executor, id: string): Promise<void> {
+/** The provider accepted these messages. */
+export async function markSent(db: Executor, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
   await db.execute(
     sql`update alert_deliveries set status = 'SENT', sent_at = now(), locked_until = null, last_error = null
-        where id = ${id}`,
+        where id = any(${pgArray(ids)}::uuid[])`,
   );
 }
 
-/** A transient failure: pending again, due after `delayMs`. */
-export async function markRetry(db: Executor, id: string, delayMs: number, reason: string): Promise<void> {
+/** Transient failures: pending again, each due after its own `delayMs`. */
+export async function markRetry(
+  db: Executor,
+  rows: ReadonlyArray<{ id: string; delayMs: number; reason: string }>,
+): Promise<void> {
+  if (rows.length === 0) return;
   await db.execute(
-    sql`update alert_deliveries set status = 'PENDING', locked_until = null, last_error = ${reason},
-          next_attempt_at = now() + ${Math.round(delayMs)} * interval '1 millisecond'
-        where id = ${id}`,
+    sql`update alert_deliveries d set status = 'PENDING', locked_until = null, last_error = r.reason,
+          next_attempt_at = now() + r.delay_ms * interval '1 millisecond'
+        from unnest(${pgArray(rows.map((r) => r.id))}::uuid[],
+                    ${pgArray(rows.map((r) => Math.round(r.delayMs)))}::bigint[],
+                    ${pgArray(rows.map((r) => r.reason))}::text[]) as r(id, delay_ms, reason)
+        where d.id = r.id`,
   );
 }
 
-/** A permanent failure, or the last attempt: never retried. */
-export async function markFailed(db: Executor, id: string, reason: string): Promise<void> {
+/** Permanent failures, or last attempts: never retried. */
+export async function markFailed(
+  db: Executor,
+  rows: ReadonlyArray<{ id: string; reason: string }>,
+): Promise<void> {
+  if (rows.length === 0) return;
   await db.execute(
-    sql`update alert_deliveries set status = 'FAILED', locked_until = null, last_error = ${reason} where id = ${id}`,
+    sql`update alert_deliveries d set status = 'FAILED', locked_until = null, last_error = r.reason
+        from unnest(${pgArray(rows.map((r) => r.id))}::uuid[], ${pgArray(rows.map((r) => r.reason))}::text[])
+          as r(id, reason)
+        where d.id = r.id`,
   );
 }
 
 /**
- * The execution follows its deliveries: FAILED (with the reason) when any failed, SUCCESS when
- * all were sent, else PENDING. Returns the user and new status when it changed.
+ * Each execution follows its deliveries: FAILED (with the reason) when any failed, SUCCESS when
+ * all were sent, else PENDING. Returns the executions whose status changed, with their users.
  */
-export async function settleExecution(
+export async function settleExecutions(
   db: Executor,
-  executionId: string,
-): Promise<{ userId: string; status: string } | null> {
-  const [row] = await queryRows<{ user_id: string; status: string }>(
+  executionIds: readonly string[],
+): Promise<Array<{ executionId: string; userId: string; status: string }>> {
+  if (executionIds.length === 0) return [];
+  const rows = await queryRows<{ id: string; user_id: string; status: string }>(
     db,
     sql`update rule_executions e set status = s.status, error_message = s.error
-        from (select case when bool_or(status = 'FAILED') then 'FAILED'
+        from (select execution_id,
+                     case when bool_or(status = 'FAILED') then 'FAILED'
                           when bool_and(status = 'SENT') then 'SUCCESS'
                           else 'PENDING' end as status,
                      max(last_error) filter (where status = 'FAILED') as error
-              from alert_deliveries where execution_id = ${executionId} having count(*) > 0) s
-        where e.id = ${executionId} and s.status is not null and e.status is distinct from s.status
-        returning e.user_id, e.status`,
+              from alert_deliveries where execution_id = any(${pgArray(executionIds)}::uuid[])
+              group by execution_id) s
+        where e.id = s.execution_id and e.status is distinct from s.status
+        returning e.id, e.user_id, e.status`,
   );
-  return row ? { userId: row.user_id, status: row.status } : null;
+  return rows.map((r) => ({ executionId: r.id, userId: r.user_id, status: r.status }));
 }

@@ -19,7 +19,8 @@ export type DeliveryOverrides = Partial<Omit<DeliveryWorkerOptions, 'retry'>> & 
 export const DEFAULT_DELIVERY: DeliveryWorkerOptions = {
   retry: DEFAULT_RETRY,
   pollMs: 2000,
-  batchSize: 20,
+  // MAIL_BATCH_SIZE in practice: createDeliveryWorker takes it from the config.
+  batchSize: 1000,
   concurrency: 4,
   lockMs: 2 * 60_000,
   sweepMs: 15_000,
@@ -32,6 +33,11 @@ export function createDeliveryWorker(deps: DeliveryDeps, overrides: DeliveryOver
   const opts: DeliveryWorkerOptions = {
     ...DEFAULT_DELIVERY,
     ...overrides,
+    // A batch is what one provider hand-over carries (SendGrid: 1,000), or less if configured.
+    batchSize: Math.max(
+      1,
+      Math.min(overrides.batchSize ?? deps.config.MAIL_BATCH_SIZE, deps.mailer.maxBatch),
+    ),
     retry: { ...DEFAULT_DELIVERY.retry, ...overrides.retry },
   };
   return deps.redis

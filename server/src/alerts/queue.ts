@@ -1,16 +1,24 @@
 /**
  * The delivery worker with Redis: a BullMQ queue. A trigger's commit enqueues its outbox rows
- * (jobId = delivery id, so duplicates collapse); a worker claims the row in Postgres before
- * sending (so a job delivered twice sends once); retries are delayed jobs; a sweeper
- * re-enqueues due rows whose job may be lost (an instance killed between commit and enqueue).
+ * (a job per batch of ids, its jobId a hash of them, so a repeated enqueue collapses); a worker
+ * claims the job's rows in Postgres before sending (so a job delivered twice sends once), tops
+ * the batch up with any other due rows, and sends it as one batch; retries are delayed jobs; a
+ * sweeper re-enqueues due rows whose job may be lost (an instance killed between commit and
+ * enqueue).
  * Stopping waits for the deliveries in flight (they need only PostgreSQL and the mail provider),
  * but not for BullMQ's own bookkeeping when Redis is down: that would wait for Redis forever.
  */
+import { createHash } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { settlesWithin } from '../util/settles-within.ts';
-import { claimDelivery, overdueDeliveryIds } from './deliveries.ts';
-import { deliver, type DeliveryDeps } from './send.ts';
+import {
+  claimDeliveries,
+  claimDueDeliveries,
+  overdueDeliveryIds,
+  type ClaimedDelivery,
+} from './deliveries.ts';
+import { deliverBatch, type DeliveryDeps } from './send.ts';
 import type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
 
 export const DELIVERY_QUEUE = 'alert-deliveries';
@@ -18,7 +26,16 @@ export const DELIVERY_QUEUE = 'alert-deliveries';
 const CLOSE_WAIT_MS = 3000;
 
 interface DeliveryJobData {
-  deliveryId: string;
+  deliveryIds: string[];
+  /** A job enqueued before batches (one id each), still in Redis after an upgrade. */
+  deliveryId?: string;
+}
+
+/** The same ids (in any order) give the same job id, so enqueuing them twice adds one job. */
+function jobIdFor(ids: readonly string[], suffix: string): string {
+  return `${createHash('sha1')
+    .update([...ids].sort().join(','))
+    .digest('hex')}${suffix}`;
 }
 
 /** The worker for scaled mode, on `redis`; `start()` starts the BullMQ worker and the sweeper. */
@@ -41,23 +58,44 @@ export function createQueuedDeliveryWorker(
   queue.on('error', (err) => log.warn({ err: err.message }, 'delivery queue error'));
 
   const enqueue = async (ids: string[], delayMs = 0, suffix = '') => {
-    if (ids.length === 0) return;
-    await queue.addBulk(
-      ids.map((id) => ({
+    const unique = [...new Set(ids)];
+    const jobs = [];
+    for (let i = 0; i < unique.length; i += opts.batchSize) {
+      const batch = unique.slice(i, i + opts.batchSize);
+      jobs.push({
         name: 'deliver',
-        data: { deliveryId: id },
-        opts: { jobId: `${id}${suffix}`, delay: delayMs },
-      })),
-    );
+        data: { deliveryIds: batch },
+        opts: { jobId: jobIdFor(batch, suffix), delay: delayMs },
+      });
+    }
+    if (jobs.length > 0) await queue.addBulk(jobs);
   };
 
   const sendJob = async (job: Job<DeliveryJobData>) => {
-    const claimed = await claimDelivery(deps.db, job.data.deliveryId, opts.lockMs);
-    if (!claimed) return;
-    const outcome = await deliver(deps, claimed, opts.retry, opts.onOutcome);
-    // A fresh id per attempt: this job's id is still taken while it runs.
-    if (outcome.kind === 'retry') await enqueue([claimed.id], outcome.delayMs, `-retry-${claimed.attempts}`);
+    const ids = job.data.deliveryIds ?? (job.data.deliveryId ? [job.data.deliveryId] : []);
+    const batch = await claimDeliveries(deps.db, ids, opts.lockMs);
+    // Other due rows ride along (their own jobs then find nothing to do): one provider request
+    // carries a whole burst of alerts even when each was enqueued on its own.
+    if (batch.length < opts.batchSize) {
+      batch.push(...(await claimDueDeliveries(deps.db, opts.batchSize - batch.length, opts.lockMs)));
+    }
+    const outcomes = await deliverBatch(deps, batch, opts.retry, opts.onOutcome);
+    // Retries as delayed jobs, one per delay; a fresh id per attempt (this job's id is still taken).
+    const retries = new Map<number, ClaimedDelivery[]>();
+    outcomes.forEach((outcome, i) => {
+      if (outcome.kind === 'retry')
+        retries.set(outcome.delayMs, [...(retries.get(outcome.delayMs) ?? []), batch[i]!]);
+    });
+    for (const [delayMs, rows] of retries) {
+      const attempts = Math.max(...rows.map((d) => d.attempts));
+      await enqueue(
+        rows.map((d) => d.id),
+        delayMs,
+        `-retry-${attempts}`,
+      );
+    }
   };
+
   const inFlight = new Set<Promise<void>>();
   const process = (job: Job<DeliveryJobData>) => {
     const sending = sendJob(job);

@@ -1,7 +1,9 @@
 /**
- * Sends one claimed delivery: the alert email (symbol, rule, trigger price, LTP, IST time, a
- * link to /holdings), then records the outcome. Transient failures (429, 5xx, timeouts) are
- * retried with exponential back-off; permanent ones, or too many attempts, fail the row.
+ * Sends claimed deliveries as one batch: the alert emails (symbol, rule, trigger price, LTP, IST
+ * time, a link to /holdings) handed to the mailer together, then every outcome recorded in a
+ * few statements. A delivery is marked sent only once the provider accepted its email.
+ * Transient failures (429, 5xx, timeouts) are retried with exponential back-off; permanent
+ * ones, or too many attempts, fail the row.
  */
 import {
   describePriceAlert,
@@ -13,11 +15,13 @@ import {
   type ValueType,
 } from '@app/common/rules/index';
 import { sql } from 'drizzle-orm';
+import { pgArray } from '../db/arrays.ts';
 import { queryRows } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
+import type { MailBatch, RecipientOutcome } from '../mail/batch.ts';
 import { MailPermanentError, MailTransientError } from '../mail/mailer.ts';
-import { renderAlertEmail } from '../mail/templates/alert.ts';
-import { markFailed, markRetry, markSent, settleExecution, type ClaimedDelivery } from './deliveries.ts';
+import { alertEmailFields, alertEmailTemplate } from '../mail/templates/alert.ts';
+import { markFailed, markRetry, markSent, settleExecutions, type ClaimedDelivery } from './deliveries.ts';
 
 export type DeliveryDeps = Pick<AppDeps, 'db' | 'mailer' | 'log' | 'config' | 'events' | 'redis'>;
 
@@ -38,6 +42,7 @@ export type DeliveryOutcome =
   | { kind: 'gone' };
 
 interface AlertContext {
+  execution_id: string;
   user_name: string;
   subscription_tier: SubscriptionTier;
   symbol: string;
@@ -55,10 +60,11 @@ interface AlertContext {
   counted_before: number;
 }
 
-async function loadContext(deps: DeliveryDeps, executionId: string): Promise<AlertContext | undefined> {
-  const [row] = await queryRows<AlertContext>(
+/** What the emails need, per execution id (absent: the execution is gone). */
+async function loadContexts(deps: DeliveryDeps, executionIds: string[]): Promise<Map<string, AlertContext>> {
+  const rows = await queryRows<AlertContext>(
     deps.db,
-    sql`select u.name as user_name, u.subscription_tier, e.symbol, e.exchange, e.trigger_type,
+    sql`select e.id as execution_id, u.name as user_name, u.subscription_tier, e.symbol, e.exchange, e.trigger_type,
                e.trigger_price, e.execution_price, e.executed_at, e.over_quota,
                r.trigger_type as rule_trigger_type, r.trigger_value as rule_trigger_value,
                r.value_type as rule_value_type, a.direction as alert_direction, a.price as alert_price,
@@ -70,9 +76,9 @@ async function loadContext(deps: DeliveryDeps, executionId: string): Promise<Ale
         join users u on u.id = e.user_id
         left join position_rules r on r.id = e.rule_id
         left join price_alerts a on a.id = e.price_alert_id
-        where e.id = ${executionId}`,
+        where e.id = any(${pgArray(executionIds)}::uuid[])`,
   );
-  return row;
+  return new Map(rows.map((row) => [row.execution_id, row]));
 }
 
 /** 'Trailing stop loss 7%' / 'Price above ₹1,600.00', or the execution's type once the rule is gone. */
@@ -96,11 +102,9 @@ function backoff(policy: RetryPolicy, attempts: number, retryAfterMs?: number): 
   return Math.min(policy.maxDelayMs, Math.max(doubling, retryAfterMs ?? 0));
 }
 
-async function send(deps: DeliveryDeps, job: ClaimedDelivery, policy: RetryPolicy): Promise<DeliveryOutcome> {
-  const c = await loadContext(deps, job.executionId);
-  if (!c) return { kind: 'gone' };
+function alertFields(deps: DeliveryDeps, c: AlertContext) {
   const monthlyEmails = TIER_LIMITS[c.subscription_tier].monthlyEmails;
-  const email = renderAlertEmail({
+  return alertEmailFields({
     userName: c.user_name,
     symbol: c.symbol,
     exchange: c.exchange,
@@ -112,43 +116,84 @@ async function send(deps: DeliveryDeps, job: ClaimedDelivery, policy: RetryPolic
     // The month's last emailed trigger says so.
     overQuota: Number.isFinite(monthlyEmails) && Number(c.counted_before) >= monthlyEmails,
   });
+}
+
+/** Hands the batch to the mailer; a mailer that throws (it should not) fails everyone transiently. */
+async function sendBatch(deps: DeliveryDeps, batch: MailBatch): Promise<RecipientOutcome[]> {
   try {
-    await deps.mailer.send({ to: job.destination, ...email });
-    return { kind: 'sent' };
+    return await deps.mailer.sendBatch(batch);
   } catch (err) {
-    if (err instanceof MailPermanentError) return { kind: 'failed', reason: err.reason };
-    const transient = err instanceof MailTransientError;
-    if (!transient) deps.log.error({ err, delivery: job.id }, 'alert email failed unexpectedly; will retry');
-    const reason = transient ? err.reason : 'unexpected error while sending';
-    if (job.attempts >= policy.maxAttempts) {
-      return { kind: 'failed', reason: `Gave up after ${job.attempts} attempts: ${reason}` };
-    }
-    const delayMs = backoff(policy, job.attempts, transient ? err.retryAfterMs : undefined);
-    await markRetry(deps.db, job.id, delayMs, reason);
-    return { kind: 'retry', delayMs };
+    deps.log.error(
+      { err, deliveries: batch.recipients.length },
+      'alert emails failed unexpectedly; will retry',
+    );
+    const error = new MailTransientError('unexpected error while sending', undefined, { cause: err });
+    return batch.recipients.map(() => ({ kind: 'failed', error }));
   }
 }
 
-/** Sends a claimed delivery, records the outcome, and settles its execution's status. */
-export async function deliver(
-  deps: DeliveryDeps,
+/** A failed email's outcome: permanent, given up after the last attempt, or retried later. */
+function afterFailure(
   job: ClaimedDelivery,
+  error: MailTransientError | MailPermanentError,
+  policy: RetryPolicy,
+): DeliveryOutcome {
+  if (error instanceof MailPermanentError) return { kind: 'failed', reason: error.reason };
+  if (job.attempts >= policy.maxAttempts) {
+    return { kind: 'failed', reason: `Gave up after ${job.attempts} attempts: ${error.reason}` };
+  }
+  return { kind: 'retry', delayMs: backoff(policy, job.attempts, error.retryAfterMs) };
+}
+
+/**
+ * Sends claimed deliveries in one batch, records every outcome, and settles their executions'
+ * statuses. Returns one outcome per delivery, in order.
+ */
+export async function deliverBatch(
+  deps: DeliveryDeps,
+  jobs: readonly ClaimedDelivery[],
   policy: RetryPolicy,
   onOutcome?: (outcome: DeliveryOutcome) => void,
-): Promise<DeliveryOutcome> {
-  const outcome = await send(deps, job, policy);
-  onOutcome?.(outcome);
-  if (outcome.kind === 'sent') await markSent(deps.db, job.id);
-  if (outcome.kind === 'failed') await markFailed(deps.db, job.id, outcome.reason);
-  if (outcome.kind !== 'gone') {
-    const settled = await settleExecution(deps.db, job.executionId);
-    // The tab patches the execution's status (the bell, History); nothing else changed.
-    if (settled)
-      void deps.events.publish({
-        type: 'executions',
-        userId: settled.userId,
-        settled: { id: job.executionId, status: settled.status },
-      });
-  }
-  return outcome;
+): Promise<DeliveryOutcome[]> {
+  if (jobs.length === 0) return [];
+  const contexts = await loadContexts(deps, [...new Set(jobs.map((j) => j.executionId))]);
+  const live = jobs.filter((j) => contexts.has(j.executionId));
+  const sent = await sendBatch(deps, {
+    template: alertEmailTemplate(deps.config.appUrl),
+    recipients: live.map((job) => ({
+      to: job.destination,
+      ...alertFields(deps, contexts.get(job.executionId)!),
+    })),
+  });
+  const byId = new Map<string, DeliveryOutcome>();
+  const retries: Array<{ id: string; delayMs: number; reason: string }> = [];
+  const failures: Array<{ id: string; reason: string }> = [];
+  live.forEach((job, i) => {
+    const result = sent[i] ?? { kind: 'failed', error: new MailTransientError('no outcome from the mailer') };
+    const outcome = result.kind === 'sent' ? result : afterFailure(job, result.error, policy);
+    byId.set(job.id, outcome);
+    if (outcome.kind === 'retry' && result.kind === 'failed') {
+      retries.push({ id: job.id, delayMs: outcome.delayMs, reason: result.error.reason });
+    }
+    if (outcome.kind === 'failed') failures.push({ id: job.id, reason: outcome.reason });
+  });
+  await markSent(
+    deps.db,
+    live.filter((job) => byId.get(job.id)?.kind === 'sent').map((job) => job.id),
+  );
+  await markFailed(deps.db, failures);
+  await markRetry(deps.db, retries);
+  const outcomes = jobs.map((job): DeliveryOutcome => byId.get(job.id) ?? { kind: 'gone' });
+  for (const outcome of outcomes) onOutcome?.(outcome);
+  const settled = await settleExecutions(deps.db, [...new Set(live.map((j) => j.executionId))]);
+  // The tabs patch each execution's status (the bell, History) from one change message.
+  if (settled.length > 0)
+    void deps.events.publish(
+      settled.map((s) => ({
+        type: 'executions' as const,
+        userId: s.userId,
+        settled: { id: s.executionId, status: s.status },
+      })),
+    );
+  return outcomes;
 }

@@ -15,9 +15,9 @@ export interface DeliveryWorkerOptions {
   retry: RetryPolicy;
   /** Embedded: how often due rows are looked for. */
   pollMs: number;
-  /** Rows claimed per poll. */
+  /** Rows claimed and handed to the mailer as one batch (at most the mailer's maxBatch). */
   batchSize: number;
-  /** Sends at once. */
+  /** Batches sending at once (polling: when the outbox holds more than one; queue: jobs at once). */
   concurrency: number;
   /** How long a claimed row stays claimed before another worker may take it. */
   lockMs: number;

@@ -1,10 +1,11 @@
 /**
- * The delivery worker (embedded mode, no Redis): polls the outbox for due rows, claims them
- * with `FOR UPDATE SKIP LOCKED`, sends, repeats while there is more. A trigger's commit wakes it
- * at once (`dispatch`); the poll catches retries as they fall due.
+ * The delivery worker (embedded mode, no Redis): polls the outbox for due rows, claims a batch
+ * with `FOR UPDATE SKIP LOCKED`, sends it as one batch, repeats while there is more (several
+ * batches at once when the outbox is full). A trigger's commit wakes it at once (`dispatch`);
+ * the poll catches retries as they fall due.
  */
-import { claimDueDeliveries } from './deliveries.ts';
-import { deliver, type DeliveryDeps, type RetryPolicy } from './send.ts';
+import { claimDueDeliveries, type ClaimedDelivery } from './deliveries.ts';
+import { deliverBatch, type DeliveryDeps, type RetryPolicy } from './send.ts';
 import type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
 
 /** The worker for embedded mode; `start()` runs a first pass at once. */
@@ -16,17 +17,26 @@ export function createPollingDeliveryWorker(deps: DeliveryDeps, opts: DeliveryWo
   let started = false;
   let stopped = false;
 
+  const claim = () => claimDueDeliveries(deps.db, opts.batchSize, opts.lockMs);
+
+  /** Sends batches until one comes back short (the outbox is empty for now). */
+  async function lane(first: ClaimedDelivery[]): Promise<void> {
+    for (let batch = first; ; batch = await claim()) {
+      if (batch.length > 0) await deliverBatch(deps, batch, policy, opts.onOutcome);
+      if (batch.length < opts.batchSize || stopped) return;
+    }
+  }
+
   async function drainDue(): Promise<void> {
     do {
       again = false;
-      const batch = await claimDueDeliveries(deps.db, opts.batchSize, opts.lockMs);
-      const full = batch.length === opts.batchSize;
-      const lanes = Array.from({ length: Math.min(opts.concurrency, batch.length) }, async () => {
-        for (let job = batch.shift(); job; job = batch.shift())
-          await deliver(deps, job, policy, opts.onOutcome);
-      });
+      const first = await claim();
+      // A full first batch means more are due: more lanes, each claiming its own batches.
+      const lanes = [lane(first)];
+      if (first.length === opts.batchSize) {
+        for (let i = 1; i < opts.concurrency; i++) lanes.push(claim().then(lane));
+      }
       await Promise.all(lanes);
-      if (full) again = true;
     } while (again && !stopped);
   }
 

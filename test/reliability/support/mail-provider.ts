@@ -1,6 +1,7 @@
 /**
  * A fake SendGrid (`POST /v3/mail/send`) that counts what it *accepted*: a message counts once
- * its 202 went out on a live connection. It can hold requests (a provider that hangs), and a
+ * its 202 went out on a live connection. A request carries a batch (one personalization per
+ * email): each personalization is one attempt, and they share the request's answer. It can hold requests (a provider that hangs), and a
  * held request whose client dies before the answer is not accepted, as a provider that never
  * finished receiving it would not send it.
  */
@@ -40,19 +41,21 @@ export interface MailProvider {
 
 export async function startMailProvider(): Promise<MailProvider> {
   const attempts: MailAttempt[] = [];
-  const waiting: Array<{ attempt: MailAttempt; res: ServerResponse }> = [];
+  const waiting: Array<{ batch: MailAttempt[]; res: ServerResponse }> = [];
   let holding = false;
   const script: Array<{ status: number; delayMs?: number }> = [];
   const scripts = new Map<string, Array<{ status: number; delayMs?: number }>>();
   const scripted = (answers: MailAnswer[]) => answers.map((a) => (typeof a === 'number' ? { status: a } : a));
 
-  const reply = (attempt: MailAttempt, res: ServerResponse, status: number) => {
+  const reply = (batch: MailAttempt[], res: ServerResponse, status: number) => {
     if (res.destroyed || res.socket?.destroyed) {
-      attempt.outcome = 'aborted';
+      for (const attempt of batch) attempt.outcome = 'aborted';
       return;
     }
-    attempt.status = status;
-    attempt.outcome = status === 202 ? 'accepted' : 'refused';
+    for (const attempt of batch) {
+      attempt.status = status;
+      attempt.outcome = status === 202 ? 'accepted' : 'refused';
+    }
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(
       status === 202 ? '' : JSON.stringify({ errors: [{ message: `scripted ${status}`, field: null }] }),
@@ -68,25 +71,27 @@ export async function startMailProvider(): Promise<MailProvider> {
         return;
       }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-        personalizations: Array<{ to: Array<{ email: string }> }>;
-        subject: string;
+        personalizations: Array<{ to: Array<{ email: string }>; subject?: string }>;
+        subject?: string;
       };
-      const attempt: MailAttempt = {
-        to: body.personalizations[0]!.to[0]!.email,
-        subject: body.subject,
+      const batch = body.personalizations.map((p): MailAttempt => ({
+        to: p.to[0]!.email,
+        subject: p.subject ?? body.subject ?? '',
         outcome: 'held',
-      };
-      attempts.push(attempt);
+      }));
+      attempts.push(...batch);
       res.on('close', () => {
-        if (attempt.outcome === 'held') attempt.outcome = 'aborted';
+        for (const attempt of batch) if (attempt.outcome === 'held') attempt.outcome = 'aborted';
       });
       if (holding) {
-        waiting.push({ attempt, res });
+        waiting.push({ batch, res });
         return;
       }
-      const next = scripts.get(attempt.to)?.shift() ?? script.shift() ?? { status: 202 };
-      if (next.delayMs) setTimeout(() => reply(attempt, res, next.status), next.delayMs).unref();
-      else reply(attempt, res, next.status);
+      // An answer scripted for one address is the whole request's, as SendGrid answers a request.
+      const scriptedFor = batch.find((a) => scripts.get(a.to)?.length);
+      const next = (scriptedFor && scripts.get(scriptedFor.to)!.shift()) ?? script.shift() ?? { status: 202 };
+      if (next.delayMs) setTimeout(() => reply(batch, res, next.status), next.delayMs).unref();
+      else reply(batch, res, next.status);
     });
   });
   server.listen(0, '127.0.0.1');
@@ -102,7 +107,7 @@ export async function startMailProvider(): Promise<MailProvider> {
     },
     answer: () => {
       holding = false;
-      for (const { attempt, res } of waiting.splice(0)) reply(attempt, res, 202);
+      for (const { batch, res } of waiting.splice(0)) reply(batch, res, 202);
     },
     script: (...answers) => {
       script.push(...scripted(answers));

@@ -10,8 +10,7 @@ describe('alert delivery worker (BullMQ on Redis): lost jobs, duplicate jobs, re
   let fake: FakeSendGrid;
   let app: TestApp;
   const users = userFactory(() => app);
-  const requestsTo = (user: SignedInUser) =>
-    fake.requests.filter((r) => r.body.personalizations[0]!.to[0]!.email === user.email);
+  const requestsTo = (user: SignedInUser) => fake.requestsTo(user.email);
   before(async () => {
     fake = await startFakeSendGrid();
     app = await bootApp({
