@@ -1,10 +1,11 @@
 import { expect } from 'chai';
-import { and, eq, sql } from 'drizzle-orm';
-import { alertDeliveries, notificationEndpoints, ruleExecutions } from '../../../server/src/db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { ruleExecutions } from '../../../server/src/db/schema.ts';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { startFakeSendGrid, type FakeSendGrid } from '../../helpers/fake-sendgrid.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import { eventually, userFactory } from '../rules/support.ts';
+import { seedDeliveries } from './outbox-support.ts';
 
 describe('alert delivery worker (BullMQ on Redis): lost jobs, duplicate jobs, retries', () => {
   let fake: FakeSendGrid;
@@ -29,34 +30,8 @@ describe('alert delivery worker (BullMQ on Redis): lost jobs, duplicate jobs, re
 
   /** A committed execution with one outbox row, as a trigger leaves them, but never enqueued. */
   async function seedDelivery(user: SignedInUser, dueAgoMs: number) {
-    const db = app.runtime.deps.db;
-    const [endpoint] = await db
-      .select()
-      .from(notificationEndpoints)
-      .where(and(eq(notificationEndpoints.userId, user.id), eq(notificationEndpoints.type, 'email')));
-    const [execution] = await db
-      .insert(ruleExecutions)
-      .values({
-        userId: user.id,
-        symbol: 'ITC',
-        exchange: 'NSE',
-        triggerType: 'FIXED_STOP_LOSS',
-        triggerPrice: '400',
-        executionPrice: '399',
-        message: 'ITC fell to ₹399.00, at or below your stop loss at ₹400.00',
-      })
-      .returning();
-    const [delivery] = await db
-      .insert(alertDeliveries)
-      .values({
-        executionId: execution!.id,
-        endpointId: endpoint!.id,
-        channel: 'email',
-        destination: endpoint!.value,
-        nextAttemptAt: sql`now() - ${dueAgoMs} * interval '1 millisecond'`,
-      })
-      .returning();
-    return { executionId: execution!.id, deliveryId: delivery!.id };
+    const [seeded] = await seedDeliveries(app, [user], { dueAgoMs });
+    return seeded!;
   }
 
   const executionStatus = async (id: string) => {

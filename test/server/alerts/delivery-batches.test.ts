@@ -1,0 +1,111 @@
+/**
+ * Alert emails leave in batches: the deliveries due together reach SendGrid as one request
+ * (one personalization each), in embedded mode (polling) and with Redis (BullMQ). The user-
+ * visible checks: how many requests SendGrid got, what each recipient received, and each
+ * execution's status in History; one bad address or a failing provider changes nothing else.
+ */
+import { expect } from 'chai';
+import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { startFakeSendGrid, type FakeSendGrid } from '../../helpers/fake-sendgrid.ts';
+import { eventually, userFactory } from '../rules/support.ts';
+import { executionStatuses, seedDeliveries, type SeededDelivery } from './outbox-support.ts';
+
+const USERS = 30;
+
+for (const mode of ['poll', 'queue'] as const) {
+  describe(`alert deliveries in batches (${mode === 'poll' ? 'embedded, polling' : 'BullMQ on Redis'})`, () => {
+    let fake: FakeSendGrid;
+    let app: TestApp;
+    const users = userFactory(() => app);
+    let people: Awaited<ReturnType<typeof users.make>>[];
+
+    before(async () => {
+      fake = await startFakeSendGrid();
+      app = await bootApp({
+        withRedis: mode === 'queue',
+        embeddedStreamer: false,
+        env: {
+          SENDGRID_API_KEY: 'SG.fake-key',
+          SENDGRID_API_URL: fake.url,
+          APP_URL: 'http://app.example.test',
+        },
+        delivery: { pollMs: 100, retry: { baseDelayMs: 100, maxDelayMs: 100 } },
+      });
+      expect(app.runtime.deliveries.mode).to.equal(mode);
+      people = [];
+      for (let i = 0; i < USERS; i++) people.push(await users.make());
+    });
+    beforeEach(() => fake.reset());
+    after(async () => {
+      await users.forget();
+      await app.close();
+      await fake.close();
+    });
+
+    /** Commits the outbox rows, tells the worker (as a trigger's commit does), waits for them to settle. */
+    async function deliverAll(seeded: SeededDelivery[]) {
+      app.runtime.deliveries.dispatch(seeded.map((s) => s.deliveryId));
+      return eventually(async () => {
+        const statuses = await executionStatuses(app, seeded);
+        return [...statuses.values()].every((s) => s.status !== 'PENDING') ? statuses : undefined;
+      }, 'every execution to settle');
+    }
+
+    const ours = (seeded: SeededDelivery[]) =>
+      fake.requests.filter((r) => r.mails.some((m) => seeded.some((s) => s.user.email === m.to)));
+
+    it(`${USERS} due deliveries: one SendGrid request, each user their own email, all SUCCESS`, async () => {
+      const seeded = await seedDeliveries(app, people);
+      const statuses = await deliverAll(seeded);
+      expect([...statuses.values()].map((s) => s.status)).to.deep.equal(Array(USERS).fill('SUCCESS'));
+      expect(ours(seeded).map((r) => [r.status, r.body.personalizations.length])).to.deep.equal([
+        [202, USERS],
+      ]);
+      for (const { user, symbol } of seeded) {
+        const mails = fake.mailsTo(user.email);
+        expect(mails, user.email).to.have.length(1);
+        expect(mails[0]!.subject).to.equal(`Alert: ${symbol} (NSE) Fixed stop loss triggered at ₹399.00`);
+        expect(mails[0]!.text)
+          .to.contain(`Hello ${user.name},`)
+          .and.to.contain('http://app.example.test/holdings');
+        expect(mails[0]!.html)
+          .to.contain(`${symbol} (NSE)`)
+          .and.not.to.match(/-[a-z]+[A-Za-z]*Html-/);
+      }
+    });
+
+    it('a malformed address fails alone, with SendGrid’s reason; the others are sent', async () => {
+      const seeded = await seedDeliveries(app, people, {
+        destinationOf: (_, i) => (i === 7 ? 'not-an-address' : undefined),
+      });
+      const statuses = await deliverAll(seeded);
+      const bad = seeded[7]!;
+      expect(statuses.get(bad.executionId)!.status).to.equal('FAILED');
+      expect(statuses.get(bad.executionId)!.error).to.match(
+        /^HTTP 400: personalizations\.\d+\.to\.0\.email: Does not contain a valid address\.$/,
+      );
+      const others = seeded.filter((s) => s !== bad);
+      expect(others.map((s) => statuses.get(s.executionId)!.status)).to.deep.equal(
+        Array(USERS - 1).fill('SUCCESS'),
+      );
+      // The refused request, then the same batch without the bad address.
+      expect(ours(seeded).map((r) => [r.status, r.body.personalizations.length])).to.deep.equal([
+        [400, USERS],
+        [202, USERS - 1],
+      ]);
+      for (const { user } of others) expect(fake.mailsTo(user.email), user.email).to.have.length(1);
+    });
+
+    it('a 503 for the batch retries everyone after the back-off; each email is sent once', async () => {
+      fake.script(503);
+      const seeded = await seedDeliveries(app, people);
+      const statuses = await deliverAll(seeded);
+      expect([...statuses.values()].map((s) => s.status)).to.deep.equal(Array(USERS).fill('SUCCESS'));
+      expect(ours(seeded).map((r) => [r.status, r.body.personalizations.length])).to.deep.equal([
+        [503, USERS],
+        [202, USERS],
+      ]);
+      for (const { user } of seeded) expect(fake.mailsTo(user.email), user.email).to.have.length(1);
+    });
+  });
+}
