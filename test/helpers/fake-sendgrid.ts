@@ -8,7 +8,7 @@
  *   personalizations per API request. You have provided [n] personalizations. …" on field
  *   `personalizations`; an address twice in one request: "Each unique email address in the
  *   personalizations array should only be included once. …".
- * - 401 without a valid key: `{"errors":[{"message":"The provided authorization grant is
+ * - 401 without a valid key (not `SG.…`, or `SG.revoked…` standing for a revoked one): `{"errors":[{"message":"The provided authorization grant is
  *   invalid, expired, or revoked","field":null,"help":null}]}` (as SendGrid answers it, quoted
  *   in sendgrid-php#793 and sendgrid-nodejs#283); 403 when scripted.
  * - 413 for a body over 30 MB: an nginx HTML page, not JSON (sendgrid-nodejs#370).
@@ -197,12 +197,13 @@ export async function startFakeSendGrid(options: FakeSendGridOptions = {}): Prom
       const body = JSON.parse(raw.toString('utf8')) as SendGridMailBody;
       const mails = mailsOf(body);
       const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-      const refusal = !key?.startsWith('SG.')
-        ? {
-            status: 401,
-            body: sendGridErrorBody('The provided authorization grant is invalid, expired, or revoked'),
-          }
-        : validate(body);
+      const refusal =
+        !key?.startsWith('SG.') || key.startsWith('SG.revoked')
+          ? {
+              status: 401,
+              body: sendGridErrorBody('The provided authorization grant is invalid, expired, or revoked'),
+            }
+          : validate(body);
       // An answer meant for one address is not taken by mail to anyone else (other tests' leftovers).
       const index = refusal
         ? -1

@@ -7,6 +7,8 @@ export interface FakeSmtp {
   url: string;
   /** Raw DATA sections received (one per accepted message). */
   messages: string[];
+  /** Connections opened so far, and the most open at one time. */
+  connections: { opened: number; mostAtOnce: number };
   /** The reply to the next RCPT TO commands, in order (250 once it runs out). */
   scriptRcpt(...codes: number[]): void;
   close(): Promise<void>;
@@ -16,8 +18,11 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
   const messages: string[] = [];
   const rcptCodes: number[] = [];
   const sockets = new Set<Socket>();
+  const connections = { opened: 0, mostAtOnce: 0 };
   const server = createServer((socket) => {
     sockets.add(socket);
+    connections.opened++;
+    connections.mostAtOnce = Math.max(connections.mostAtOnce, sockets.size);
     socket.on('close', () => sockets.delete(socket));
     socket.setEncoding('utf8');
     const say = (line: string) => socket.write(`${line}\r\n`);
@@ -62,6 +67,7 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    connections,
     scriptRcpt: (...codes) => void rcptCodes.push(...codes),
     close: async () => {
       for (const socket of sockets) socket.destroy();

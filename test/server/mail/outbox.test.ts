@@ -42,6 +42,23 @@ describe('dev outbox', () => {
       const all = await apiClient(app.url).get<OutboxMail[]>('/api/dev/outbox');
       expect(all.body.data!.map((m) => m.subject)).to.include.members(['first', 'second', 'elsewhere']);
     });
+
+    it('stores a batch in one go, each message filled in for its recipient, in batch order', async () => {
+      const to = `batch-${Date.now()}@example.com`;
+      const outcomes = await app.runtime.deps.mailer.sendBatch({
+        template: { text: 'Hi -name-', html: '<p>Hi -nameHtml-</p>' },
+        recipients: [
+          { to, subject: 'one', substitutions: { name: 'A & B', nameHtml: 'A &amp; B' } },
+          { to, subject: 'two', substitutions: { name: 'C', nameHtml: 'C' } },
+        ],
+      });
+      expect(outcomes).to.deep.equal([{ kind: 'sent' }, { kind: 'sent' }]);
+      const res = await apiClient(app.url).get<OutboxMail[]>(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
+      expect(res.body.data!.map((m) => [m.subject, m.text, m.html])).to.deep.equal([
+        ['two', 'Hi C', '<p>Hi C</p>'],
+        ['one', 'Hi A & B', '<p>Hi A &amp; B</p>'],
+      ]);
+    });
   });
 
   it('is shared by every instance on one database: sent through one, listed by the other', async () => {
