@@ -83,8 +83,9 @@ export function createQueuedDeliveryWorker(
     // Retries as delayed jobs, one per delay; a fresh id per attempt (this job's id is still taken).
     const retries = new Map<number, ClaimedDelivery[]>();
     outcomes.forEach((outcome, i) => {
-      if (outcome.kind === 'retry')
-        retries.set(outcome.delayMs, [...(retries.get(outcome.delayMs) ?? []), batch[i]!]);
+      if (outcome.kind !== 'retry') return;
+      if (!retries.has(outcome.delayMs)) retries.set(outcome.delayMs, []);
+      retries.get(outcome.delayMs)!.push(batch[i]!);
     });
     for (const [delayMs, rows] of retries) {
       const attempts = Math.max(...rows.map((d) => d.attempts));
