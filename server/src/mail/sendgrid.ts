@@ -16,6 +16,8 @@ import { MailPermanentError, MailTransientError, oneLine, type MailMessage, type
 export const SENDGRID_TIMEOUT_MS = 10_000;
 /** Personalizations one mail send request may carry (SendGrid's documented limit). */
 export const SENDGRID_MAX_PERSONALIZATIONS = 1000;
+/** Requests of one batch in flight at once. */
+export const SENDGRID_PARALLEL_REQUESTS = 8;
 
 export interface SendGridOptions {
   apiKey: string;
@@ -178,7 +180,18 @@ export function createSendGridMailer(options: SendGridOptions): Mailer {
     close: () => undefined,
     async sendBatch(batch: MailBatch) {
       const outcomes: RecipientOutcome[] = [];
-      for (const indices of requestsFor(batch)) await sendRequest(batch, indices, outcomes);
+      const requests = requestsFor(batch);
+      // A few requests at once: a batch (claimed for 2 minutes) never waits for its requests
+      // one after another, however many alerts one user has in it.
+      const lanes = Array.from(
+        { length: Math.min(SENDGRID_PARALLEL_REQUESTS, requests.length) },
+        async () => {
+          for (let indices = requests.shift(); indices; indices = requests.shift()) {
+            await sendRequest(batch, indices, outcomes);
+          }
+        },
+      );
+      await Promise.all(lanes);
       return outcomes;
     },
     async send(message: MailMessage) {

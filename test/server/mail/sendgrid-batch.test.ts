@@ -46,7 +46,7 @@ describe('SendGrid mailer: batches against the local fake', () => {
     const { batch, inputs } = alertBatch(2500);
     const outcomes = await mailer().sendBatch(batch);
     expect(outcomes.every((o) => o.kind === 'sent')).to.equal(true);
-    expect(fake.requests.map((r) => [r.status, r.body.personalizations.length])).to.deep.equal([
+    expect(fake.requests.map((r) => [r.status, r.body.personalizations.length]).sort()).to.deep.equal([
       [202, 1000],
       [202, 1000],
       [202, 500],
@@ -62,11 +62,11 @@ describe('SendGrid mailer: batches against the local fake', () => {
     const { batch } = alertBatch(4, (i) => (i < 2 ? 'same@example.com' : `other-${i}@example.com`));
     const outcomes = await mailer().sendBatch(batch);
     expect(outcomes.map((o) => o.kind)).to.deep.equal(['sent', 'sent', 'sent', 'sent']);
-    expect(fake.requests.map((r) => r.mails.map((m) => m.to))).to.deep.equal([
+    expect(fake.requests.map((r) => r.mails.map((m) => m.to))).to.have.deep.members([
       ['same@example.com', 'other-2@example.com', 'other-3@example.com'],
       ['same@example.com'],
     ]);
-    expect(fake.mailsTo('same@example.com').map((m) => m.subject)).to.deep.equal([
+    expect(fake.mailsTo('same@example.com').map((m) => m.subject)).to.have.members([
       batch.recipients[0]!.subject,
       batch.recipients[1]!.subject,
     ]);
