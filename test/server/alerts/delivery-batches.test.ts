@@ -96,6 +96,25 @@ for (const mode of ['poll', 'queue'] as const) {
       for (const { user } of others) expect(fake.mailsTo(user.email), user.email).to.have.length(1);
     });
 
+    it('two instances draining one outbox: each email sent once, every execution SUCCESS', async () => {
+      const other = await bootApp({
+        withRedis: mode === 'queue',
+        embeddedStreamer: false,
+        database: app.runtime.deps.database,
+        env: { SENDGRID_API_KEY: 'SG.fake-key', SENDGRID_API_URL: fake.url },
+        delivery: { pollMs: 100, batchSize: 7 },
+      });
+      try {
+        const seeded = await seedDeliveries(app, people);
+        other.runtime.deliveries.dispatch(seeded.map((s) => s.deliveryId));
+        const statuses = await deliverAll(seeded);
+        expect([...statuses.values()].map((s) => s.status)).to.deep.equal(Array(USERS).fill('SUCCESS'));
+        for (const { user } of seeded) expect(fake.mailsTo(user.email), user.email).to.have.length(1);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('a 503 for the batch retries everyone after the back-off; each email is sent once', async () => {
       fake.script(503);
       const seeded = await seedDeliveries(app, people);
