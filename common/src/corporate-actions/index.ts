@@ -1,0 +1,3 @@
+export * from './bc-file.ts';
+export * from './describe.ts';
+export * from './purpose.ts';
