@@ -23,6 +23,7 @@ import {
   type RetentionJob,
 } from './alerts/index.ts';
 import { createApp } from './app.ts';
+import { createCorporateActionsJob, type CorporateActionsJob } from './corporate-actions/job.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { SessionUsers } from './auth/session-users.ts';
@@ -64,6 +65,8 @@ export interface RuntimeOptions {
    * instances of one deployment share the key; tests give each database its own.
    */
   batchOwner?: { key?: string; ttlMs?: number; everyInstance?: boolean };
+  /** The clock of the jobs that go by the date (corporate actions' ex-dates); tests pass their own. */
+  now?: () => Date;
 }
 
 export interface ServerRuntime {
@@ -79,6 +82,8 @@ export interface ServerRuntime {
   deliveries: DeliveryWorker;
   /** Deletes executions older than two years, daily. */
   retention: RetentionJob;
+  /** Applies bonuses and splits on their ex-date (at start, then every minute). */
+  corporateActions: CorporateActionsJob;
   /** This runtime's prom-client registry, served at GET /metrics. */
   metrics: ServerMetrics;
   url: string;
@@ -160,6 +165,7 @@ export async function startServerRuntime(
   const retention = createRetentionJob(deps.db, log);
   const ownership = createBatchOwnership({ redis, log, ...options.batchOwner });
   await ownership.start();
+  const corporateActions = createCorporateActionsJob({ ...deps, deliveries }, { now: options.now });
   const pipeline = createMarketPipeline({
     bus,
     db: database.market,
@@ -182,6 +188,7 @@ export async function startServerRuntime(
   await watchSet.rebuild();
   deliveries.start();
   retention.start();
+  corporateActions.start();
   streamer?.start();
 
   const { port } = http.address() as AddressInfo;
@@ -207,6 +214,7 @@ export async function startServerRuntime(
     await ownership.stop();
     stopConsuming();
     changes.stop();
+    await corporateActions.stop();
     await engine.stop();
     await deliveries.stop();
     deps.mailer.close();
@@ -225,6 +233,7 @@ export async function startServerRuntime(
     engine,
     deliveries,
     retention,
+    corporateActions,
     metrics,
     url: `http://127.0.0.1:${port}`,
     close: () => (closing ??= close()),

@@ -35,6 +35,7 @@ function rule(over: Partial<ApiPositionRule>): ApiPositionRule {
     updated_at: '2026-01-01T00:00:00.000Z',
     last_triggered_at: null,
     current_price: 1500,
+    adjustments: [],
     ...over,
   };
 }

@@ -33,6 +33,8 @@ export interface BootOptions {
   log?: Logger;
   /** Rules engine tunables (claim chunk size, …). */
   rulesEngine?: RuntimeOptions['rulesEngine'];
+  /** The clock of the date-driven jobs (corporate actions' ex-dates). */
+  now?: () => Date;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
     rulesEngine: options.rulesEngine,
     // Apps on one database share the batch owner lease; apps on others never wait for it.
     batchOwner: { key: `${queuePrefix}:batch-owner` },
+    now: options.now,
   });
   queuePrefixes.set(runtime.deps.database, queuePrefix);
   return { url: runtime.url, runtime, close: () => runtime.close() };

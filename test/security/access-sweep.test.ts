@@ -155,6 +155,7 @@ describe('security: access-control sweep over every API route', function () {
       'position-rules',
       'alerts',
       'rule-executions',
+      'corporate-actions',
     ]) {
       expect(prefixes, resource).to.include(resource);
     }

@@ -40,3 +40,42 @@ export function holdingNotice(action: DescribedAction, holding: { manual: boolea
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/** The execution type of a corporate-action notice in History and the bell (not an alert). */
+export const CORPORATE_ACTION_EXECUTION = 'CORPORATE_ACTION';
+
+export interface UserAdjustment {
+  symbol: string;
+  action: DescribedAction;
+  rules: Array<{ name: string; before: number; after: number }>;
+  alerts: Array<{ before: number; after: number }>;
+  manual: Array<{ quantityBefore: number; quantityAfter: number; priceAfter: number }>;
+  /** The user also holds it in an imported (broker file) account. */
+  imported: boolean;
+}
+
+const MAX_LISTED_RULES = 3;
+const rupees = (v: number) =>
+  `₹${v.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const shares = (v: number) => v.toLocaleString('en-IN', { maximumFractionDigits: 4 });
+
+/**
+ * One user's notice of an adjustment (History, the bell and the email):
+ * 'LALPATHLAB adjusted for 1:1 bonus on 19 Dec 2025. Stop loss: level ₹950.00 → ₹475.00. …'.
+ */
+export function adjustmentMessage(u: UserAdjustment): string {
+  const parts = [`${u.symbol} ${adjustmentNote(u.action)}.`];
+  for (const rule of u.rules.slice(0, MAX_LISTED_RULES)) {
+    parts.push(`${rule.name}: level ${rupees(rule.before)} → ${rupees(rule.after)}.`);
+  }
+  if (u.rules.length > MAX_LISTED_RULES)
+    parts.push(`${u.rules.length - MAX_LISTED_RULES} more rules adjusted.`);
+  for (const alert of u.alerts) parts.push(`Price alert: ${rupees(alert.before)} → ${rupees(alert.after)}.`);
+  for (const h of u.manual) {
+    parts.push(
+      `Holding added by hand: ${shares(h.quantityBefore)} → ${shares(h.quantityAfter)} shares at ${rupees(h.priceAfter)}.`,
+    );
+  }
+  if (u.imported) parts.push("Imported holdings change with your broker's next holdings file.");
+  return parts.join(' ');
+}

@@ -1,4 +1,5 @@
 /** What the rules, alerts and executions routes answer with (inside `{success, data}`). */
+import type { ApiRuleAdjustment } from '../api/corporate-actions.ts';
 import type { Exchange } from '../instruments/types.ts';
 import type { AlertExecution } from '../realtime/events.ts';
 import type {
@@ -48,6 +49,8 @@ export interface ApiPositionRule {
   last_triggered_at: string | null;
   /** The latest quote's price, or null before the first quote. */
   current_price: number | null;
+  /** Bonuses and splits its levels were divided for, newest first ('adjusted for 1:1 bonus on 19 Dec 2025'). */
+  adjustments: ApiRuleAdjustment[];
 }
 
 /** One History row, and one feed item behind the bell (with `read`). */

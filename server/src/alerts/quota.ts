@@ -9,16 +9,20 @@ import {
   TIER_LIMITS,
   type SubscriptionTier,
 } from '@app/common/rules/index';
+import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/index';
 import { sql } from 'drizzle-orm';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor, type Tx } from '../db/client.ts';
+
+/** Executions that are notices, not alerts (corporate-action adjustments): never counted. */
+export const COUNTS_TOWARD_QUOTA = sql.raw(`execution_type <> '${CORPORATE_ACTION_EXECUTION}'`);
 
 /** Triggers this IST month that counted against the quota (emailed, or meant to be). */
 async function countedThisMonth(db: Executor, userId: string, at: Date): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
     db,
     sql`select count(*)::int as n from rule_executions
-        where user_id = ${userId} and not over_quota and executed_at >= ${istMonthStart(at).toISOString()}::timestamptz`,
+        where user_id = ${userId} and not over_quota and ${COUNTS_TOWARD_QUOTA} and executed_at >= ${istMonthStart(at).toISOString()}::timestamptz`,
   );
   return Number(row?.n ?? 0);
 }
@@ -65,7 +69,7 @@ export async function settleQuotas(
     const rows = await queryRows<{ user_id: string; n: number }>(
       tx,
       sql`select user_id, count(*)::int as n from rule_executions
-          where user_id = any(${pgArray(limited)}::uuid[]) and not over_quota
+          where user_id = any(${pgArray(limited)}::uuid[]) and not over_quota and ${COUNTS_TOWARD_QUOTA}
             and executed_at >= ${istMonthStart(at).toISOString()}::timestamptz
           group by user_id`,
     );

@@ -20,8 +20,11 @@ import { queryRows } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 import type { MailBatch, RecipientOutcome } from '../mail/batch.ts';
 import { MailPermanentError, MailTransientError } from '../mail/mailer.ts';
+import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/index';
 import { alertEmailFields, alertEmailTemplate } from '../mail/templates/alert.ts';
+import { renderCorporateActionEmail } from '../mail/templates/corporate-action.ts';
 import { markFailed, markRetry, markSent, settleExecutions, type ClaimedDelivery } from './deliveries.ts';
+import { COUNTS_TOWARD_QUOTA } from './quota.ts';
 
 export type DeliveryDeps = Pick<AppDeps, 'db' | 'mailer' | 'log' | 'config' | 'events' | 'redis'>;
 
@@ -48,6 +51,8 @@ interface AlertContext {
   symbol: string;
   exchange: string;
   trigger_type: string;
+  execution_type: string;
+  message: string | null;
   trigger_price: string;
   execution_price: string;
   executed_at: Date | string;
@@ -65,11 +70,12 @@ async function loadContexts(deps: DeliveryDeps, executionIds: string[]): Promise
   const rows = await queryRows<AlertContext>(
     deps.db,
     sql`select e.id as execution_id, u.name as user_name, u.subscription_tier, e.symbol, e.exchange, e.trigger_type,
-               e.trigger_price, e.execution_price, e.executed_at, e.over_quota,
+               e.execution_type, e.message, e.trigger_price, e.execution_price, e.executed_at, e.over_quota,
                r.trigger_type as rule_trigger_type, r.trigger_value as rule_trigger_value,
                r.value_type as rule_value_type, a.direction as alert_direction, a.price as alert_price,
                (select count(*)::int from rule_executions c
-                 where c.user_id = e.user_id and not c.over_quota and c.executed_at <= e.executed_at
+                 where c.user_id = e.user_id and not c.over_quota and ${COUNTS_TOWARD_QUOTA}
+                   and c.executed_at <= e.executed_at
                    and c.executed_at >= date_trunc('month', e.executed_at at time zone 'Asia/Kolkata')
                                          at time zone 'Asia/Kolkata') as counted_before
         from rule_executions e
@@ -118,6 +124,22 @@ function alertFields(deps: DeliveryDeps, c: AlertContext) {
   });
 }
 
+/** A bonus or split notice (not an alert) as a batch of one, already rendered. */
+function noticeBatch(deps: DeliveryDeps, job: ClaimedDelivery, c: AlertContext): MailBatch {
+  const email = renderCorporateActionEmail({
+    userName: c.user_name,
+    symbol: c.symbol,
+    exchange: c.exchange,
+    kind: c.trigger_type,
+    message: c.message ?? '',
+    appUrl: deps.config.appUrl,
+  });
+  return {
+    template: { text: email.text, html: email.html },
+    recipients: [{ to: job.destination, subject: email.subject, substitutions: {} }],
+  };
+}
+
 /** Hands the batch to the mailer; a mailer that throws (it should not) fails everyone transiently. */
 async function sendBatch(deps: DeliveryDeps, batch: MailBatch): Promise<RecipientOutcome[]> {
   try {
@@ -157,14 +179,29 @@ export async function deliverBatch(
 ): Promise<DeliveryOutcome[]> {
   if (jobs.length === 0) return [];
   const contexts = await loadContexts(deps, [...new Set(jobs.map((j) => j.executionId))]);
-  const live = jobs.filter((j) => contexts.has(j.executionId));
-  const sent = await sendBatch(deps, {
-    template: alertEmailTemplate(deps.config.appUrl),
-    recipients: live.map((job) => ({
-      to: job.destination,
-      ...alertFields(deps, contexts.get(job.executionId)!),
-    })),
-  });
+  const found = jobs.filter((j) => contexts.has(j.executionId));
+  const isNotice = (job: ClaimedDelivery) =>
+    contexts.get(job.executionId)!.execution_type === CORPORATE_ACTION_EXECUTION;
+  const alerts = found.filter((job) => !isNotice(job));
+  const notices = found.filter(isNotice);
+  const sentAlerts =
+    alerts.length === 0
+      ? []
+      : await sendBatch(deps, {
+          template: alertEmailTemplate(deps.config.appUrl),
+          recipients: alerts.map((job) => ({
+            to: job.destination,
+            ...alertFields(deps, contexts.get(job.executionId)!),
+          })),
+        });
+  // A corporate-action notice is rare and worded its own way: one rendered email each.
+  const sentNotices = (
+    await Promise.all(
+      notices.map((job) => sendBatch(deps, noticeBatch(deps, job, contexts.get(job.executionId)!))),
+    )
+  ).flat();
+  const live = [...alerts, ...notices];
+  const sent = [...sentAlerts, ...sentNotices];
   const byId = new Map<string, DeliveryOutcome>();
   const retries: Array<{ id: string; delayMs: number; reason: string }> = [];
   const failures: Array<{ id: string; reason: string }> = [];

@@ -4,6 +4,7 @@ import { alertsRouter } from './alerts/router.ts';
 import { authRouter } from './auth/router.ts';
 import { eventsRouter } from './events/router.ts';
 import { brokersRouter } from './brokers/router.ts';
+import { corporateActionsRouter } from './corporate-actions/router.ts';
 import { devRouter } from './dev/router.ts';
 import { healthRouter } from './health/router.ts';
 import { holdingsRouter } from './holdings/router.ts';
@@ -30,6 +31,7 @@ export function apiRouter(deps: AppDeps): Router {
     positionRulesRouter(deps),
     alertsRouter(deps),
     ruleExecutionsRouter(deps),
+    corporateActionsRouter(deps),
     devRouter(deps),
   ];
   for (const router of routers) {

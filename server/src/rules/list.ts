@@ -2,6 +2,7 @@
 import type { ApiPositionRule } from '@app/common/api/rules';
 import { RULE_MESSAGES } from '@app/common/rules/index';
 import { and, desc, eq } from 'drizzle-orm';
+import { ruleAdjustments } from '../corporate-actions/rule-notes.ts';
 import type { Executor } from '../db/client.ts';
 import { positionRules, quotes } from '../db/schema.ts';
 import { NotFound } from '../http/errors.ts';
@@ -38,12 +39,19 @@ export async function listRules(
       ),
     )
     .orderBy(desc(positionRules.createdAt), desc(positionRules.id));
-  return rows.map((r) => presentRule(r.rule, r.ltp === null ? null : Number(r.ltp)));
+  const adjustments = await ruleAdjustments(
+    db,
+    rows.map((r) => r.rule.id),
+  );
+  return rows.map((r) =>
+    presentRule(r.rule, r.ltp === null ? null : Number(r.ltp), adjustments.get(r.rule.id)),
+  );
 }
 
 /** The user's rule `id`, or 404 (also for other users' rules). */
 export async function getRule(db: Executor, userId: string, id: string): Promise<ApiPositionRule> {
   const [row] = await selectRules(db).where(and(eq(positionRules.id, id), eq(positionRules.userId, userId)));
   if (!row) throw new NotFound(RULE_MESSAGES.ruleNotFound);
-  return presentRule(row.rule, row.ltp === null ? null : Number(row.ltp));
+  const adjustments = await ruleAdjustments(db, [id]);
+  return presentRule(row.rule, row.ltp === null ? null : Number(row.ltp), adjustments.get(id));
 }

@@ -1,4 +1,5 @@
 /** A stored rule as the API shows it (spec §3 Position rule), with its status and latest price. */
+import type { ApiRuleAdjustment } from '@app/common/api/corporate-actions';
 import type { ApiPositionRule, RuleStatus } from '@app/common/api/rules';
 import type { positionRules } from '../db/schema.ts';
 
@@ -16,8 +17,15 @@ export function ruleStatus(row: Pick<RuleRow, 'isActive' | 'lastTriggeredAt' | '
   return 'INACTIVE';
 }
 
-/** The rule as the API answers it; `currentPrice` is the latest quote, when there is one. */
-export function presentRule(row: RuleRow, currentPrice: number | null = null): ApiPositionRule {
+/**
+ * The rule as the API answers it; `currentPrice` is the latest quote, when there is one;
+ * `adjustments` its corporate-action adjustments (rules/list.ts loads them).
+ */
+export function presentRule(
+  row: RuleRow,
+  currentPrice: number | null = null,
+  adjustments: ApiRuleAdjustment[] = [],
+): ApiPositionRule {
   return {
     id: row.id,
     symbol: row.symbol,
@@ -45,5 +53,6 @@ export function presentRule(row: RuleRow, currentPrice: number | null = null): A
     updated_at: row.updatedAt.toISOString(),
     last_triggered_at: row.lastTriggeredAt?.toISOString() ?? null,
     current_price: currentPrice,
+    adjustments,
   };
 }

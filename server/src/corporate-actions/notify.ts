@@ -1,0 +1,129 @@
+/**
+ * Tells each user touched by an adjustment, in the claiming transaction: one History row
+ * (`rule_executions`, type CORPORATE_ACTION, also the bell's item and the `alert` push) and one
+ * outbox row per verified email endpoint. Not an alert: it never counts against the monthly
+ * email quota (alerts/quota.ts leaves this type out) and is always emailed.
+ */
+import {
+  adjustmentMessage,
+  CORPORATE_ACTION_EXECUTION,
+  type UserAdjustment,
+} from '@app/common/corporate-actions/index';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Tx } from '../db/client.ts';
+import { alertDeliveries, notificationEndpoints, ruleExecutions } from '../db/schema.ts';
+import type { ExecutionRow } from '../alerts/executions.ts';
+import type { Adjustments } from './adjust.ts';
+import type { CorporateActionRow } from './store.ts';
+
+/** Recorded in-app only: the user has no verified email endpoint (alerts use the same word). */
+const IN_APP_ONLY = 'IN_APP_ONLY';
+
+export interface Notice {
+  userId: string;
+  execution: ExecutionRow;
+  deliveryIds: string[];
+}
+
+function perUser(action: CorporateActionRow, a: Adjustments): Map<string, UserAdjustment> {
+  const described = { kind: action.kind, purpose: action.purpose, ex_date: action.exDate };
+  const users = new Map<string, UserAdjustment>();
+  const of = (userId: string) => {
+    let u = users.get(userId);
+    if (!u) {
+      u = { symbol: action.symbol, action: described, rules: [], alerts: [], manual: [], imported: false };
+      users.set(userId, u);
+    }
+    return u;
+  };
+  for (const r of a.rules) {
+    of(r.user_id).rules.push({
+      name: r.rule_name,
+      before: Number(r.level_before),
+      after: Number(r.level_after),
+    });
+  }
+  for (const x of a.alerts)
+    of(x.user_id).alerts.push({ before: Number(x.price_before), after: Number(x.price_after) });
+  for (const h of a.manual) {
+    of(h.user_id).manual.push({
+      quantityBefore: Number(h.quantity_before),
+      quantityAfter: Number(h.quantity_after),
+      priceAfter: Number(h.price_after),
+    });
+  }
+  for (const userId of a.importedHolders) of(userId).imported = true;
+  return users;
+}
+
+/**
+ * The price a user's History row shows before and after: their first adjusted level, alert or
+ * buy price (the ratio is the same for every one of them).
+ */
+function pricePair(u: UserAdjustment, ratio: number): [number, number] {
+  const rule = u.rules[0];
+  if (rule) return [rule.before, rule.after];
+  const alert = u.alerts[0];
+  if (alert) return [alert.before, alert.after];
+  const held = u.manual[0];
+  if (held) return [held.priceAfter * ratio, held.priceAfter];
+  return [ratio, 1];
+}
+
+/** Writes each touched user's History row and outbox rows. */
+export async function recordNotices(tx: Tx, action: CorporateActionRow, a: Adjustments): Promise<Notice[]> {
+  const users = perUser(action, a);
+  if (users.size === 0) return [];
+  const endpoints = await tx
+    .select({
+      id: notificationEndpoints.id,
+      userId: notificationEndpoints.userId,
+      value: notificationEndpoints.value,
+    })
+    .from(notificationEndpoints)
+    .where(
+      and(
+        inArray(notificationEndpoints.userId, [...users.keys()]),
+        eq(notificationEndpoints.type, 'email'),
+        eq(notificationEndpoints.isActive, true),
+        eq(notificationEndpoints.verificationStatus, 'verified'),
+      ),
+    );
+  const notices: Notice[] = [];
+  const ratio = Number(action.ratio);
+  for (const [userId, u] of users) {
+    const mine = endpoints.filter((e) => e.userId === userId);
+    const [before, after] = pricePair(u, ratio);
+    const [execution] = await tx
+      .insert(ruleExecutions)
+      .values({
+        userId,
+        symbol: action.symbol,
+        exchange: action.exchange,
+        triggerType: action.kind,
+        executionType: CORPORATE_ACTION_EXECUTION,
+        status: mine.length > 0 ? 'PENDING' : IN_APP_ONLY,
+        triggerPrice: before.toFixed(4),
+        executionPrice: after.toFixed(4),
+        message: adjustmentMessage(u),
+        overQuota: false,
+      })
+      .returning();
+    const deliveries =
+      mine.length === 0
+        ? []
+        : await tx
+            .insert(alertDeliveries)
+            .values(
+              mine.map((ep) => ({
+                executionId: execution!.id,
+                endpointId: ep.id,
+                channel: 'email' as const,
+                destination: ep.value,
+              })),
+            )
+            .returning({ id: alertDeliveries.id });
+    notices.push({ userId, execution: execution!, deliveryIds: deliveries.map((d) => d.id) });
+  }
+  return notices;
+}
