@@ -67,6 +67,8 @@ export interface RuntimeOptions {
   batchOwner?: { key?: string; ttlMs?: number; everyInstance?: boolean };
   /** The clock of the jobs that go by the date (corporate actions' ex-dates); tests pass their own. */
   now?: () => Date;
+  /** How often due corporate actions are looked for (default a minute). */
+  corporateActionsIntervalMs?: number;
 }
 
 export interface ServerRuntime {
@@ -165,7 +167,10 @@ export async function startServerRuntime(
   const retention = createRetentionJob(deps.db, log);
   const ownership = createBatchOwnership({ redis, log, ...options.batchOwner });
   await ownership.start();
-  const corporateActions = createCorporateActionsJob({ ...deps, deliveries }, { now: options.now });
+  const corporateActions = createCorporateActionsJob(
+    { ...deps, deliveries },
+    { now: options.now, intervalMs: options.corporateActionsIntervalMs },
+  );
   const pipeline = createMarketPipeline({
     bus,
     db: database.market,

@@ -35,6 +35,8 @@ export interface BootOptions {
   rulesEngine?: RuntimeOptions['rulesEngine'];
   /** The clock of the date-driven jobs (corporate actions' ex-dates). */
   now?: () => Date;
+  /** How often the app looks for due corporate actions (default a minute). */
+  corporateActionsIntervalMs?: number;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
     // Apps on one database share the batch owner lease; apps on others never wait for it.
     batchOwner: { key: `${queuePrefix}:batch-owner` },
     now: options.now,
+    corporateActionsIntervalMs: options.corporateActionsIntervalMs,
   });
   queuePrefixes.set(runtime.deps.database, queuePrefix);
   return { url: runtime.url, runtime, close: () => runtime.close() };

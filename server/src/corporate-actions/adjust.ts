@@ -6,15 +6,20 @@
  * peak writes do) and each gets a new `updated_at`, so a claim or peak write still holding the
  * old version of a rule can no longer land.
  */
-import { sql } from 'drizzle-orm';
+import { renamedAfterEdit } from '@app/common/rules/naming';
+import type { TriggerType, ValueType } from '@app/common/rules/types';
+import { eq, sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../db/client.ts';
-import { corporateActionAdjustments } from '../db/schema.ts';
+import { corporateActionAdjustments, positionRules } from '../db/schema.ts';
 import type { CorporateActionRow } from './store.ts';
 
 export interface AdjustedRule {
   id: string;
   user_id: string;
+  /** The name before the adjustment (what the user knows it by). */
   rule_name: string;
+  trigger_type: TriggerType;
+  value_type: ValueType;
   level_before: string;
   level_after: string;
   reference_before: string;
@@ -68,12 +73,13 @@ export async function adjustForAction(tx: Tx, action: CorporateActionRow): Promi
           limit_price = round(old.limit_price / ${r}, 2),
           updated_at = ${NEXT_VERSION}
         from old where r.id = old.id
-        returning r.id, r.user_id, r.rule_name,
+        returning r.id, r.user_id, r.rule_name, r.trigger_type, r.value_type,
           old.computed_trigger_price as level_before, r.computed_trigger_price as level_after,
           old.reference_price as reference_before, r.reference_price as reference_after,
           old.peak_price as peak_before, r.peak_price as peak_after,
           old.trigger_value as trigger_value_before, r.trigger_value as trigger_value_after`,
   );
+  await renameAbsoluteRules(tx, rules);
   const alerts = await queryRows<AdjustedAlert>(
     tx,
     sql`with old as (select * from price_alerts where ${on} and is_active order by id for update)
@@ -100,6 +106,28 @@ export async function adjustForAction(tx: Tx, action: CorporateActionRow): Promi
   );
   await record(tx, action.id, { rules, alerts, manual, importedHolders: [] });
   return { rules, alerts, manual, importedHolders: imported.map((i) => i.user_id) };
+}
+
+/**
+ * A rupee rule keeps the name the app gave it in step ('Take profit ₹300.00' becomes 'Take
+ * profit ₹150.00'); a name the user typed stays.
+ */
+async function renameAbsoluteRules(tx: Tx, rules: AdjustedRule[]): Promise<void> {
+  for (const r of rules) {
+    if (r.value_type !== 'ABSOLUTE') continue;
+    const trigger = (value: string) => ({
+      trigger_type: r.trigger_type,
+      value_type: r.value_type,
+      trigger_value: Number(value),
+    });
+    const name = renamedAfterEdit(
+      r.rule_name,
+      trigger(r.trigger_value_before),
+      trigger(r.trigger_value_after),
+    );
+    if (name !== r.rule_name)
+      await tx.update(positionRules).set({ ruleName: name }).where(eq(positionRules.id, r.id));
+  }
 }
 
 /** The adjustments, kept with the action (before and after of each row). */

@@ -36,7 +36,9 @@ function perUser(action: CorporateActionRow, a: Adjustments): Map<string, UserAd
     }
     return u;
   };
-  for (const r of a.rules) {
+  // Highest level first: take profits above, stops below, as on a price ladder.
+  const rules = [...a.rules].sort((x, y) => Number(y.level_before) - Number(x.level_before));
+  for (const r of rules) {
     of(r.user_id).rules.push({
       name: r.rule_name,
       before: Number(r.level_before),

@@ -74,8 +74,9 @@ export interface ActionFilter {
 }
 
 /**
- * One instrument's actions (public exchange data), or, without a symbol, the actions from
- * RECENT_DAYS back on the instruments the user holds or has rules on. Ex-date order.
+ * One instrument's actions (public exchange data), or, without a symbol, those on the
+ * instruments the user holds or has rules on with an ex-date from RECENT_DAYS back, or applied
+ * within RECENT_DAYS (a late file). Ex-date order.
  */
 export async function listCorporateActions(db: Executor, f: ActionFilter): Promise<ApiCorporateAction[]> {
   let where: SQL | undefined;
@@ -94,7 +95,10 @@ export async function listCorporateActions(db: Executor, f: ActionFilter): Promi
       .toISOString()
       .slice(0, 10);
     where = and(
-      gte(corporateActions.exDate, since),
+      or(
+        gte(corporateActions.exDate, since),
+        sql`${corporateActions.appliedAt} >= now() - ${RECENT_DAYS} * interval '1 day'`,
+      ),
       f.exchange ? eq(corporateActions.exchange, f.exchange) : undefined,
       or(
         inArray(sql`${corporateActions.exchange} || ':' || ${corporateActions.symbol}`, held),
