@@ -74,7 +74,12 @@ describe('corporate actions: PURPOSE texts and the bc file', () => {
   it('words the rule note and the holding notices', () => {
     const bonus = { kind: 'BONUS' as const, purpose: 'BONUS 1:1', ex_date: '2025-12-19' };
     expect(adjustmentNote(bonus)).to.equal('adjusted for 1:1 bonus on 19 Dec 2025');
-    expect(holdingNotice(bonus, { manual: false })).to.include("broker's next holdings file");
+    expect(holdingNotice({ ...bonus, applied_at: '2025-12-18T18:35:00.000Z' }, { manual: false })).to.equal(
+      "1:1 bonus on 19 Dec 2025: your rule levels are adjusted; the quantity and buy price will change with your broker's next holdings file.",
+    );
+    expect(holdingNotice({ ...bonus, applied_at: null }, { manual: true })).to.equal(
+      '1:1 bonus, ex-date 19 Dec 2025: your rule levels, quantity and buy price will be adjusted that morning.',
+    );
     const rights = { kind: 'RIGHTS' as const, purpose: 'RIGHTS 45:301@PRM RS 290', ex_date: '2025-12-17' };
     expect(holdingNotice(rights, { manual: true })).to.equal(
       'Rights issue 45:301, ex-date 17 Dec 2025: your rule levels are unchanged. Check whether it changes what you hold.',

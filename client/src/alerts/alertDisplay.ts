@@ -2,6 +2,7 @@
  * How alerts read behind the bell and in toasts (pure, unit-tested): titles per trigger type,
  * the bell's accessible name, feed times in IST, and the price-alert sentence.
  */
+import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/describe';
 import { formatIstDateTime } from '@app/common/format/ist';
 import { formatInr } from '@app/common/format/money';
 import type { AlertExecution } from '@app/common/realtime/events';
@@ -13,6 +14,9 @@ const TITLES: Record<string, string> = {
   TAKE_PROFIT: 'Profit target reached',
   PRICE_ABOVE: 'Price alert',
   PRICE_BELOW: 'Price alert',
+  // Corporate actions (execution_type CORPORATE_ACTION): levels adjusted, nothing fired.
+  BONUS: 'Rules adjusted for a bonus',
+  SPLIT: 'Rules adjusted for a split',
 };
 
 /** 'Trailing stop hit', 'Price alert'; an unknown type in words. */
@@ -42,7 +46,10 @@ export function toastContent(execution: AlertExecution): ToastContent {
       message && message.length > 0
         ? message
         : `Trigger ${formatInr(execution.trigger_price)}, hit at ${formatInr(execution.execution_price)}`,
-    ltp: `LTP ${formatInr(execution.execution_price)}`,
+    ltp:
+      execution.execution_type === CORPORATE_ACTION_EXECUTION
+        ? `${formatInr(execution.trigger_price)} → ${formatInr(execution.execution_price)}`
+        : `LTP ${formatInr(execution.execution_price)}`,
     inAppOnly: execution.over_quota || execution.status === 'IN_APP_ONLY',
   };
 }

@@ -25,16 +25,27 @@ export function adjustmentNote(action: DescribedAction): string {
   return `adjusted for ${actionTerms(action)} on ${formatExDate(action.ex_date)}`;
 }
 
-/** What the user is told on a holding of the instrument, by kind and by how the holding came in. */
-export function holdingNotice(action: DescribedAction, holding: { manual: boolean }): string {
-  const terms = actionTerms(action);
+/**
+ * What the user is told on a holding of the instrument, by kind, by whether the ex-date's
+ * adjustment has been made (`applied_at`) and by how the holding came in.
+ */
+export function holdingNotice(
+  action: DescribedAction & { applied_at?: string | null },
+  holding: { manual: boolean },
+): string {
+  const terms = capitalise(actionTerms(action));
   const on = formatExDate(action.ex_date);
   if (action.kind === 'BONUS' || action.kind === 'SPLIT') {
+    if (!action.applied_at) {
+      return holding.manual
+        ? `${terms}, ex-date ${on}: your rule levels, quantity and buy price will be adjusted that morning.`
+        : `${terms}, ex-date ${on}: your rule levels will be adjusted that morning; the quantity changes with your broker's next holdings file.`;
+    }
     return holding.manual
-      ? `${capitalise(terms)} on ${on}: quantity and buy price adjusted, and your rule levels with them.`
-      : `${capitalise(terms)} on ${on}: your rule levels are adjusted; the quantity and buy price will change with your broker's next holdings file.`;
+      ? `${terms} on ${on}: quantity and buy price adjusted, and your rule levels with them.`
+      : `${terms} on ${on}: your rule levels are adjusted; the quantity and buy price will change with your broker's next holdings file.`;
   }
-  return `${capitalise(terms)}, ex-date ${on}: your rule levels are unchanged. Check whether it changes what you hold.`;
+  return `${terms}, ex-date ${on}: your rule levels are unchanged. Check whether it changes what you hold.`;
 }
 
 function capitalise(text: string): string {

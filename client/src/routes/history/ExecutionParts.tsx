@@ -1,3 +1,4 @@
+import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/describe';
 import { formatInr } from '@app/common/format/index';
 import {
   IN_APP_ONLY,
@@ -32,8 +33,18 @@ export function TriggeredAt({ executedAt }: { executedAt: string }) {
   );
 }
 
-/** 'Trigger ₹2,697.00 · Hit at ₹2,690.50': the rule's level and the price that crossed it. */
+/**
+ * 'Trigger ₹2,697.00 · Hit at ₹2,690.50': the rule's level and the price that crossed it. A
+ * corporate action's row shows a level before and after it instead: 'Adjusted ₹2,850.00 → ₹1,425.00'.
+ */
 export function ExecutionPrices({ execution }: { execution: HistoryExecution }) {
+  if (execution.execution_type === CORPORATE_ACTION_EXECUTION) {
+    return (
+      <span className="execution-prices numeric">
+        Adjusted {formatInr(execution.trigger_price)} → {formatInr(execution.execution_price)}
+      </span>
+    );
+  }
   return (
     <span className="execution-prices numeric">
       <span>Trigger {formatInr(execution.trigger_price)}</span>

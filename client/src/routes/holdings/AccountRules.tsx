@@ -1,5 +1,6 @@
 import type { AccountHolding, AggregatedHolding } from '@app/common/portfolio/types';
 import { useMemo } from 'react';
+import { HoldingNotices } from './HoldingNotices.tsx';
 import { useDraft, useHighlighted } from './rules/draftStore.ts';
 import { DraftEditor } from './rules/DraftEditor.tsx';
 import { draftKey, newDraft } from './rules/ruleDrafts.ts';
@@ -56,6 +57,11 @@ export function AccountRules({ holding, account, accountName }: AccountRulesProp
           </button>
         ) : null}
       </div>
+      <HoldingNotices
+        symbol={holding.symbol}
+        exchange={holding.exchange}
+        manual={account.broker_type === 'USER_ADDED'}
+      />
       {shown.length === 0 && !draft ? (
         <p className="account-rules-empty text-muted">No rules yet: this holding is not guarded.</p>
       ) : null}

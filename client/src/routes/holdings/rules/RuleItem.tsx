@@ -5,6 +5,7 @@ import { describeRule } from '@app/common/rules/index';
 import { useState } from 'react';
 import { ErrorBox } from '../../../components/ErrorBox.tsx';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
+import { AdjustmentNote } from './AdjustmentNote.tsx';
 import { LiveNumber } from '../table/LiveNumber.tsx';
 import { usePushedLevel } from './levelStore.ts';
 import { deleteRuleError, updateRuleError } from './ruleDrafts.ts';
@@ -89,6 +90,7 @@ export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) 
           <span>Fired {formatIstDateTime(rule.last_triggered_at)} IST</span>
         ) : null}
         {multiAccount && rule.rule_scope === 'all_holdings' ? <span>All accounts</span> : null}
+        <AdjustmentNote adjustments={rule.adjustments} />
       </p>
       <div className="rule-actions">
         <button

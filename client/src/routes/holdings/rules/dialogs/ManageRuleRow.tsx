@@ -4,6 +4,7 @@ import { describeRule } from '@app/common/rules/index';
 import { useId, useState } from 'react';
 import { ErrorBox } from '../../../../components/ErrorBox.tsx';
 import { ConfirmDialog } from '../../ConfirmDialog.tsx';
+import { AdjustmentNote } from '../AdjustmentNote.tsx';
 import { deleteRuleError, updateRuleError } from '../ruleDrafts.ts';
 import { rulesApi } from '../rulesApi.ts';
 import { STATUS_LABELS } from '../ruleView.ts';
@@ -61,6 +62,7 @@ export function ManageRuleRow({ rule, accountName, selected, onSelect, onChanged
             {description} · trigger {formatInr(rule.computed_trigger_price)} ·{' '}
             {rule.rule_scope === 'all_holdings' ? 'All holdings' : (accountName ?? 'One account')}
           </span>
+          <AdjustmentNote adjustments={rule.adjustments} />
         </div>
         <span className={`badge rule-status rule-status-${rule.status.toLowerCase()}`}>
           {STATUS_LABELS[rule.status]}
