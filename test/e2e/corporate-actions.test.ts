@@ -1,0 +1,125 @@
+/**
+ * A bonus in Chromium against the real app: after LALPATHLAB's 1:1 bonus (the real bc row) is
+ * applied, the holding's rules say "Adjusted for 1:1 bonus on 19 Dec 2025" beside the halved
+ * levels, and the holding carries the bonus notice, at 1280 and 375 px without sideways
+ * scrolling; screenshots into test-results/screenshots (docs/ with UPDATE_DOCS_SCREENSHOTS=1).
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { syncCorporateActions } from '../../server/src/corporate-actions/sync.ts';
+import type { TestApp } from '../helpers/app.ts';
+import {
+  assertNoHorizontalScroll,
+  DESKTOP,
+  launchBrowser,
+  PHONE,
+  screenshotDir,
+} from '../helpers/browser.ts';
+import { apiClient } from '../helpers/http.ts';
+import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { bcText, forgetActions } from '../server/corporate-actions/support.ts';
+import { publishPrices } from '../server/rules/support.ts';
+import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+
+const docsDir = fileURLToPath(new URL('../../docs/', import.meta.url));
+
+describe('e2e: a rule adjusted for a bonus', function () {
+  this.timeout(120_000);
+  let app: TestApp;
+  let browser: Browser;
+  let dir: string;
+  let user: SignedInUser;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'corporate-actions-e2e-'));
+    const replayFile = path.join(dir, 'replay.csv');
+    await writeFile(replayFile, 'time,symbol,exchange,price,prev_close\nopen,LALPATHLAB,NSE,3010,2995\n');
+    app = await bootBrowserApp({
+      QUOTE_PROVIDER: 'replay',
+      REPLAY_FILE: replayFile,
+      REPLAY_LOOP: 'true',
+      QUOTE_INTERVAL_MS: '600000',
+    });
+    await forgetActions(app);
+    browser = await launchBrowser();
+    user = await signIn(app, { name: 'Meera Iyer' });
+    const api = apiClient(app.url);
+    const held = await api.post(
+      '/api/holdings/manual',
+      { symbol: 'LALPATHLAB', exchange: 'NSE', quantity: 10, average_price: 2950 },
+      user.token,
+    );
+    expect(held.status, held.body.error).to.equal(201);
+    // Wait for the replayed quote: rules arm from it.
+    for (let i = 0; i < 100; i++) {
+      const res = await api.post(
+        '/api/position-rules',
+        { symbol: 'LALPATHLAB', trigger_type: 'FIXED_STOP_LOSS', trigger_value: 8 },
+        user.token,
+      );
+      if (res.status === 201) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const res = await api.post(
+      '/api/position-rules',
+      { symbol: 'LALPATHLAB', trigger_type: 'TAKE_PROFIT', trigger_value: 20 },
+      user.token,
+    );
+    expect(res.status, res.body.error).to.equal(201);
+    // The file is read after the ex-date (19 Dec 2025): the bonus is applied at once.
+    await syncCorporateActions(app.runtime.deps.db, { text: bcText(), source: 'e2e' }, '2025-12-16');
+    const applied = await app.runtime.corporateActions.runOnce();
+    expect(applied.map((a) => a.action.symbol)).to.include('LALPATHLAB');
+    // The ex-bonus session's price.
+    await publishPrices(app, { LALPATHLAB: 1510 });
+  });
+
+  after(async () => {
+    if (app) await forgetActions(app);
+    await browser?.close();
+    await app?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  for (const [name, viewport] of [
+    ['1280', { ...DESKTOP, height: 900 }],
+    ['375', PHONE],
+  ] as const) {
+    it(`shows the adjustment on the rule and the notice on the holding at ${name} px`, async () => {
+      const context = await signedInContext(browser, app, user, viewport);
+      const page = await context.newPage();
+      const errors = watchPageErrors(page);
+      await page.goto(`${app.url}/holdings`);
+      const holding = page.locator('[data-symbol="LALPATHLAB"]').first();
+      await holding.locator('.expand-button').first().click();
+      const rules = page.getByRole('group', { name: 'Rules for LALPATHLAB (NSE)' });
+      // 3010 × 0.92 = 2769.20 and 3010 × 1.2 = 3612.00 before the bonus, half of each now.
+      await rules.getByText('₹1,384.60').waitFor();
+      await rules.getByText('₹1,806.00').waitFor();
+      const notes = rules.locator('.rule-adjusted');
+      expect(await notes.allInnerTexts()).to.deep.equal([
+        'Adjusted for 1:1 bonus on 19 Dec 2025',
+        'Adjusted for 1:1 bonus on 19 Dec 2025',
+      ]);
+      expect(await rules.locator('.holding-notice').innerText()).to.equal(
+        '1:1 bonus on 19 Dec 2025: quantity and buy price adjusted, and your rule levels with them.',
+      );
+      await assertNoHorizontalScroll(page);
+      await mkdir(screenshotDir, { recursive: true });
+      const file = `corporate-action-rule-${name}.png`;
+      await rules.scrollIntoViewIfNeeded();
+      await page.screenshot({
+        path:
+          process.env.UPDATE_DOCS_SCREENSHOTS === '1'
+            ? path.join(docsDir, file)
+            : path.join(screenshotDir, file),
+      });
+      expect(errors).to.deep.equal([]);
+      await context.close();
+    });
+  }
+});
