@@ -65,6 +65,7 @@ export interface UserAdjustment {
   imported: boolean;
 }
 
+/** Rules (and price alerts) named one by one in a notice; more are counted. */
 const MAX_LISTED_RULES = 3;
 const rupees = (v: number) =>
   `₹${v.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
@@ -81,7 +82,12 @@ export function adjustmentMessage(u: UserAdjustment): string {
   }
   if (u.rules.length > MAX_LISTED_RULES)
     parts.push(`${u.rules.length - MAX_LISTED_RULES} more rules adjusted.`);
-  for (const alert of u.alerts) parts.push(`Price alert: ${rupees(alert.before)} → ${rupees(alert.after)}.`);
+  for (const alert of u.alerts.slice(0, MAX_LISTED_RULES)) {
+    parts.push(`Price alert: ${rupees(alert.before)} → ${rupees(alert.after)}.`);
+  }
+  if (u.alerts.length > MAX_LISTED_RULES) {
+    parts.push(`${u.alerts.length - MAX_LISTED_RULES} more price alerts adjusted.`);
+  }
   for (const h of u.manual) {
     parts.push(
       `Holding added by hand: ${shares(h.quantityBefore)} → ${shares(h.quantityAfter)} shares at ${rupees(h.priceAfter)}.`,

@@ -205,6 +205,37 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
     expect(fired.map((e) => [e.trigger_type, e.trigger_price])).to.deep.equal([['FIXED_STOP_LOSS', 1425]]);
   });
 
+  it('rights, demergers and buy-backs are notices: listed on the holding, levels unchanged', async () => {
+    const user = await users.make();
+    await publishPrices(app, { KRISHIVAL: 400 });
+    await addHolding(app, user, 'KRISHIVAL', 50, 380);
+    expect(
+      (
+        await createRule(app, user, {
+          symbol: 'KRISHIVAL',
+          trigger_type: 'FIXED_STOP_LOSS',
+          trigger_value: 10,
+        })
+      ).status,
+    ).to.equal(201);
+    clock.set('2025-12-19T09:00:00'); // past the rights issue's ex-date (17 Dec)
+    expect((await app.runtime.corporateActions.runOnce()).map((a) => a.action.symbol)).to.not.include(
+      'KRISHIVAL',
+    );
+    expect((await listRules(app, user))[0]).to.deep.include({ computed_trigger_price: 360, adjustments: [] });
+    expect((await holdingsOf(app, user))[0]).to.include({ quantity: 50, average_price: 380 });
+    expect(await listExecutions(app, user)).to.deep.equal([]);
+    const res = await api().get<ApiCorporateAction[]>('/api/corporate-actions?symbol=KRISHIVAL', user.token);
+    expect(res.body.data).to.have.length(1);
+    expect(res.body.data![0]).to.deep.include({
+      kind: 'RIGHTS',
+      ratio: null,
+      terms: 'rights issue 45:301',
+      purpose: 'RIGHTS 45:301@PRM RS 290',
+      applied_at: null,
+    });
+  });
+
   it('two runtimes on one database apply a split exactly once', async () => {
     const other = await bootApp({
       embeddedStreamer: false,
