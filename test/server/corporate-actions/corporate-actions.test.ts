@@ -6,7 +6,7 @@
  * once; History, the bell and the email say so, and the email does not count in the quota.
  */
 import type { ApiCorporateAction } from '@app/common/api/corporate-actions';
-import type { ApiAlertQuota, ApiPositionRule, ApiPriceAlert } from '@app/common/api/rules';
+import type { ApiAlertQuota, ApiAlertsOverview, ApiPositionRule, ApiPriceAlert } from '@app/common/api/rules';
 import { expect } from 'chai';
 import { syncCorporateActions } from '../../../server/src/corporate-actions/sync.ts';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
@@ -150,8 +150,13 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
     for (const rule of rules) {
       expect(rule.adjustments.map((a) => a.note)).to.deep.equal(['adjusted for 1:1 bonus on 19 Dec 2025']);
     }
-    const alerts = await api().get<{ price_alerts: ApiPriceAlert[] }>('/api/alerts', manual.token);
+    const alerts = await api().get<ApiAlertsOverview>('/api/alerts', manual.token);
     expect(alerts.body.data!.price_alerts.map((a) => a.price)).to.deep.equal([1400]);
+    // The bell: one unread item, the adjustment.
+    expect(alerts.body.data!.unread).to.equal(1);
+    expect(alerts.body.data!.feed.map((f) => [f.execution_type, f.trigger_type])).to.deep.equal([
+      ['CORPORATE_ACTION', 'BONUS'],
+    ]);
 
     const [held] = await holdingsOf(app, manual);
     expect(held).to.include({ symbol: 'LALPATHLAB', quantity: 20, average_price: 1500 });
