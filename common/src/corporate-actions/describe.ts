@@ -1,4 +1,5 @@
 /** How a corporate action reads to the user: on a rule, on a holding, in History and by email. Pure. */
+import { formatInr } from '../format/money.ts';
 import { purposeEvent, type CorporateActionKind } from './purpose.ts';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -67,9 +68,9 @@ export interface UserAdjustment {
 
 /** Rules (and price alerts) named one by one in a notice; more are counted. */
 const MAX_LISTED_RULES = 3;
-const rupees = (v: number) =>
-  `₹${v.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-const shares = (v: number) => v.toLocaleString('en-IN', { maximumFractionDigits: 4 });
+const rupees = (v: number) => formatInr(v);
+const SHARES = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 4 });
+const shares = (v: number) => SHARES.format(v);
 
 /**
  * One user's notice of an adjustment (History, the bell and the email):

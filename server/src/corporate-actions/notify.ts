@@ -16,6 +16,9 @@ import type { ExecutionRow } from '../alerts/executions.ts';
 import type { Adjustments } from './adjust.ts';
 import type { CorporateActionRow } from './store.ts';
 
+/** Users written per statement. */
+const CHUNK = 500;
+
 /** Recorded in-app only: the user has no verified email endpoint (alerts use the same word). */
 const IN_APP_ONLY = 'IN_APP_ONLY';
 
@@ -72,6 +75,12 @@ function pricePair(u: UserAdjustment, ratio: number): [number, number] {
   return [ratio, 1];
 }
 
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}
+
 /** Writes each touched user's History row and outbox rows. */
 export async function recordNotices(tx: Tx, action: CorporateActionRow, a: Adjustments): Promise<Notice[]> {
   const users = perUser(action, a);
@@ -91,41 +100,56 @@ export async function recordNotices(tx: Tx, action: CorporateActionRow, a: Adjus
         eq(notificationEndpoints.verificationStatus, 'verified'),
       ),
     );
-  const notices: Notice[] = [];
+  // Two statements per chunk, not two per user: a popular stock has thousands of holders.
   const ratio = Number(action.ratio);
-  for (const [userId, u] of users) {
-    const mine = endpoints.filter((e) => e.userId === userId);
-    const [before, after] = pricePair(u, ratio);
-    const [execution] = await tx
+  const endpointsOf = groupBy(endpoints, (e) => e.userId);
+  const notices: Notice[] = [];
+  const entries = [...users];
+  for (let i = 0; i < entries.length; i += CHUNK) {
+    const chunk = entries.slice(i, i + CHUNK);
+    const executions = await tx
       .insert(ruleExecutions)
-      .values({
-        userId,
-        symbol: action.symbol,
-        exchange: action.exchange,
-        triggerType: action.kind,
-        executionType: CORPORATE_ACTION_EXECUTION,
-        status: mine.length > 0 ? 'PENDING' : IN_APP_ONLY,
-        triggerPrice: before.toFixed(4),
-        executionPrice: after.toFixed(4),
-        message: adjustmentMessage(u),
-        overQuota: false,
-      })
+      .values(
+        chunk.map(([userId, u]) => {
+          const [before, after] = pricePair(u, ratio);
+          return {
+            userId,
+            symbol: action.symbol,
+            exchange: action.exchange,
+            triggerType: action.kind,
+            executionType: CORPORATE_ACTION_EXECUTION,
+            status: endpointsOf.has(userId) ? 'PENDING' : IN_APP_ONLY,
+            triggerPrice: before.toFixed(4),
+            executionPrice: after.toFixed(4),
+            message: adjustmentMessage(u),
+            overQuota: false,
+          };
+        }),
+      )
       .returning();
+    const outbox = executions.flatMap((execution) =>
+      (endpointsOf.get(execution.userId) ?? []).map((ep) => ({
+        executionId: execution.id,
+        endpointId: ep.id,
+        channel: 'email' as const,
+        destination: ep.value,
+      })),
+    );
     const deliveries =
-      mine.length === 0
+      outbox.length === 0
         ? []
         : await tx
             .insert(alertDeliveries)
-            .values(
-              mine.map((ep) => ({
-                executionId: execution!.id,
-                endpointId: ep.id,
-                channel: 'email' as const,
-                destination: ep.value,
-              })),
-            )
-            .returning({ id: alertDeliveries.id });
-    notices.push({ userId, execution: execution!, deliveryIds: deliveries.map((d) => d.id) });
+            .values(outbox)
+            .returning({ id: alertDeliveries.id, executionId: alertDeliveries.executionId });
+    const deliveriesOf = groupBy(deliveries, (d) => d.executionId);
+    for (const execution of executions) {
+      notices.push({
+        userId: execution.userId,
+        execution,
+        deliveryIds: (deliveriesOf.get(execution.id) ?? []).map((d) => d.id),
+      });
+    }
   }
   return notices;
 }
