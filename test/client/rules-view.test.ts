@@ -36,6 +36,9 @@ function rule(over: Partial<ApiPositionRule>): ApiPositionRule {
     last_triggered_at: null,
     current_price: 1500,
     adjustments: [],
+    last_price: 1500,
+    last_checked_at: '2026-01-01T05:11:00.000Z',
+    distance_percent: 7,
     ...over,
   };
 }

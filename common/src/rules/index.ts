@@ -7,3 +7,4 @@ export * from './wizard.ts';
 export * from './tiers.ts';
 export * from './describe.ts';
 export * from './naming.ts';
+export * from './price-guard.ts';

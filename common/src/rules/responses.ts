@@ -51,6 +51,19 @@ export interface ApiPositionRule {
   current_price: number | null;
   /** Bonuses and splits its levels were divided for, newest first ('adjusted for 1:1 bonus on 19 Dec 2025'). */
   adjustments: ApiRuleAdjustment[];
+  /**
+   * Why it did (not) fire: while the rule is active, the latest quote of its instrument, which the
+   * engine checks every active rule against in each batch; null before the first quote and while
+   * the rule is off (Inactive or Triggered).
+   */
+  last_price: number | null;
+  /** When that price was quoted (ISO 8601), null with it. */
+  last_checked_at: string | null;
+  /**
+   * How far the price must still move for the rule to fire, in % of `last_price` (2 decimals):
+   * positive = not yet crossed, 0 = at the level, negative = past it. Null with `last_price`.
+   */
+  distance_percent: number | null;
 }
 
 /** One History row, and one feed item behind the bell (with `read`). */

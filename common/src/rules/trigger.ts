@@ -69,3 +69,15 @@ export function triggerBounds(currentPrice: number): { min: number; max: number 
     max: round2(currentPrice * TRIGGER_BOUNDS.maxRatio),
   };
 }
+
+/**
+ * How far the price must still move for the rule to fire, in percent of the price (2 decimals):
+ * positive while the level is not crossed (a stop below the price, a target above it), zero at
+ * the level, negative once the price is past it. Null without a price.
+ */
+export function distanceToLevel(rule: Crossable, ltp: number | null | undefined): number | null {
+  if (typeof ltp !== 'number' || !Number.isFinite(ltp) || ltp <= 0) return null;
+  const level = 'direction' in rule ? rule.price : rule.triggerPrice;
+  const gap = crossingDirection(rule) === 'above' ? level - ltp : ltp - level;
+  return round2((gap / ltp) * 100);
+}

@@ -34,6 +34,8 @@ export const users = pgTable('users', {
     .notNull()
     .default('basic'),
   tokenVersion: integer('token_version').notNull().default(0),
+  /** Settings: new holdings without a rule get the Price Guard rule (GET/PUT /api/settings). */
+  protectNewHoldings: boolean('protect_new_holdings').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   lastLoginAt: tstz('last_login_at'),

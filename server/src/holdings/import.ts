@@ -2,13 +2,16 @@
  * A broker file goes into one broker account in one transaction: the file is the account's
  * current statement, so its rows replace what the account held (new rows added, existing
  * rows updated, rows no longer in the file removed, with the rules left covering nothing). The
- * removals happen only when the request confirms their number, as the preview showed it. Any
- * error changes nothing.
+ * removals happen only when the request confirms their number, as the preview showed it. New
+ * holdings get the Price Guard rule when the user asked for it (rules/protect.ts). Any error
+ * changes nothing.
  */
 import { accountDisplayName } from '@app/common/holdings/upload-preview';
+import type { ApiNewHoldingsProtection } from '@app/common/rules/index';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { HoldingsRemovalDeps } from './service.ts';
 import { holdings } from '../db/schema.ts';
+import { protectNewHoldings } from '../rules/protect.ts';
 import { deleteUncoveredRules } from '../rules/uncovered.ts';
 import { Conflict } from '../http/errors.ts';
 import { ensureAccount } from './accounts.ts';
@@ -35,6 +38,8 @@ export interface ImportSummary {
   removed: number;
   skipped: number;
   total: number;
+  /** What "Protect new holdings" did for the created holdings; null while the setting is off. */
+  price_guard: ApiNewHoldingsProtection | null;
 }
 
 export async function importHoldings(
@@ -42,7 +47,7 @@ export async function importHoldings(
   cmd: ImportHoldingsCommand,
 ): Promise<ImportSummary> {
   const rows = mergeDuplicateRows(cmd.rows);
-  const { summary, rulesDeleted } = await deps.db.transaction(async (tx) => {
+  const { summary, rulesChanged } = await deps.db.transaction(async (tx) => {
     const { brokerName, accountLabel } = cmd.target;
     const account = await ensureAccount(tx, cmd.userId, brokerName, accountLabel, 'CSV_IMPORT');
     const accountName = accountDisplayName(account.brokerName, account.accountLabel);
@@ -92,7 +97,13 @@ export async function importHoldings(
       )
       .returning({ id: holdings.id });
     const uncovered = removed.length > 0 ? await deleteUncoveredRules(tx, cmd.userId) : [];
-    const created = rows.filter((r) => !had.has(`${r.exchange}:${r.symbol}`)).length;
+    const added = rows.filter((r) => !had.has(`${r.exchange}:${r.symbol}`));
+    const created = added.length;
+    const guard = await protectNewHoldings(
+      tx,
+      cmd.userId,
+      added.map((r) => ({ symbol: r.symbol, exchange: r.exchange, accountId: account.id })),
+    );
     const summary: ImportSummary = {
       broker_account_id: account.id,
       account_name: accountName,
@@ -101,12 +112,13 @@ export async function importHoldings(
       removed: removed.length,
       skipped: cmd.skipped,
       total: rows.length,
+      price_guard: guard,
     };
-    return { summary, rulesDeleted: uncovered.length };
+    return { summary, rulesChanged: uncovered.length > 0 || (guard?.protected ?? 0) > 0 };
   });
   void deps.events.publish([
     { type: 'holdings', userId: cmd.userId },
-    ...(rulesDeleted > 0 ? [{ type: 'rules' as const, userId: cmd.userId }] : []),
+    ...(rulesChanged ? [{ type: 'rules' as const, userId: cmd.userId }] : []),
   ]);
   return summary;
 }

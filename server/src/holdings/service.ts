@@ -4,6 +4,7 @@ import type { Database, Tx } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 import { brokerAccounts, holdings, positionRules } from '../db/schema.ts';
 import { Conflict, Forbidden, NotFound } from '../http/errors.ts';
+import { protectNewHoldings } from '../rules/protect.ts';
 import { deleteUncoveredRules } from '../rules/uncovered.ts';
 import { ensureAccount } from './accounts.ts';
 import { assertHoldingsRoom } from './limits.ts';
@@ -25,8 +26,16 @@ export interface ManualHolding {
 
 export type HoldingsDeps = Pick<AppDeps, 'db' | 'events'>;
 
-export async function addManualHolding({ db, events }: HoldingsDeps, cmd: ManualHolding) {
-  const row = await db.transaction(async (tx) => {
+/**
+ * Adds a holding by hand; with "Protect new holdings" on, it gets the Price Guard rule in the
+ * same transaction (`price_guard` says whether it did, null while the setting is off).
+ */
+export async function addManualHolding(
+  deps: HoldingsDeps & Pick<AppDeps, 'redis' | 'log'>,
+  cmd: ManualHolding,
+) {
+  const { db, events } = deps;
+  const added = await db.transaction(async (tx) => {
     const account = await ensureAccount(
       tx,
       cmd.userId,
@@ -58,10 +67,16 @@ export async function addManualHolding({ db, events }: HoldingsDeps, cmd: Manual
       .onConflictDoNothing()
       .returning();
     if (!row) throw new Conflict(`${cmd.symbol} (${cmd.exchange}) already exists`);
-    return row;
+    const guard = await protectNewHoldings(tx, cmd.userId, [
+      { symbol: row.symbol, exchange: row.exchange, accountId: account.id },
+    ]);
+    return { row, guard };
   });
-  void events.publish({ type: 'holdings', userId: cmd.userId });
-  return row;
+  void events.publish([
+    { type: 'holdings', userId: cmd.userId },
+    ...((added.guard?.protected ?? 0) > 0 ? [{ type: 'rules' as const, userId: cmd.userId }] : []),
+  ]);
+  return added;
 }
 
 /** The user's holding with its account's broker type, or 404. */

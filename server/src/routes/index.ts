@@ -13,6 +13,7 @@ import { marketRouter } from './market/router.ts';
 import { notificationEndpointsRouter } from './notification-endpoints/router.ts';
 import { positionRulesRouter } from './position-rules/router.ts';
 import { ruleExecutionsRouter } from './rule-executions/router.ts';
+import { settingsRouter } from './settings/router.ts';
 import { symbolsRouter } from './symbols/router.ts';
 
 /** Every resource router, mounted under /api. Add a resource here and in the access sweep test. */
@@ -32,6 +33,7 @@ export function apiRouter(deps: AppDeps): Router {
     alertsRouter(deps),
     ruleExecutionsRouter(deps),
     corporateActionsRouter(deps),
+    settingsRouter(deps),
     devRouter(deps),
   ];
   for (const router of routers) {

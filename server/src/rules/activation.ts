@@ -91,7 +91,7 @@ async function enable(tx: Tx, userId: string, rows: RuleRow[], mode: 'single' | 
 
 async function withPrices(tx: Tx, rows: RuleRow[]): Promise<ApiPositionRule[]> {
   const quotes = await latestQuotes(tx, rows);
-  return rows.map((r) => presentRule(r, quotes.get(instrumentKey(r.exchange, r.symbol))?.ltp ?? null));
+  return rows.map((r) => presentRule(r, quotes.get(instrumentKey(r.exchange, r.symbol)) ?? null));
 }
 
 /** PATCH /position-rules/:id: enable (re-arm) or disable one rule. */

@@ -17,6 +17,15 @@ export async function lockUserTier(tx: Tx, userId: string): Promise<Subscription
   return row.tier;
 }
 
+/** The instruments (`NSE:ITC`) the user's active rules cover: what the tier limit counts. */
+export async function coveredInstruments(tx: Tx, userId: string): Promise<Set<string>> {
+  const rows = await queryRows<{ symbol: string; exchange: string }>(
+    tx,
+    sql`select distinct symbol, exchange from position_rules where user_id = ${userId} and is_active`,
+  );
+  return new Set(rows.map((r) => instrumentKey(r.exchange, r.symbol)));
+}
+
 /**
  * Refuses (403) when rules on `adding` instruments would make the user's active rules cover
  * more distinct holdings than the tier allows. Call after lockUserTier in the same transaction.
@@ -27,11 +36,7 @@ export async function assertHoldingsLimit(
   tier: SubscriptionTier,
   adding: ReadonlyArray<{ symbol: string; exchange: string }>,
 ): Promise<void> {
-  const rows = await queryRows<{ symbol: string; exchange: string }>(
-    tx,
-    sql`select distinct symbol, exchange from position_rules where user_id = ${userId} and is_active`,
-  );
-  const covered = new Set(rows.map((r) => instrumentKey(r.exchange, r.symbol)));
+  const covered = await coveredInstruments(tx, userId);
   const before = covered.size;
   for (const i of adding) covered.add(instrumentKey(i.exchange, i.symbol));
   // More rules on holdings already covered are fine, even for a user above a lowered limit.

@@ -6,7 +6,7 @@ import { ruleAdjustments } from '../corporate-actions/rule-notes.ts';
 import type { Executor } from '../db/client.ts';
 import { positionRules, quotes } from '../db/schema.ts';
 import { NotFound } from '../http/errors.ts';
-import { presentRule } from './presenter.ts';
+import { presentRule, type RuleQuote } from './presenter.ts';
 import type { Exchange } from './quotes.ts';
 
 export interface RuleFilter {
@@ -16,12 +16,17 @@ export interface RuleFilter {
 
 function selectRules(db: Executor) {
   return db
-    .select({ rule: positionRules, ltp: quotes.ltp })
+    .select({ rule: positionRules, ltp: quotes.ltp, asOf: quotes.asOf })
     .from(positionRules)
     .leftJoin(
       quotes,
       and(eq(quotes.exchange, positionRules.exchange), eq(quotes.symbol, positionRules.symbol)),
     );
+}
+
+/** The joined latest quote, when the instrument has one. */
+function quoteOf(row: { ltp: string | null; asOf: Date | null }): RuleQuote | null {
+  return row.ltp === null || row.asOf === null ? null : { ltp: Number(row.ltp), asOf: row.asOf };
 }
 
 /** Every rule of the user (active, triggered and disabled), newest first, with live levels. */
@@ -43,9 +48,7 @@ export async function listRules(
     db,
     rows.map((r) => r.rule.id),
   );
-  return rows.map((r) =>
-    presentRule(r.rule, r.ltp === null ? null : Number(r.ltp), adjustments.get(r.rule.id)),
-  );
+  return rows.map((r) => presentRule(r.rule, quoteOf(r), adjustments.get(r.rule.id)));
 }
 
 /** The user's rule `id`, or 404 (also for other users' rules). */
@@ -53,5 +56,5 @@ export async function getRule(db: Executor, userId: string, id: string): Promise
   const [row] = await selectRules(db).where(and(eq(positionRules.id, id), eq(positionRules.userId, userId)));
   if (!row) throw new NotFound(RULE_MESSAGES.ruleNotFound);
   const adjustments = await ruleAdjustments(db, [id]);
-  return presentRule(row.rule, row.ltp === null ? null : Number(row.ltp), adjustments.get(id));
+  return presentRule(row.rule, quoteOf(row), adjustments.get(id));
 }

@@ -1,6 +1,7 @@
 /** A stored rule as the API shows it (spec §3 Position rule), with its status and latest price. */
 import type { ApiRuleAdjustment } from '@app/common/api/corporate-actions';
 import type { ApiPositionRule, RuleStatus } from '@app/common/api/rules';
+import { distanceToLevel } from '@app/common/rules/index';
 import type { positionRules } from '../db/schema.ts';
 
 export type RuleRow = typeof positionRules.$inferSelect;
@@ -17,15 +18,39 @@ export function ruleStatus(row: Pick<RuleRow, 'isActive' | 'lastTriggeredAt' | '
   return 'INACTIVE';
 }
 
+/** The latest quote of a rule's instrument: its price and when it was quoted. */
+export interface RuleQuote {
+  ltp: number;
+  asOf: Date;
+}
+
 /**
- * The rule as the API answers it; `currentPrice` is the latest quote, when there is one;
+ * The last check of an active rule: the engine checks every active rule in each batch of its
+ * instrument, so the latest stored quote is the price it was last checked against (no write to
+ * the rule per batch). A rule that is off is not checked.
+ */
+function lastCheck(row: RuleRow, quote: RuleQuote | null) {
+  if (!row.isActive || !quote) return { last_price: null, last_checked_at: null, distance_percent: null };
+  return {
+    last_price: quote.ltp,
+    last_checked_at: quote.asOf.toISOString(),
+    distance_percent: distanceToLevel(
+      { triggerType: row.triggerType, triggerPrice: Number(row.computedTriggerPrice) },
+      quote.ltp,
+    ),
+  };
+}
+
+/**
+ * The rule as the API answers it; `quote` is its instrument's latest quote, when there is one;
  * `adjustments` its corporate-action adjustments (rules/list.ts loads them).
  */
 export function presentRule(
   row: RuleRow,
-  currentPrice: number | null = null,
+  quote: RuleQuote | null = null,
   adjustments: ApiRuleAdjustment[] = [],
 ): ApiPositionRule {
+  const currentPrice = quote?.ltp ?? null;
   return {
     id: row.id,
     symbol: row.symbol,
@@ -54,5 +79,6 @@ export function presentRule(
     last_triggered_at: row.lastTriggeredAt?.toISOString() ?? null,
     current_price: currentPrice,
     adjustments,
+    ...lastCheck(row, quote),
   };
 }

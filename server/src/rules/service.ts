@@ -69,7 +69,7 @@ async function assertOwnAccounts(tx: Tx, userId: string, ids: Iterable<string | 
   for (const id of new Set(ids)) if (id) await ownedAccount(tx, userId, id);
 }
 
-function newRuleValues(userId: string, rule: CreateRuleInput, levels: ArmedLevels) {
+export function newRuleValues(userId: string, rule: CreateRuleInput, levels: ArmedLevels) {
   const specific = rule.rule_scope === 'specific_account';
   return {
     userId,
@@ -156,7 +156,10 @@ export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Pro
       .insert(positionRules)
       .values(kept.map(({ rule, levels }) => newRuleValues(userId, rule, levels)))
       .returning();
-    return { rules: rows.map((row, i) => presentRule(row, kept[i]!.levels.currentPrice)), skipped };
+    return {
+      rules: rows.map((row) => presentRule(row, quotes.get(instrumentKey(row.exchange, row.symbol)) ?? null)),
+      skipped,
+    };
   });
   void deps.events.publish({ type: 'rules', userId });
   return saved;
@@ -240,8 +243,7 @@ export async function updateRule(
       })
       .where(eq(positionRules.id, existing.id))
       .returning();
-    const quote = quotes.get(instrumentKey(existing.exchange, existing.symbol));
-    return presentRule(row!, quote?.ltp ?? null);
+    return presentRule(row!, quotes.get(instrumentKey(existing.exchange, existing.symbol)) ?? null);
   });
   void deps.events.publish({ type: 'rules', userId: user.id });
   return updated;

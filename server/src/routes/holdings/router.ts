@@ -59,7 +59,7 @@ export function holdingsRouter(deps: AppDeps): Router {
     const user = currentUser(ctx);
     const body = input<z.infer<typeof manualHoldingBody>>(ctx, 'body');
     const found = deps.instruments.find(body.symbol, body.exchange);
-    const row = await addManualHolding(deps, {
+    const { row, guard } = await addManualHolding(deps, {
       userId: user.id,
       symbol: found?.symbol ?? body.symbol.toUpperCase(),
       exchange: body.exchange,
@@ -67,7 +67,7 @@ export function holdingsRouter(deps: AppDeps): Router {
       quantity: body.quantity,
       averagePrice: body.average_price,
     });
-    ok(ctx, { id: row.id, symbol: row.symbol, exchange: row.exchange }, 201);
+    ok(ctx, { id: row.id, symbol: row.symbol, exchange: row.exchange, price_guard: guard }, 201);
   });
 
   router.delete('/all', async (ctx) => {

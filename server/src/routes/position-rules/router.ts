@@ -30,6 +30,7 @@ import {
   setRuleActive,
   updateRule,
 } from '../../rules/index.ts';
+import { ruleCoverage } from '../../rules/coverage.ts';
 
 const listQuery = z.object({
   symbol: z.string().trim().toUpperCase().max(40).optional(),
@@ -52,6 +53,10 @@ export function positionRulesRouter(deps: AppDeps): Router {
   router.get('/current-prices', validate('query', currentPricesQuery), async (ctx) => {
     const { symbols, exchange } = input<CurrentPricesQuery>(ctx, 'query');
     ok(ctx, await currentPrices(deps.db, symbols, exchange));
+  });
+
+  router.get('/coverage', async (ctx) => {
+    ok(ctx, await ruleCoverage(deps.db, currentUser(ctx).id));
   });
 
   router.post('/', writes, validate('body', createRuleBody), async (ctx) => {

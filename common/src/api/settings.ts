@@ -1,0 +1,18 @@
+/** GET/PUT /api/settings: the user's preferences kept on the server (spec §2 Settings). */
+import { z } from 'zod';
+
+/** What GET /api/settings answers, and PUT answers after a change. */
+export interface ApiSettings {
+  /** New holdings (import or manual add) without a rule get the Price Guard rule. Off by default. */
+  protect_new_holdings: boolean;
+}
+
+/** PUT /api/settings: any of the settings; unknown fields are ignored. */
+export const updateSettingsBody = z
+  .object({
+    protect_new_holdings: z.boolean({ error: 'protect_new_holdings must be true or false' }).optional(),
+  })
+  .refine((body) => Object.values(body).some((v) => v !== undefined), {
+    error: 'Nothing to change: send protect_new_holdings',
+  });
+export type UpdateSettingsInput = z.infer<typeof updateSettingsBody>;

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "protect_new_holdings" boolean DEFAULT false NOT NULL;

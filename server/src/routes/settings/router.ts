@@ -1,0 +1,29 @@
+import Router from '@koa/router';
+import { updateSettingsBody, type UpdateSettingsInput } from '@app/common/api/settings';
+import { currentUser, requireUser } from '../../auth/require-user.ts';
+import type { AppDeps } from '../../deps.ts';
+import { ok } from '../../http/envelope.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
+import { input, validate } from '../../http/validate.ts';
+import { getSettings, updateSettings } from '../../users/settings.ts';
+
+/** /settings: the signed-in user's own settings (no id in the path: nobody else's can be named). */
+export function settingsRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/settings' });
+  const writes = rateLimit(
+    deps.rateLimiter({ name: 'settings-write', points: 60, durationSeconds: 60 }),
+    (ctx) => currentUser(ctx).id,
+  );
+  router.use(requireUser(deps));
+
+  router.get('/', async (ctx) => {
+    ok(ctx, await getSettings(deps.db, currentUser(ctx).id));
+  });
+
+  router.put('/', writes, validate('body', updateSettingsBody), async (ctx) => {
+    const change = input<UpdateSettingsInput>(ctx, 'body');
+    ok(ctx, await updateSettings(deps.db, currentUser(ctx).id, change));
+  });
+
+  return router;
+}

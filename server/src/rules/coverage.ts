@@ -1,0 +1,30 @@
+/** GET /api/position-rules/coverage: how many of the user's holdings an active rule protects. */
+import { holdingsCoverage, type Coverage } from '@app/common/portfolio/coverage';
+import { and, eq } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { holdings, positionRules } from '../db/schema.ts';
+
+/** Counted as the dashboard and the Holdings filter count (common/src/portfolio/coverage.ts). */
+export async function ruleCoverage(db: Executor, userId: string): Promise<Coverage> {
+  const [held, rules] = await Promise.all([
+    db
+      .select({
+        symbol: holdings.symbol,
+        exchange: holdings.exchange,
+        broker_account_id: holdings.brokerAccountId,
+      })
+      .from(holdings)
+      .where(eq(holdings.userId, userId)),
+    db
+      .select({
+        symbol: positionRules.symbol,
+        exchange: positionRules.exchange,
+        is_active: positionRules.isActive,
+        rule_scope: positionRules.ruleScope,
+        target_account_id: positionRules.targetAccountId,
+      })
+      .from(positionRules)
+      .where(and(eq(positionRules.userId, userId), eq(positionRules.isActive, true))),
+  ]);
+  return holdingsCoverage(held, rules);
+}
