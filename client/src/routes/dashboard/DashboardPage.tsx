@@ -1,4 +1,5 @@
 import { aggregateHoldings } from '@app/common/portfolio/aggregate';
+import { holdingsCoverage } from '@app/common/portfolio/coverage';
 import { useCallback, useMemo } from 'react';
 import { ErrorBox } from '../../components/ErrorBox.tsx';
 import { LoadingMessage } from '../../components/Spinner.tsx';
@@ -11,6 +12,7 @@ import '../../styles/dashboard.css';
 import { accountName } from '../holdings/holdingsView.ts';
 import { usePortfolio } from '../holdings/usePortfolio.ts';
 import { AllocationCard } from './AllocationCard.tsx';
+import { CoverageLine } from './CoverageLine.tsx';
 import {
   activeRulesCount,
   allocation,
@@ -25,7 +27,10 @@ import { useAlertQuota } from './useAlertQuota.ts';
 
 const quoteOf = (key: string) => quoteStore.get(key);
 
-/** Dashboard (spec §2): the Getting Started checklist, then summary cards, allocation and movers. */
+/**
+ * Dashboard (spec §2): the Getting Started checklist, then how many holdings rules protect, the
+ * summary cards, allocation and movers.
+ */
 export default function DashboardPage() {
   useDocumentTitle('Dashboard');
   const { user } = useSession();
@@ -59,6 +64,7 @@ export default function DashboardPage() {
   const loading = portfolio.holdings === null && !portfolio.error;
   const hasHoldings = holdings.length > 0;
   const rulesDone = rulesStepComplete(holdings, portfolio.rules);
+  const coverage = useMemo(() => holdingsCoverage(holdings, portfolio.rules), [holdings, portfolio.rules]);
   const { reload } = portfolio;
   return (
     <div className="container page dashboard-page">
@@ -80,6 +86,7 @@ export default function DashboardPage() {
           )}
           {hasHoldings ? (
             <>
+              <CoverageLine coverage={coverage} />
               <SummaryCards
                 holdingsCount={rows.length}
                 activeRules={activeRulesCount(portfolio.rules)}

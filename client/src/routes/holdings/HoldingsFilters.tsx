@@ -1,5 +1,5 @@
 import type { Density } from './density.ts';
-import type { AccountOption } from './holdingsView.ts';
+import type { AccountOption, ProtectionFilter } from './holdingsView.ts';
 
 interface HoldingsFiltersProps {
   search: string;
@@ -7,19 +7,23 @@ interface HoldingsFiltersProps {
   accountId: string;
   onAccount: (id: string) => void;
   accounts: readonly AccountOption[];
+  protection: ProtectionFilter;
+  onProtection: (filter: ProtectionFilter) => void;
   shown: number;
   total: number;
   density: Density;
   onDensity: (density: Density) => void;
 }
 
-/** Search by symbol or company, show one broker account or all, and choose the density. */
+/** Search by symbol or company, show one broker account or all, only the unprotected, and the density. */
 export function HoldingsFilters({
   search,
   onSearch,
   accountId,
   onAccount,
   accounts,
+  protection,
+  onProtection,
   shown,
   total,
   density,
@@ -57,6 +61,20 @@ export function HoldingsFilters({
               {account.name}
             </option>
           ))}
+        </select>
+      </div>
+      <div className="holdings-filter">
+        <label className="field-label" htmlFor="holdings-protection">
+          Show
+        </label>
+        <select
+          id="holdings-protection"
+          className="select"
+          value={protection}
+          onChange={(event) => onProtection(event.target.value as ProtectionFilter)}
+        >
+          <option value="all">All holdings</option>
+          <option value="unprotected">Unprotected only</option>
         </select>
       </div>
       <p className="holdings-count" aria-live="polite">

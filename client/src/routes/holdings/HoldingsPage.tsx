@@ -2,6 +2,7 @@ import { aggregateHoldings } from '@app/common/portfolio/aggregate';
 import { sortHoldings } from '@app/common/portfolio/sort';
 import type { HoldingSortField } from '@app/common/portfolio/sort';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
+import type { ApiNewHoldingsProtection } from '@app/common/rules/index';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ErrorBox } from '../../components/ErrorBox.tsx';
@@ -10,12 +11,22 @@ import '../../styles/rules.css';
 import '../../styles/rules-guard.css';
 import { applyQuotes, holdingKey } from '../../live/liveHoldings.ts';
 import { quoteStore } from '../../live/quoteStore.ts';
+import { addedNotice, uploadedNotice } from './addedNotice.ts';
 import { HoldingsActions } from './HoldingsActions.tsx';
 import { HoldingsDialogs } from './HoldingsDialogs.tsx';
 import { HoldingsEmpty } from './HoldingsEmpty.tsx';
 import { HoldingsFilters } from './HoldingsFilters.tsx';
 import { HoldingsSkeleton } from './HoldingsSkeleton.tsx';
-import { accountName, accountOptions, DEFAULT_SORT, filterHoldings, nextSort } from './holdingsView.ts';
+import {
+  accountName,
+  accountOptions,
+  DEFAULT_SORT,
+  filterByProtection,
+  filterHoldings,
+  nextSort,
+  protectionFilterOf,
+  type ProtectionFilter,
+} from './holdingsView.ts';
 import { ManualEntryForm } from './manual/ManualEntryForm.tsx';
 import { PortfolioSummary } from './PortfolioSummary.tsx';
 import { DraftsBar } from './rules/DraftsBar.tsx';
@@ -64,6 +75,22 @@ export default function HoldingsPage() {
     );
   }, [wantsUpload, setParams]);
 
+  // ?filter=unprotected (the dashboard's coverage link) stays in the address while it applies.
+  const protection = protectionFilterOf(params.get('filter'));
+  const setProtection = useCallback(
+    (filter: ProtectionFilter) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (filter === 'all') next.delete('filter');
+          else next.set('filter', filter);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+
   const holdings = useMemo(() => portfolio.holdings ?? [], [portfolio.holdings]);
   const names = useMemo(() => {
     const map = new Map<string, string>();
@@ -72,8 +99,12 @@ export default function HoldingsPage() {
   }, [holdings]);
   const allRows = useMemo(() => aggregateHoldings(holdings, portfolio.rules), [holdings, portfolio.rules]);
   const shownRows = useMemo(
-    () => aggregateHoldings(filterHoldings(holdings, search, accountId), portfolio.rules),
-    [holdings, search, accountId, portfolio.rules],
+    () =>
+      filterByProtection(
+        aggregateHoldings(filterHoldings(holdings, search, accountId), portfolio.rules),
+        protection,
+      ),
+    [holdings, search, accountId, portfolio.rules, protection],
   );
   // Ordered by the prices at the moment the sort or the list changed: rows do not jump on every tick.
   const orderedRows = useMemo(() => {
@@ -113,16 +144,12 @@ export default function HoldingsPage() {
   const onSort = useCallback((field: HoldingSortField) => setSort((prev) => nextSort(prev, field)), []);
   const onUploaded = (summary: UploadSummary) => {
     setUploadOpen(false);
-    setNotice(
-      `Uploaded ${summary.total} ${summary.total === 1 ? 'holding' : 'holdings'} to ${summary.account_name}: ` +
-        `${summary.created} new, ${summary.updated} updated, ${summary.removed} removed` +
-        (summary.skipped > 0 ? `, ${summary.skipped} skipped.` : '.'),
-    );
+    setNotice(uploadedNotice(summary));
     void reload();
   };
-  const onManualSaved = (added: number, allSaved: boolean) => {
+  const onManualSaved = (added: number, allSaved: boolean, guard: ApiNewHoldingsProtection | null) => {
     if (allSaved) setAdding(false);
-    setNotice(added === 1 ? '1 holding was added.' : `${added} holdings were added.`);
+    setNotice(addedNotice(added, guard));
     void reload();
   };
 
@@ -210,13 +237,19 @@ export default function HoldingsPage() {
                   accountId={accountId}
                   onAccount={setAccountId}
                   accounts={accountOptions(holdings)}
+                  protection={protection}
+                  onProtection={setProtection}
                   shown={orderedRows.length}
                   total={allRows.length}
                   density={density}
                   onDensity={setDensity}
                 />
                 {orderedRows.length === 0 ? (
-                  <p className="holdings-no-match">No holdings match your search.</p>
+                  <p className="holdings-no-match">
+                    {protection === 'unprotected' && !search && !accountId
+                      ? 'Every holding is protected by an active rule.'
+                      : 'No holdings match your search.'}
+                  </p>
                 ) : (
                   <HoldingsList
                     rows={orderedRows}

@@ -1,8 +1,9 @@
 /**
  * Pure helpers of the Holdings page (unit-tested): the holding shape `GET /api/holdings`
- * answers with, the quotes it carries, the search and account filter, and the load-error texts
- * of spec §8.
+ * answers with, the quotes it carries, the search, account and protection filters, and the
+ * load-error texts of spec §8.
  */
+import { isUnprotected } from '@app/common/portfolio/coverage';
 import type { LiveQuote } from '@app/common/realtime/events';
 import type { HoldingSortField, SortDirection } from '@app/common/portfolio/sort';
 import type { AggregatedHolding, RawHolding } from '@app/common/portfolio/types';
@@ -83,6 +84,22 @@ export function filterHoldings(
         h.symbol.toUpperCase().includes(needle) ||
         (h.company_name ?? '').toUpperCase().includes(needle)),
   );
+}
+
+/** Which holdings the table lists: all, or those some account of which no active rule covers. */
+export type ProtectionFilter = 'all' | 'unprotected';
+
+/** `?filter=unprotected` (the dashboard's coverage link); anything else lists all. */
+export function protectionFilterOf(param: string | null): ProtectionFilter {
+  return param === 'unprotected' ? 'unprotected' : 'all';
+}
+
+/** The rows the protection filter keeps. */
+export function filterByProtection(
+  rows: readonly AggregatedHolding[],
+  filter: ProtectionFilter,
+): AggregatedHolding[] {
+  return filter === 'unprotected' ? rows.filter(isUnprotected) : [...rows];
 }
 
 /** Quantity and buy price can be edited in place only for a manually added, single-account holding. */

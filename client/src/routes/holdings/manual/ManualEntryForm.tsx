@@ -1,3 +1,4 @@
+import type { ApiNewHoldingsProtection } from '@app/common/rules/index';
 import type { FormEvent } from 'react';
 import { ErrorBox } from '../../../components/ErrorBox.tsx';
 import { ManualEntryRow } from './ManualEntryRow.tsx';
@@ -8,7 +9,7 @@ interface ManualEntryFormProps {
   /** 'example': two rows, the first a pre-filled example (Dashboard); 'single': one empty row (Add New). */
   variant: 'example' | 'single';
   /** After any row was saved; `allSaved` when none failed. */
-  onSaved: (added: number, allSaved: boolean) => void;
+  onSaved: (added: number, allSaved: boolean, guard: ApiNewHoldingsProtection | null) => void;
   onCancel?: () => void;
   /** Names the form for screen readers. */
   labelledBy: string;

@@ -1,4 +1,5 @@
 import { validateManualRows, type ManualHolding } from '@app/common/holdings/manual';
+import type { ApiNewHoldingsProtection } from '@app/common/rules/index';
 import { useState } from 'react';
 import { ApiError, api } from '../../../api/client.ts';
 import {
@@ -17,11 +18,11 @@ export type ManualFeedback =
 /**
  * The manual entry form's rows and its Save All: each valid row is posted on its own
  * (`POST /api/holdings/manual`); rows the server refused stay in the form, and any success
- * calls `onSaved` (a partial success still refreshes the holdings).
+ * calls `onSaved` (a partial success still refreshes the holdings) with what Price Guard protected.
  */
 export function useManualEntry(
   variant: 'example' | 'single',
-  onSaved: (added: number, allSaved: boolean) => void,
+  onSaved: (added: number, allSaved: boolean, guard: ApiNewHoldingsProtection | null) => void,
 ) {
   const [rows, setRows] = useState<ManualRow[]>(() => initialManualRows(variant));
   const [saving, setSaving] = useState(false);
@@ -40,9 +41,11 @@ export function useManualEntry(
     setFeedback(null);
     setSaving(true);
     const failures: AddFailure[] = [];
+    let guard: ApiNewHoldingsProtection | null = null;
     for (const holding of valid) {
-      const failure = await addHolding(holding);
-      if (failure) failures.push(failure);
+      const outcome = await addHolding(holding);
+      if ('message' in outcome) failures.push(outcome);
+      else if (outcome.price_guard) guard = addProtection(guard, outcome.price_guard);
     }
     setSaving(false);
     const added = valid.length - failures.length;
@@ -58,7 +61,7 @@ export function useManualEntry(
     } else {
       setRows(initialManualRows('single'));
     }
-    if (added > 0) onSaved(added, failures.length === 0);
+    if (added > 0) onSaved(added, failures.length === 0, guard);
   };
 
   return {
@@ -74,10 +77,24 @@ export function useManualEntry(
   };
 }
 
-async function addHolding(holding: ManualHolding): Promise<AddFailure | null> {
+/** What "Protect new holdings" did for each row, added up (null while the setting is off). */
+function addProtection(
+  sum: ApiNewHoldingsProtection | null,
+  one: ApiNewHoldingsProtection,
+): ApiNewHoldingsProtection {
+  return {
+    protected: (sum?.protected ?? 0) + one.protected,
+    no_price: (sum?.no_price ?? 0) + one.no_price,
+    over_limit: (sum?.over_limit ?? 0) + one.over_limit,
+  };
+}
+
+/** Posts one row: the server's answer, or why it failed. */
+async function addHolding(
+  holding: ManualHolding,
+): Promise<{ price_guard: ApiNewHoldingsProtection | null } | AddFailure> {
   try {
-    await api.post('/holdings/manual', holding);
-    return null;
+    return await api.post<{ price_guard: ApiNewHoldingsProtection | null }>('/holdings/manual', holding);
   } catch (err) {
     if (!(err instanceof ApiError)) console.warn('Adding a holding failed', err);
     return {

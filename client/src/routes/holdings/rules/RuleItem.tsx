@@ -4,13 +4,15 @@ import { formatInr } from '@app/common/format/money';
 import { describeRule } from '@app/common/rules/index';
 import { useState } from 'react';
 import { ErrorBox } from '../../../components/ErrorBox.tsx';
+import { useQuote } from '../../../live/hooks.ts';
+import { quoteKey } from '../../../live/quoteStore.ts';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
 import { AdjustmentNote } from './AdjustmentNote.tsx';
 import { LiveNumber } from '../table/LiveNumber.tsx';
 import { usePushedLevel } from './levelStore.ts';
 import { deleteRuleError, updateRuleError } from './ruleDrafts.ts';
 import { rulesApi } from './rulesApi.ts';
-import { liveLevels, STATUS_LABELS } from './ruleView.ts';
+import { checkText, lastCheck, liveLevels, STATUS_LABELS } from './ruleView.ts';
 
 interface RuleItemProps {
   rule: ApiPositionRule;
@@ -23,12 +25,16 @@ interface RuleItemProps {
 
 /**
  * One saved rule in an account row (spec §4 Rule display): what it does, its trigger level
- * (a trailing stop's peak and level move live), Active / Triggered (orange) / Inactive, and
- * Enable or Disable and Delete.
+ * (a trailing stop's peak and level move live), Active / Triggered (orange) / Inactive, the
+ * last check (price, distance to the level, time), and Enable or Disable and Delete.
  */
 export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) {
   const pushed = usePushedLevel(rule.id);
   const levels = liveLevels(rule, pushed, ltp);
+  const check = checkText(
+    rule.status,
+    lastCheck(rule, useQuote(quoteKey(rule.exchange, rule.symbol)), levels.trigger),
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -92,6 +98,7 @@ export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) 
         {multiAccount && rule.rule_scope === 'all_holdings' ? <span>All accounts</span> : null}
         <AdjustmentNote adjustments={rule.adjustments} />
       </p>
+      {check ? <p className="rule-check">{check}</p> : null}
       <div className="rule-actions">
         <button
           type="button"

@@ -1,10 +1,19 @@
 /**
  * How saved rules read on the Holdings page (pure, unit-tested): which rules an account row
- * shows, their status words, and a trailing stop's live peak and trigger level.
+ * shows, their status words, a trailing stop's live peak and trigger level, and the last check
+ * ("₹2,410.50 · 3.2% away · checked 10:41 IST").
  */
 import type { ApiPositionRule, RuleStatus } from '@app/common/api/rules';
+import { formatIstDate, formatIstTime } from '@app/common/format/ist';
+import { formatInr } from '@app/common/format/money';
+import { formatPercent } from '@app/common/format/percent';
 import type { Exchange } from '@app/common/instruments/types';
-import { computeTriggerPrice, updateTrailingPeak, type TriggerType } from '@app/common/rules/index';
+import {
+  computeTriggerPrice,
+  distanceToLevel,
+  updateTrailingPeak,
+  type TriggerType,
+} from '@app/common/rules/index';
 
 /** The trigger types, as the rule forms offer them. */
 export const TRIGGER_CHOICES: readonly { value: TriggerType; label: string }[] = [
@@ -104,4 +113,90 @@ export function tallyRules(rules: readonly Pick<ApiPositionRule, 'status'>[]): R
     else tally.inactive += 1;
   }
   return tally;
+}
+
+/** The price a rule was last checked against, when, and how far the price must still move. */
+export interface RuleCheck {
+  price: number;
+  /** Epoch ms. */
+  checkedAt: number;
+  /** % of the price: positive = not yet crossed (common distanceToLevel). */
+  distance: number | null;
+}
+
+/** A live quote as the store holds it; a stale one (the feed could not refresh it) is not checked. */
+export interface CheckQuote {
+  ltp: number;
+  asOf: number;
+  stale?: true;
+}
+
+/**
+ * The last check to show. The server's (`last_price` at `last_checked_at`) until a newer live
+ * quote arrives: the engine checks every active rule against each batch of its instrument, so
+ * that quote is the newer check, measured against the live `level` (a trailing stop's rises).
+ * A rule that is off is not checked: null, as before the first quote.
+ */
+export function lastCheck(
+  rule: Pick<
+    ApiPositionRule,
+    'status' | 'trigger_type' | 'last_price' | 'last_checked_at' | 'distance_percent'
+  >,
+  live: CheckQuote | undefined,
+  level: number,
+): RuleCheck | null {
+  if (rule.status !== 'ACTIVE') return null;
+  const checked = rule.last_checked_at === null ? null : Date.parse(rule.last_checked_at);
+  if (live && !live.stale && live.ltp > 0 && (checked === null || live.asOf > checked)) {
+    return {
+      price: live.ltp,
+      checkedAt: live.asOf,
+      distance: distanceToLevel({ triggerType: rule.trigger_type, triggerPrice: level }, live.ltp),
+    };
+  }
+  if (rule.last_price === null || checked === null) return null;
+  return { price: rule.last_price, checkedAt: checked, distance: rule.distance_percent };
+}
+
+/** '3.2% away', '0.04% away', 'at the level', '1.5% past the level'. */
+export function distanceText(distance: number): string {
+  if (distance === 0) return 'at the level';
+  const digits = Math.abs(distance) < 1 ? 2 : 1;
+  const amount = formatPercent(Math.abs(distance), { fractionDigits: digits });
+  return distance > 0 ? `${amount} away` : `${amount} past the level`;
+}
+
+/**
+ * "₹2,410.50 · 3.2% away · checked 10:41 IST" (the date too when not checked today, IST), or
+ * "Not checked yet" for an active rule without a quote. Null for a rule that is off.
+ */
+export function checkText(
+  status: RuleStatus,
+  check: RuleCheck | null,
+  now: number = Date.now(),
+): string | null {
+  if (status !== 'ACTIVE') return null;
+  if (!check) return 'Not checked yet';
+  const sameDay = formatIstDate(check.checkedAt) === formatIstDate(now);
+  const time = formatIstTime(check.checkedAt, { seconds: false });
+  const when = sameDay ? time : `${formatIstDate(check.checkedAt)} ${time}`;
+  const parts = [formatInr(check.price)];
+  if (check.distance !== null) parts.push(distanceText(check.distance));
+  parts.push(`checked ${when} IST`);
+  return parts.join(' · ');
+}
+
+/** Manage Rules' orders: by symbol (as listed), or nearest to firing first (unchecked rules last). */
+export type RuleOrder = 'symbol' | 'distance';
+
+export function sortRules<R extends Pick<ApiPositionRule, 'symbol' | 'created_at'>>(
+  rules: readonly R[],
+  order: RuleOrder,
+  distanceOf: (rule: R) => number | null,
+): R[] {
+  const bySymbol = (a: R, b: R) =>
+    a.symbol.localeCompare(b.symbol) || a.created_at.localeCompare(b.created_at);
+  if (order === 'symbol') return [...rules].sort(bySymbol);
+  const key = (rule: R) => distanceOf(rule) ?? Infinity;
+  return [...rules].sort((a, b) => key(a) - key(b) || bySymbol(a, b));
 }

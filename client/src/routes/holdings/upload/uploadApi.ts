@@ -1,6 +1,7 @@
 /** `POST /api/holdings/upload-csv`: the preview (dry run) and the import, as the server answers them. */
 import type { UploadAccountChoice } from '@app/common/holdings/schemas';
 import type { UploadAccountPlan } from '@app/common/holdings/upload-preview';
+import type { ApiNewHoldingsProtection } from '@app/common/rules/index';
 import { api } from '../../../api/client.ts';
 
 export interface PreviewRow {
@@ -45,6 +46,8 @@ export interface UploadSummary {
   skipped: number;
   total: number;
   account_name: string;
+  /** What "Protect new holdings" did for the new holdings; null while the setting is off. */
+  price_guard: ApiNewHoldingsProtection | null;
 }
 
 export interface SymbolOverride {

@@ -14,13 +14,22 @@ interface ManageRuleRowProps {
   rule: ApiPositionRule;
   /** The target account's name, for account-specific rules. */
   accountName: string | undefined;
+  /** The last check, as the rules list words it (null for a rule that is off). */
+  check: string | null;
   selected: boolean;
   onSelect: () => void;
   onChanged: () => Promise<void>;
 }
 
-/** One rule in the manager: checkbox, what it does, level, status, Enable/Disable, Edit, Delete. */
-export function ManageRuleRow({ rule, accountName, selected, onSelect, onChanged }: ManageRuleRowProps) {
+/** One rule in the manager: checkbox, what it does, level, last check, status, Enable/Disable, Edit, Delete. */
+export function ManageRuleRow({
+  rule,
+  accountName,
+  check,
+  selected,
+  onSelect,
+  onChanged,
+}: ManageRuleRowProps) {
   const id = useId();
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -62,6 +71,7 @@ export function ManageRuleRow({ rule, accountName, selected, onSelect, onChanged
             {description} · trigger {formatInr(rule.computed_trigger_price)} ·{' '}
             {rule.rule_scope === 'all_holdings' ? 'All holdings' : (accountName ?? 'One account')}
           </span>
+          {check ? <span className="manage-row-check">{check}</span> : null}
           <AdjustmentNote adjustments={rule.adjustments} />
         </div>
         <span className={`badge rule-status rule-status-${rule.status.toLowerCase()}`}>

@@ -3,9 +3,13 @@ import { useId, useMemo, useState } from 'react';
 import { ErrorBox } from '../../../../components/ErrorBox.tsx';
 import { EmptyState } from '../../../../components/EmptyState.tsx';
 import { ShieldIcon } from '../../../../components/icons.tsx';
+import { useQuotesVersion } from '../../../../live/hooks.ts';
+import { quoteKey, quoteStore } from '../../../../live/quoteStore.ts';
 import { ConfirmDialog } from '../../ConfirmDialog.tsx';
+import { levelStore } from '../levelStore.ts';
 import { updateRuleError } from '../ruleDrafts.ts';
 import { rulesApi, type BulkAction } from '../rulesApi.ts';
+import { checkText, lastCheck, liveLevels, sortRules, type RuleCheck, type RuleOrder } from '../ruleView.ts';
 import { ManageRuleRow } from './ManageRuleRow.tsx';
 
 interface ManageRulesTabProps {
@@ -16,7 +20,16 @@ interface ManageRulesTabProps {
 
 const BULK_DONE: Record<BulkAction, string> = { enable: 'enabled', disable: 'disabled', delete: 'deleted' };
 
-/** The Rules tab: checkboxes with bulk Enable / Disable / Delete, then one row per rule. */
+/** The rule's last check now: the live quote and the live level when newer than the list's. */
+function checkOf(rule: ApiPositionRule): RuleCheck | null {
+  const live = quoteStore.get(quoteKey(rule.exchange, rule.symbol));
+  return lastCheck(rule, live, liveLevels(rule, levelStore.get(rule.id), live?.ltp).trigger);
+}
+
+/**
+ * The Rules tab: checkboxes with bulk Enable / Disable / Delete, the order (by symbol, or nearest
+ * to firing), then one row per rule with its last check, kept live.
+ */
 export function ManageRulesTab({ rules, accountNames, onChanged }: ManageRulesTabProps) {
   const id = useId();
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
@@ -24,10 +37,13 @@ export function ManageRulesTab({ rules, accountNames, onChanged }: ManageRulesTa
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [order, setOrder] = useState<RuleOrder>('symbol');
+  // Re-rendered by every quote batch, so the checks stay live; the order is taken when the list
+  // or the choice changes, so rows do not jump on every tick.
+  useQuotesVersion();
   const sorted = useMemo(
-    () =>
-      [...rules].sort((a, b) => a.symbol.localeCompare(b.symbol) || a.created_at.localeCompare(b.created_at)),
-    [rules],
+    () => sortRules(rules, order, (rule) => checkOf(rule)?.distance ?? null),
+    [rules, order],
   );
   // Rules deleted elsewhere drop out of the selection.
   const selected = sorted.filter((rule) => picked.has(rule.id)).map((rule) => rule.id);
@@ -78,6 +94,17 @@ export function ManageRulesTab({ rules, accountNames, onChanged }: ManageRulesTa
           />
           <span>{selected.length > 0 ? `${selected.length} selected` : 'Select all'}</span>
         </label>
+        <label className="manage-order">
+          <span>Sort</span>
+          <select
+            className="select"
+            value={order}
+            onChange={(event) => setOrder(event.target.value as RuleOrder)}
+          >
+            <option value="symbol">By symbol</option>
+            <option value="distance">Nearest to firing</option>
+          </select>
+        </label>
         <div className="manage-bulk" role="group" aria-label="Selected rules">
           <button
             type="button"
@@ -117,6 +144,7 @@ export function ManageRulesTab({ rules, accountNames, onChanged }: ManageRulesTa
             key={rule.id}
             rule={rule}
             accountName={rule.target_account_id ? accountNames.get(rule.target_account_id) : undefined}
+            check={checkText(rule.status, checkOf(rule))}
             selected={picked.has(rule.id)}
             onSelect={() => toggle(rule.id)}
             onChanged={onChanged}
