@@ -12,7 +12,8 @@ import { LiveNumber } from '../table/LiveNumber.tsx';
 import { usePushedLevel } from './levelStore.ts';
 import { deleteRuleError, updateRuleError } from './ruleDrafts.ts';
 import { rulesApi } from './rulesApi.ts';
-import { checkText, lastCheck, liveLevels, STATUS_LABELS } from './ruleView.ts';
+import { CheckLine } from './CheckLine.tsx';
+import { checkParts, lastCheck, liveLevels, STATUS_LABELS } from './ruleView.ts';
 
 interface RuleItemProps {
   rule: ApiPositionRule;
@@ -31,7 +32,7 @@ interface RuleItemProps {
 export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) {
   const pushed = usePushedLevel(rule.id);
   const levels = liveLevels(rule, pushed, ltp);
-  const check = checkText(
+  const check = checkParts(
     rule.status,
     lastCheck(rule, useQuote(quoteKey(rule.exchange, rule.symbol)), levels.trigger),
   );
@@ -98,7 +99,11 @@ export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) 
         {multiAccount && rule.rule_scope === 'all_holdings' ? <span>All accounts</span> : null}
         <AdjustmentNote adjustments={rule.adjustments} />
       </p>
-      {check ? <p className="rule-check">{check}</p> : null}
+      {check ? (
+        <p className="rule-check">
+          <CheckLine parts={check} className="rule-check-line" />
+        </p>
+      ) : null}
       <div className="rule-actions">
         <button
           type="button"

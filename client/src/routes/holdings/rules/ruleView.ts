@@ -175,15 +175,24 @@ export function checkText(
   check: RuleCheck | null,
   now: number = Date.now(),
 ): string | null {
+  return checkParts(status, check, now)?.join(' · ') ?? null;
+}
+
+/** The parts of {@link checkText}, for a line that wraps between them, never inside one. */
+export function checkParts(
+  status: RuleStatus,
+  check: RuleCheck | null,
+  now: number = Date.now(),
+): string[] | null {
   if (status !== 'ACTIVE') return null;
-  if (!check) return 'Not checked yet';
+  if (!check) return ['Not checked yet'];
   const sameDay = formatIstDate(check.checkedAt) === formatIstDate(now);
   const time = formatIstTime(check.checkedAt, { seconds: false });
   const when = sameDay ? time : `${formatIstDate(check.checkedAt)} ${time}`;
   const parts = [formatInr(check.price)];
   if (check.distance !== null) parts.push(distanceText(check.distance));
   parts.push(`checked ${when} IST`);
-  return parts.join(' · ');
+  return parts;
 }
 
 /** Manage Rules' orders: by symbol (as listed), or nearest to firing first (unchecked rules last). */

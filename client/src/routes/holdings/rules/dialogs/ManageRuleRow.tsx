@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../ConfirmDialog.tsx';
 import { AdjustmentNote } from '../AdjustmentNote.tsx';
 import { deleteRuleError, updateRuleError } from '../ruleDrafts.ts';
 import { rulesApi } from '../rulesApi.ts';
+import { CheckLine } from '../CheckLine.tsx';
 import { STATUS_LABELS } from '../ruleView.ts';
 import { RuleEditForm } from './RuleEditForm.tsx';
 
@@ -15,7 +16,7 @@ interface ManageRuleRowProps {
   /** The target account's name, for account-specific rules. */
   accountName: string | undefined;
   /** The last check, as the rules list words it (null for a rule that is off). */
-  check: string | null;
+  check: readonly string[] | null;
   selected: boolean;
   onSelect: () => void;
   onChanged: () => Promise<void>;
@@ -71,7 +72,7 @@ export function ManageRuleRow({
             {description} · trigger {formatInr(rule.computed_trigger_price)} ·{' '}
             {rule.rule_scope === 'all_holdings' ? 'All holdings' : (accountName ?? 'One account')}
           </span>
-          {check ? <span className="manage-row-check">{check}</span> : null}
+          {check ? <CheckLine parts={check} className="manage-row-check" /> : null}
           <AdjustmentNote adjustments={rule.adjustments} />
         </div>
         <span className={`badge rule-status rule-status-${rule.status.toLowerCase()}`}>

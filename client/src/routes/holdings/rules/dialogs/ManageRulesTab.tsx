@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../ConfirmDialog.tsx';
 import { levelStore } from '../levelStore.ts';
 import { updateRuleError } from '../ruleDrafts.ts';
 import { rulesApi, type BulkAction } from '../rulesApi.ts';
-import { checkText, lastCheck, liveLevels, sortRules, type RuleCheck, type RuleOrder } from '../ruleView.ts';
+import { checkParts, lastCheck, liveLevels, sortRules, type RuleCheck, type RuleOrder } from '../ruleView.ts';
 import { ManageRuleRow } from './ManageRuleRow.tsx';
 
 interface ManageRulesTabProps {
@@ -144,7 +144,7 @@ export function ManageRulesTab({ rules, accountNames, onChanged }: ManageRulesTa
             key={rule.id}
             rule={rule}
             accountName={rule.target_account_id ? accountNames.get(rule.target_account_id) : undefined}
-            check={checkText(rule.status, checkOf(rule))}
+            check={checkParts(rule.status, checkOf(rule))}
             selected={picked.has(rule.id)}
             onSelect={() => toggle(rule.id)}
             onChanged={onChanged}
