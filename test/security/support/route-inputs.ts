@@ -56,6 +56,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'PATCH /api/position-rules/:id': { is_active: true },
   'POST /api/alerts': { symbol: 'ITC', exchange: 'NSE', direction: 'above', price: 500, note: 'fuzz' },
   'PUT /api/alerts/:id': { price: 600, direction: 'below', note: 'fuzz', read: true },
+  'PUT /api/settings': { protect_new_holdings: true },
 };
 
 /** Query parameters the routes read, and a few they do not. */
