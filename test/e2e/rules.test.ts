@@ -146,9 +146,15 @@ describe('e2e: exit rules and alerts', function () {
     await page.setViewportSize({ width: 1280, height: 900 });
     await pageShot(page, 'rules-holdings-desktop-1280');
 
-    // 1500 → 1560: the peak and the level (1560 × 0.93) move without a reload.
-    await relianceRules.getByText('₹1,560.00').waitFor({ timeout: 30_000 });
-    await relianceRules.getByText('₹1,450.80').waitFor();
+    // 1500 → 1560: the peak and the level (1560 × 0.93) move without a reload, and the last
+    // check follows the same quote: 7 % still to go.
+    const levels = relianceRules.locator('.rule-levels');
+    await levels.getByText('₹1,560.00').waitFor({ timeout: 30_000 });
+    await levels.getByText('₹1,450.80').waitFor();
+    await relianceRules
+      .locator('.rule-check')
+      .getByText(/^₹1,560\.00\s· 7\.0% away\s· checked /)
+      .waitFor();
   });
 
   it('fires on the fall: a toast, Triggered in orange, one unread alert, and a History row', async () => {
