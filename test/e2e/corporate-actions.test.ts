@@ -22,7 +22,7 @@ import {
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { bcText, forgetActions } from '../server/corporate-actions/support.ts';
-import { publishPrices } from '../server/rules/support.ts';
+import { forgetUsers, publishPrices } from '../server/rules/support.ts';
 import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
 
 const docsDir = fileURLToPath(new URL('../../docs/', import.meta.url));
@@ -79,6 +79,8 @@ describe('e2e: a rule adjusted for a bonus', function () {
   });
 
   after(async () => {
+    // The run's PostgreSQL database is shared: leave no LALPATHLAB holding or rule for later tests.
+    if (app && user) await forgetUsers(app, [user]);
     if (app) await forgetActions(app);
     await browser?.close();
     await app?.close();

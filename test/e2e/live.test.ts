@@ -81,8 +81,16 @@ describe('e2e: live prices across tabs', function () {
   let tabs: Page[];
   let errors: string[][];
 
+  /** Every RELIANCE price published since boot: a batch in flight when a test starts still counts. */
+  const batches: PublishedPrice[] = [];
+  let stopRecordingBatches: () => void = () => undefined;
+
   before(async () => {
     app = await bootBrowserApp({ QUOTE_INTERVAL_MS: '300' });
+    stopRecordingBatches = app.runtime.bus.onBatch((batch) => {
+      const quote = batch.quotes.find((q) => q.symbol === 'RELIANCE' && q.exchange === 'NSE');
+      if (quote) batches.push({ at: batch.at, ltp: quote.ltp });
+    });
     browser = await launchBrowser();
     user = await signIn(app, { name: 'Ravi Iyer' });
     const api = apiClient(app.url);
@@ -122,11 +130,6 @@ describe('e2e: live prices across tabs', function () {
         (s) => Boolean(document.querySelector(s)?.getAttribute('data-live-value')),
         LTP,
       );
-    const batches: PublishedPrice[] = [];
-    const stop = app.runtime.bus.onBatch((batch) => {
-      const quote = batch.quotes.find((q) => q.symbol === 'RELIANCE' && q.exchange === 'NSE');
-      if (quote) batches.push({ at: batch.at, ltp: quote.ltp });
-    });
     try {
       for (const tab of tabs) await recordLtpChanges(tab);
       for (const tab of tabs) {
@@ -145,7 +148,7 @@ describe('e2e: live prices across tabs', function () {
         expect(change!.className).to.equal(`flash flash-${change!.value > change!.previous ? 'up' : 'down'}`);
       }
     } finally {
-      stop();
+      stopRecordingBatches();
     }
     // The P&L follows the new price: quantity × (LTP − buy price). Amounts show once the eye
     // toggle shows them (they stay shown for the next test).

@@ -152,8 +152,10 @@ describe('operations: GET /metrics', function () {
         ).to.equal(201);
         await publishPrices(app, { [symbol]: 900 });
       };
+      // Symbols no other test arms rules on: the run's PostgreSQL database is shared, and another
+      // test's leftover rule crossing here would add a failure of its own.
       fake.script(500);
-      await fire('HDFCBANK');
+      await fire('BERGEPAINT');
       await waitFor('a transient failure', async () =>
         (await failures('transient')) === transient + 1 ? true : undefined,
       );
@@ -162,7 +164,7 @@ describe('operations: GET /metrics', function () {
         'the retry waits in the outbox',
       ).to.equal(pending + 1);
       fake.script(400);
-      await fire('ICICIBANK');
+      await fire('MARICO');
       await waitFor('a permanent failure', async () =>
         (await failures('permanent')) === permanent + 1 ? true : undefined,
       );
