@@ -30,7 +30,9 @@ log(
 const ctx: BenchContext = { quick, postgresUrl, log };
 
 const results: BenchResult[] = [];
-const notes: string[] = quick ? ['Quick sizes (`--quick`): these figures say nothing about speed.'] : [];
+const notes: string[] = quick
+  ? selected.map((b) => `${b.id}: quick size (\`--quick\`): these figures say nothing about speed.`)
+  : [];
 let failed = false;
 for (const benchmark of selected) {
   const started = Date.now();
@@ -50,7 +52,11 @@ for (const benchmark of selected) {
 }
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
-const written = await writeReport(dir, results, notes, m);
+// A run of some benchmarks (`npm run bench -- B8`) keeps the other benchmarks' lines and notes.
+const merge = wanted.length
+  ? { ran: selected.map((b) => b.id), order: BENCHMARKS.map((b) => b.id) }
+  : undefined;
+const written = await writeReport(dir, results, notes, m, merge);
 console.log(resultsTable(results));
 log(`wrote ${path.relative(process.cwd(), written.json)} and ${path.relative(process.cwd(), written.md)}`);
 process.exit(failed ? 1 : 0);

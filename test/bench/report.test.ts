@@ -43,6 +43,46 @@ describe('bench results: latest.json and latest.md', () => {
     }
   });
 
+  it('a run of some benchmarks replaces their lines and notes and keeps the others’, in run order', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'bench-report-'));
+    const line = (id: string, value: number) =>
+      result({ id, name: id, value, unit: 'ms', baseline: null, target: 't', pass: true });
+    try {
+      const order = ['B1', 'B2', 'B8'];
+      await writeReport(
+        dir,
+        [line('B1-p99', 1), line('B2-sockets', 2), line('B8-lost-1', 3)],
+        ['B1: old one', 'B2 app ramp: old two', 'B8: old eight'],
+      );
+      const written = await writeReport(
+        dir,
+        [line('B8-lost-1', 0), line('B8-lost-2', 0)],
+        ['B8: new eight'],
+        undefined,
+        {
+          ran: ['B8'],
+          order,
+        },
+      );
+      const json = JSON.parse(await readFile(written.json, 'utf8')) as Array<{ id: string; value: number }>;
+      expect(json.map((r) => [r.id, r.value])).to.deep.equal([
+        ['B1-p99', 1],
+        ['B2-sockets', 2],
+        ['B8-lost-1', 0],
+        ['B8-lost-2', 0],
+      ]);
+      const md = await readFile(written.md, 'utf8');
+      expect(md).to.include('- B1: old one');
+      expect(md).to.include('- B2 app ramp: old two');
+      expect(md).to.include('- B8: new eight');
+      expect(md).not.to.include('old eight');
+      expect(md).to.match(/- B1, B2: kept from the run of \d{4}-/);
+      expect(md.indexOf('B1: old one')).to.be.lessThan(md.indexOf('B8: new eight'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('registers each benchmark once, by id', () => {
     const ids = BENCHMARKS.map((b) => b.id);
     expect(ids).to.deep.equal([...new Set(ids)]);
