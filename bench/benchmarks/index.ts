@@ -11,5 +11,6 @@ import { b4 } from './b4.ts';
 import { b5 } from './b5.ts';
 import { b6 } from './b6.ts';
 import { b7 } from './b7.ts';
+import { b8 } from './b8.ts';
 
-export const BENCHMARKS: readonly Benchmark[] = [b1, b2, b3, b4, b5, b6, b7];
+export const BENCHMARKS: readonly Benchmark[] = [b1, b2, b3, b4, b5, b6, b7, b8];

@@ -28,7 +28,15 @@ export interface BatchReceipts {
   maxQuotes: number;
 }
 
+/** An `alert` event a socket received: whose socket (the target's user), which rule, when. */
+export interface AlertReceipt {
+  user: number;
+  ruleId: string | null;
+  at: number;
+}
+
 type Closer = () => void;
+const alerts: AlertReceipt[] = [];
 const open: Closer[] = [];
 const receipts = new Map<number, BatchReceipts>();
 /** Why sockets closed that nobody asked to close. */
@@ -57,6 +65,9 @@ function connectSocketIo(url: string, token: string | undefined, user: number): 
     timeout: 60_000,
   });
   socket.on('quotes', record);
+  socket.on('alert', ({ execution }) =>
+    alerts.push({ user, ruleId: execution.rule_id ?? execution.price_alert_id, at: Date.now() }),
+  );
   socket.on('disconnect', (reason) => lose(`socket.io: ${reason}`));
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(() => socket.close()));
@@ -112,6 +123,10 @@ serveParent(
       });
     },
     sockets: () => open.length,
+    /** How many `alert` events the sockets have received. */
+    alertCount: () => alerts.length,
+    /** The `alert` events received (then forgets them). */
+    alerts: () => alerts.splice(0),
     /** Sockets closed without being asked to, by reason. */
     lost: () => Object.fromEntries(lost),
   },

@@ -4,7 +4,7 @@
  */
 import type { MarketBus } from '@app/streamer';
 import { startChild, type BenchChild } from './child.ts';
-import type { BatchReceipts, ConnectRequest } from './client-child.ts';
+import type { AlertReceipt, BatchReceipts, ConnectRequest } from './client-child.ts';
 import { tickBatch } from './market.ts';
 import { sleep } from './stats.ts';
 
@@ -24,6 +24,10 @@ export interface Fleet {
   collect(ats: number[]): Promise<BatchReceipts[]>;
   /** Sockets closed without being asked to, by reason (ping timeouts, server disconnects). */
   lost(): Promise<Record<string, number>>;
+  /** `alert` events received so far, over the processes. */
+  alertCount(): Promise<number>;
+  /** Every `alert` event received (each once: the processes then forget them). */
+  alerts(): Promise<AlertReceipt[]>;
   stop(): Promise<void>;
 }
 
@@ -82,6 +86,8 @@ export async function startFleet(
         for (const [reason, n] of Object.entries(part)) total[reason] = (total[reason] ?? 0) + n;
       return total;
     },
+    alertCount: async () => (await all<number>('alertCount')).reduce((a, b) => a + b, 0),
+    alerts: async () => (await all<AlertReceipt[]>('alerts')).flat(),
     stop: async () => void (await Promise.all(children.map((c) => c.stop()))),
   };
 }

@@ -4,6 +4,7 @@
  * servers.ts; answers its calls (seed, status, memory, ...) over IPC.
  */
 import { randomUUID } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { parseConfig } from '@app/config';
 import { pino } from 'pino';
@@ -16,6 +17,8 @@ import {
   type BareWsSpec,
 } from './bare-servers.ts';
 import { serveParent, settledMemory } from './child.ts';
+import type { CrashPlan } from './crash-day.ts';
+import { seedCrashDay } from './crash-seed.ts';
 import {
   countHoldings,
   insertRowByRow,
@@ -33,6 +36,12 @@ export interface AppSpec {
   /** PGlite's DATA_DIR; in memory when absent. */
   dataDir?: string;
   logLevel?: string;
+  /** More configuration variables (SENDGRID_API_KEY and SENDGRID_API_URL of a fake, ...). */
+  env?: Record<string, string>;
+  /** The delivery queue's key prefix: instances of one deployment share it (default: one per process). */
+  queuePrefix?: string;
+  /** RuntimeOptions.rulesEngine (B8 runs the baseline with `claimChunkSize: 1`). */
+  rulesEngine?: { claimChunkSize?: number };
 }
 
 export type ServerSpec =
@@ -46,7 +55,24 @@ export interface ServerStatus {
   sockets: number;
   /** Users the quote fan-out knows the instruments of (app only). */
   watchedUsers: number;
+  /** Active rules in the engine's index (app only). */
+  rules: number;
 }
+
+/** The event loop's delay since the last reset (milliseconds), and the heap now. */
+export interface LoopDelay {
+  p99: number;
+  max: number;
+  mean: number;
+  heapUsedMB: number;
+}
+
+/**
+ * How late the event loop runs (perf_hooks, 10 ms resolution), from the start: B8 reads it
+ * over a crash (a stalled loop delays every socket, request and timer of the process).
+ */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 
 let app: ServerRuntime | undefined;
 let bare: BareServer | undefined;
@@ -62,11 +88,13 @@ async function startApp(spec: AppSpec) {
     JWT_SECRET: spec.jwtSecret,
     DATABASE_URL: spec.databaseUrl,
     REDIS_URL: spec.redisUrl,
+    ...spec.env,
   });
   app = await startServerRuntime(config, {
     log: pino({ level: config.LOG_LEVEL }),
     embeddedStreamer: false,
-    delivery: { queuePrefix: `bench-${randomUUID().slice(0, 8)}` },
+    delivery: { queuePrefix: spec.queuePrefix ?? `bench-${randomUUID().slice(0, 8)}` },
+    rulesEngine: spec.rulesEngine,
   });
   return { url: app.url, database: app.deps.database.kind };
 }
@@ -89,17 +117,34 @@ serveParent(
       return { url: bare.url, database: null };
     },
     status(): ServerStatus {
-      if (bare) return { sockets: bare.clients(), watchedUsers: 0 };
+      if (bare) return { sockets: bare.clients(), watchedUsers: 0, rules: 0 };
       const runtime = running();
-      return { sockets: runtime.io.engine.clientsCount, watchedUsers: runtime.fanout.localUsers() };
+      return {
+        sockets: runtime.io.engine.clientsCount,
+        watchedUsers: runtime.fanout.localUsers(),
+        rules: runtime.engine.stats().rules,
+      };
     },
     memory: () => settledMemory(),
+    /** The event loop's delay since the last reset; `reset` starts a new window. */
+    loopDelay(reset: boolean): LoopDelay {
+      const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+      const out = {
+        p99: ms(loopDelay.percentile(99)),
+        max: ms(loopDelay.max),
+        mean: ms(loopDelay.mean),
+        heapUsedMB: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
+      };
+      if (reset) loopDelay.reset();
+      return out;
+    },
     /** Writes a V8 heap snapshot (to see what a socket costs); returns its path. */
     heapSnapshot: (file: string) => writeHeapSnapshot(file),
     /** Resolves when every tick batch received so far is evaluated and stored. */
     idle: () => running().pipeline.idle(),
     seedUsers: (plan: SeedUsersPlan) => seedUsers(running().deps.db, plan),
     seedQuotes: (symbols: string[]) => seedQuotes(running().deps.db, symbols),
+    seedCrashDay: (plan: CrashPlan) => seedCrashDay(running().deps.db, plan),
     insertRowByRow: (a: { userId: string; rows: HoldingRow[] }) =>
       insertRowByRow(running().deps.db, a.userId, a.rows),
     countHoldings: (userId: string) => countHoldings(running().deps.db, userId),

@@ -2,7 +2,9 @@
 import { signAccessToken } from '../../server/src/auth/access-token.ts';
 import { startChild, type BenchChild } from './child.ts';
 import type { SeededUser, SeedUsersPlan, HoldingRow } from './seed.ts';
-import type { AppSpec, ServerSpec, ServerStatus } from './server-child.ts';
+import type { CrashPlan } from './crash-day.ts';
+import type { CrashDayUser } from './crash-seed.ts';
+import type { AppSpec, LoopDelay, ServerSpec, ServerStatus } from './server-child.ts';
 import type { BareWsSpec } from './bare-servers.ts';
 import { sleep } from './stats.ts';
 
@@ -55,6 +57,10 @@ export interface AppServer extends ServerHandle {
   countHoldings(userId: string): Promise<number>;
   /** Every tick batch received so far has been evaluated and stored. */
   idle(): Promise<void>;
+  /** B8's users, holdings, endpoints and rules (crash-seed.ts). */
+  seedCrashDay(plan: CrashPlan): Promise<CrashDayUser[]>;
+  /** The event loop's delay since the last reset (`reset` starts a new window). */
+  loopDelay(reset: boolean): Promise<LoopDelay>;
 }
 
 /** The real server runtime in a child process, without the embedded streamer. */
@@ -68,6 +74,8 @@ export async function startAppServer(spec: Omit<AppSpec, 'jwtSecret'>): Promise<
     insertRowByRow: (userId, rows) => call<number>('insertRowByRow', { userId, rows }),
     countHoldings: (userId) => call<number>('countHoldings', userId),
     idle: () => call<void>('idle'),
+    seedCrashDay: (plan) => call<CrashDayUser[]>('seedCrashDay', plan),
+    loopDelay: (reset) => call<LoopDelay>('loopDelay', reset),
   };
 }
 

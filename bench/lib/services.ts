@@ -34,3 +34,31 @@ export async function freshDatabase(postgresUrl: string | undefined): Promise<Be
   const db = await createFreshDatabase(postgresUrl);
   return { url: db.url, kind: 'PostgreSQL', drop: db.drop };
 }
+
+/**
+ * A copy of `template` (a seeded database no one is connected to) on the same server: B8 seeds
+ * its crash day once and starts every run from the same state.
+ */
+export async function cloneDatabase(postgresUrl: string, template: string): Promise<BenchDatabase> {
+  const templateName = new URL(template).pathname.slice(1);
+  const name = `${templateName}_c${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${templateName}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    kind: 'PostgreSQL',
+    drop: async () => {
+      const c = new pg.Client({ connectionString: postgresUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
