@@ -13,6 +13,8 @@
  *   (25 %); one in five is an absolute amount, the rest a percentage. Calm batches move prices
  *   by ±0.2 %, the crash takes 5–6 % off, the batches after it recover by up to 0.2 %: only the
  *   crash batch crosses anything.
+ * - Users: four in five on the Basic tier (5 emails a month), seven in ten with a verified
+ *   email endpoint (ordinal mod 5 = 0 is Advanced, ordinal mod 10 < 7 has the email).
  */
 import type { Quote, TickBatch } from '@app/common/market/tick-batch';
 
@@ -30,13 +32,6 @@ export interface CrashPlan {
 /** Holdings per user: every user holds as many instruments as their most rules. */
 export const holdingsPerUser = (plan: Pick<CrashPlan, 'rules' | 'users'>) =>
   Math.ceil(plan.rules / plan.users);
-
-/** The rule's id: fixed, so the bench can name every rule. */
-export const crashRuleId = (rule: number) => `00000000-0000-4000-8000-${rule.toString(16).padStart(12, '0')}`;
-
-/** Users with a verified email endpoint (7 in 10), and on the Advanced tier (1 in 5). */
-export const hasVerifiedEmail = (user: number) => user % 10 < 7;
-export const isAdvanced = (user: number) => user % 5 === 0;
 
 /** Instrument i's previous close (as market.ts's tickBatch). */
 export const prevCloseOf = (i: number) => 100 + (i % 900);
