@@ -5,7 +5,8 @@ import { plausibleSymbols } from '../../bench/lib/market.ts';
 import { expectWellFormed, quickContext } from './helpers.ts';
 
 describe('bench B8 (quick): crash day', function () {
-  this.timeout(300_000);
+  // Four runs of one or two server processes: minutes on a loaded 2-core machine.
+  this.timeout(600_000);
 
   it('gives only the crash batch a fall (5–6 %); the batches around it move by 0.2 % at most', () => {
     const symbols = plausibleSymbols(200);
