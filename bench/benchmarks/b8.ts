@@ -205,8 +205,8 @@ async function until(check: () => Promise<boolean>, deadline: number, everyMs = 
 interface Seeded {
   template: BenchDatabase;
   plan: CrashPlan;
-  /** Socket users: ordinal and access token, with the rules that must alert them. */
-  sockets: Array<{ user: number; token: string; expects: string[] }>;
+  /** Socket users: ordinal and id, with the rules that must alert them. */
+  sockets: Array<{ user: number; id: string; expects: string[] }>;
   /** Every rule the crash crosses. */
   crossing: Set<string>;
 }
@@ -237,7 +237,7 @@ async function seedTemplate(ctx: BenchContext, size: B8Size): Promise<Seeded> {
     const quiet: Seeded['sockets'] = [];
     for (const u of users) {
       const expects = u.crossing;
-      const socket = { user: u.ordinal, token: tokenFor(u.id), expects };
+      const socket = { user: u.ordinal, id: u.id, expects };
       if (expects.length > 0 && crossing.length < size.crossingSockets) crossing.push(socket);
       if (expects.length === 0 && quiet.length < size.quietSockets) quiet.push(socket);
       if (crossing.length >= size.crossingSockets && quiet.length >= size.quietSockets) break;
@@ -301,7 +301,8 @@ async function crashRun(
         Math.max(1, Math.floor(size.clients / instances)),
       );
       fleets.push(fleet);
-      const opened = await fleet.connect(shares[i]!.map((s) => ({ token: s.token, user: s.user })));
+      // Tokens minted now: they live 15 minutes, a full B8 runs longer.
+      const opened = await fleet.connect(shares[i]!.map((s) => ({ token: tokenFor(s.id), user: s.user })));
       if (opened.failed) throw new Error(`${opened.failed} sockets failed: ${opened.errors.join('; ')}`);
       await server.waitFor((s) => s.watchedUsers >= shares[i]!.length);
     }
