@@ -599,7 +599,10 @@ export const b8: Benchmark<B8Evidence> = {
       for (const n of size.instances)
         for (const path of ['set-based', 'baseline'] as const) {
           const started = Date.now();
-          runs.push(await crashRun(ctx, size, seeded, path, n));
+          const run = await crashRun(ctx, size, seeded, path, n);
+          runs.push(run);
+          // In the log as each run ends: a later run failing loses the result lines, not these.
+          ctx.log(runNote(run));
           ctx.log(`B8 ${path}, ${instancesName(n)}: done in ${Math.round((Date.now() - started) / 1000)} s`);
         }
     } finally {
