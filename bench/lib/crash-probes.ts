@@ -47,7 +47,7 @@ export function probeHealth(url: string, everyMs = 250): HealthProbe {
 export interface MailSink {
   /** For SENDGRID_API_URL. */
   url: string;
-  /** Recipients handed over so far (personalizations × their `to`s, however they are batched). */
+  /** Recipients accepted so far (personalizations × their `to`s, however they are batched). */
   recipients(): number;
   /** Requests received so far. */
   requests(): number;
@@ -69,7 +69,8 @@ export async function startMailSink(): Promise<MailSink> {
     if (fake.requests.length === 0) return;
     for (const r of fake.requests) {
       requests += 1;
-      for (const p of r.body.personalizations ?? []) recipients += p.to?.length ?? 0;
+      // Accepted mail only: a refused request (a limit, a bad address) hands nothing over.
+      if (r.status === 202) for (const p of r.body.personalizations ?? []) recipients += p.to?.length ?? 0;
     }
     lastAt = Date.now();
     fake.reset();
