@@ -143,6 +143,16 @@ export function b8Size(quick: boolean, env: NodeJS.ProcessEnv = process.env): B8
 
 export type ClaimPath = 'set-based' | 'baseline';
 
+/**
+ * The baseline: the firing path before issue #18, as server/src/rules/engine.ts names it (one
+ * transaction per crossing in 8 lanes, the pipeline waiting on the claims, every instance
+ * claiming and storing every batch). The set-based runs take the defaults.
+ */
+export const PRE_18_PATH = {
+  rulesEngine: { claimChunkSize: 1, claimConcurrency: 8, pipelineWaitsOnClaims: true },
+  batchOwner: { everyInstance: true },
+};
+
 /** One run: a shape (instances) and a claim path, from the crash to the last email. */
 export interface CrashRun {
   path: ClaimPath;
@@ -281,7 +291,7 @@ async function crashRun(
           // One deployment: the instances share the delivery queue.
           queuePrefix: `b8-${path}-${instances}`,
           env: { SENDGRID_API_KEY: 'SG.bench-only-key', SENDGRID_API_URL: mail.url },
-          rulesEngine: path === 'baseline' ? { claimChunkSize: 1 } : {},
+          ...(path === 'baseline' ? PRE_18_PATH : {}),
         }),
       ),
     );
@@ -632,7 +642,7 @@ export const b8: Benchmark<B8Evidence> = {
         `B8: PostgreSQL, one Redis, ${size.rules} active rules over ${size.users} users (${holdingsPerUser(plan)} holdings each) ` +
           `and ${size.instruments} instruments; ${size.crossings} cross in the crash batch (every price 5–6 % down); ` +
           `${seeded.sockets.length} sockets (${size.crossingSockets} of users with crossing rules, ${size.quietSockets} without); ` +
-          `a batch every ${size.intervalMs} ms; baseline = \`claimChunkSize: 1\` (one transaction per crossing); ` +
+          `a batch every ${size.intervalMs} ms; baseline = the path before #18 (\`claimChunkSize: 1, claimConcurrency: 8, pipelineWaitsOnClaims: true\`, every instance claiming and storing every batch); ` +
           `waits ${size.claimWaitS} s for the executions and ${size.emailWaitS} s for the emails from the crash; ` +
           `load average ${load} at B8's start, ${os.loadavg()[0]!.toFixed(2)} at its end.` +
           (oneBase && twoBase

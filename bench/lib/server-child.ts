@@ -8,7 +8,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { parseConfig } from '@app/config';
 import { pino } from 'pino';
-import { startServerRuntime, type ServerRuntime } from '../../server/src/runtime.ts';
+import { startServerRuntime, type RuntimeOptions, type ServerRuntime } from '../../server/src/runtime.ts';
 import {
   startBareKoa,
   startBareSocketIo,
@@ -40,8 +40,9 @@ export interface AppSpec {
   env?: Record<string, string>;
   /** The delivery queue's key prefix: instances of one deployment share it (default: one per process). */
   queuePrefix?: string;
-  /** RuntimeOptions.rulesEngine (B8 runs the baseline with `claimChunkSize: 1`). */
-  rulesEngine?: { claimChunkSize?: number };
+  /** How the engine fires, and who owns the batches (B8's baseline pins the path before #18). */
+  rulesEngine?: RuntimeOptions['rulesEngine'];
+  batchOwner?: RuntimeOptions['batchOwner'];
 }
 
 export type ServerSpec =
@@ -95,6 +96,7 @@ async function startApp(spec: AppSpec) {
     embeddedStreamer: false,
     delivery: { queuePrefix: spec.queuePrefix ?? `bench-${randomUUID().slice(0, 8)}` },
     rulesEngine: spec.rulesEngine,
+    batchOwner: spec.batchOwner,
   });
   return { url: app.url, database: app.deps.database.kind };
 }
