@@ -88,7 +88,9 @@ export function useNotificationEndpoints() {
   const add = useCallback(async (type: EndpointType, value: string): Promise<string | null> => {
     try {
       const result = await api.post<ApiEndpointSendResult>(PATH, { type, value });
-      setEndpoints((list) => [...(list ?? []), endpointOf(result)]);
+      const added = endpointOf(result);
+      // The `endpoints:changed` push may have refetched the list, new row included, first.
+      setEndpoints((list) => [...(list ?? []).filter((e) => e.id !== added.id), added]);
       setNotice(type === 'email' ? (result.notice ?? CHECK_EMAIL_NOTICE) : result.notice);
       return null;
     } catch (err) {
