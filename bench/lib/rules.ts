@@ -107,6 +107,7 @@ export function ruleRows(
       reference_price: String(base),
       peak_price: peak === null ? null : String(peak),
       computed_trigger_price: String(level),
+      rearm_at: null,
       version: RULE_VERSION_MS,
     });
   }

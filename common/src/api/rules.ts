@@ -8,6 +8,7 @@ import { EXCHANGES } from '../instruments/types.ts';
 import { isoDate } from './dates.ts';
 import { decimalInput, storedAmount } from './numbers.ts';
 import { RULE_MESSAGES } from '../rules/messages.ts';
+import { DEFAULT_REARM_PERCENT, MAX_REARM_PERCENT, MIN_REARM_PERCENT, REARM_MODES } from '../rules/rearm.ts';
 import {
   ACTION_TYPES,
   ALERT_DIRECTIONS,
@@ -31,6 +32,8 @@ const ruleScope = z.preprocess(
   (value) => (value === 'all' ? 'all_holdings' : value === 'specific' ? 'specific_account' : value),
   z.enum(RULE_SCOPES, { error: 'rule_scope must be all_holdings or specific_account' }),
 );
+
+const REARM_PERCENT_MESSAGE = `rearm_percent must be a number from ${MIN_REARM_PERCENT} to ${MAX_REARM_PERCENT}`;
 
 /** Every field a rule may be given; create and update add their defaults and checks. */
 const ruleFields = z.object({
@@ -57,6 +60,15 @@ const ruleFields = z.object({
   computed_trigger_price: z.unknown(),
   /** Template application sends `true`; new rules are always active. */
   is_active: z.boolean(),
+  /** `after_recovery`: after firing, re-armed once the price recovers `rearm_percent` past its level. */
+  rearm: z.enum(REARM_MODES, { error: 'rearm must be never or after_recovery' }),
+  rearm_percent: z.preprocess(
+    decimalInput,
+    z
+      .number({ error: REARM_PERCENT_MESSAGE })
+      .min(MIN_REARM_PERCENT, { error: REARM_PERCENT_MESSAGE })
+      .max(MAX_REARM_PERCENT, { error: REARM_PERCENT_MESSAGE }),
+  ),
 });
 
 type RuleChecks = { action_type?: ActionType; rule_scope?: RuleScope; target_account_id?: string | null };
@@ -85,6 +97,8 @@ export const createRuleBody = ruleFields
     priority: ruleFields.shape.priority.default(1),
     computed_trigger_price: ruleFields.shape.computed_trigger_price.optional(),
     is_active: ruleFields.shape.is_active.optional(),
+    rearm: ruleFields.shape.rearm.default('never'),
+    rearm_percent: ruleFields.shape.rearm_percent.default(DEFAULT_REARM_PERCENT),
   })
   .superRefine((rule, ctx) => {
     refuseSell(rule, ctx);

@@ -8,3 +8,4 @@ export * from './tiers.ts';
 export * from './describe.ts';
 export * from './naming.ts';
 export * from './price-guard.ts';
+export * from './rearm.ts';

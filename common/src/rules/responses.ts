@@ -2,6 +2,7 @@
 import type { ApiRuleAdjustment } from '../api/corporate-actions.ts';
 import type { Exchange } from '../instruments/types.ts';
 import type { AlertExecution } from '../realtime/events.ts';
+import type { RearmMode } from './rearm.ts';
 import type {
   ActionType,
   AlertDirection,
@@ -42,6 +43,11 @@ export interface ApiPositionRule {
   limit_price: number | null;
   is_active: boolean;
   status: RuleStatus;
+  /** `never`: fires once; `after_recovery`: re-armed once the price recovers `rearm_percent` past its level. */
+  rearm: RearmMode;
+  rearm_percent: number;
+  /** While a fired after_recovery rule waits: the price that re-arms it ('Re-arms at ₹X'); else null. */
+  rearm_at: number | null;
   priority: number;
   execution_count: number;
   created_at: string;

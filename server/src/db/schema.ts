@@ -211,6 +211,13 @@ export const positionRules = pgTable(
       .default('MARKET'),
     limitPrice: money('limit_price'),
     isActive: boolean('is_active').notNull().default(true),
+    /** `after_recovery`: after firing, re-armed once the price recovers rearm_percent past its level. */
+    rearm: text('rearm', { enum: ['never', 'after_recovery'] })
+      .notNull()
+      .default('never'),
+    rearmPercent: money('rearm_percent').notNull().default('3'),
+    /** Set while a fired after_recovery rule waits: the price that re-arms it (is_active is false). */
+    rearmAt: money('rearm_at'),
     priority: integer('priority').notNull().default(1),
     executionCount: integer('execution_count').notNull().default(0),
     createdAt: createdAt(),

@@ -42,7 +42,7 @@ async function disable(tx: Tx, rows: RuleRow[]): Promise<RuleRow[]> {
   if (rows.length === 0) return [];
   return tx
     .update(positionRules)
-    .set({ isActive: false, updatedAt: new Date() })
+    .set({ isActive: false, rearmAt: null, updatedAt: new Date() })
     .where(
       inArray(
         positionRules.id,
@@ -81,7 +81,7 @@ async function enable(tx: Tx, userId: string, rows: RuleRow[], mode: 'single' | 
   for (const [i, rule] of waking.entries()) {
     const [row] = await tx
       .update(positionRules)
-      .set({ isActive: true, ...levelColumns(outcomes[i] as ArmedLevels), updatedAt: now })
+      .set({ isActive: true, rearmAt: null, ...levelColumns(outcomes[i] as ArmedLevels), updatedAt: now })
       .where(eq(positionRules.id, rule.id))
       .returning();
     updated.set(rule.id, row!);
@@ -136,7 +136,7 @@ export async function bulkRuleAction(
         ? await enable(tx, user.id, rows, 'bulk')
         : await disable(
             tx,
-            rows.filter((r) => r.isActive),
+            rows.filter((r) => r.isActive || r.rearmAt !== null),
           ).then((done) => rows.map((r) => done.find((d) => d.id === r.id) ?? r));
     return { action: input.action, ids, rules: await withPrices(tx, changed) };
   });

@@ -15,7 +15,7 @@ export function versionSql(table?: string): SQL {
   return sql.raw(`(extract(epoch from date_trunc('milliseconds', ${column})) * 1000)`);
 }
 
-/** An active position_rules row as loadWatchEntries selects it. */
+/** An active (or waiting to re-arm) position_rules row as loadWatchEntries selects it. */
 export interface RuleRow {
   id: string;
   user_id: string;
@@ -27,6 +27,8 @@ export interface RuleRow {
   reference_price: string;
   peak_price: string | null;
   computed_trigger_price: string;
+  /** Set on a fired rule waiting to re-arm (is_active false): the price that re-arms it. */
+  rearm_at: string | null;
   version: string | number;
 }
 
@@ -40,8 +42,25 @@ interface AlertRow {
   version: string | number;
 }
 
-/** The index entry of a rule row. */
+/**
+ * The index entry of a rule row: an armed rule watches its level; a fired one waiting to re-arm
+ * watches its re-arm price the other way (a stop's recovery upwards, a take-profit's fall back).
+ */
 export function ruleEntry(r: RuleRow): WatchEntry {
+  const takeProfit = r.trigger_type === 'TAKE_PROFIT';
+  if (r.rearm_at !== null) {
+    return {
+      ...armedEntry(r),
+      kind: 'rearm',
+      direction: takeProfit ? 'below' : 'above',
+      price: Number(r.rearm_at),
+      peak: null,
+    };
+  }
+  return armedEntry(r);
+}
+
+function armedEntry(r: RuleRow): WatchEntry {
   const trailing = r.trigger_type === 'TRAILING_STOP_LOSS';
   return {
     kind: 'rule',
@@ -80,7 +99,7 @@ function alertEntry(r: AlertRow): WatchEntry {
   };
 }
 
-/** Every active rule and price alert, or only those of `users` (one id or many). */
+/** Every active rule (and rule waiting to re-arm) and price alert, or only those of `users` (one id or many). */
 export async function loadWatchEntries(
   db: Executor,
   users?: string | readonly string[],
@@ -90,8 +109,8 @@ export async function loadWatchEntries(
   const rules = await queryRows<RuleRow>(
     db,
     sql`select id, user_id, symbol, exchange, trigger_type, trigger_value, value_type, reference_price,
-               peak_price, computed_trigger_price, ${versionSql()}::float8 as version
-        from position_rules where is_active ${ofUser}`,
+               peak_price, computed_trigger_price, rearm_at, ${versionSql()}::float8 as version
+        from position_rules where (is_active or rearm_at is not null) ${ofUser}`,
   );
   const alerts = await queryRows<AlertRow>(
     db,

@@ -14,20 +14,22 @@ import {
 } from '@app/common/rules/index';
 import {
   CLAIMING,
-  firesBelow,
   packFlags,
   parseUuid,
+  REARMING,
   RuleStore,
   TRIGGER_CODES,
   TRIGGER_OF_CODE,
   triggerCodeOf,
   valueTypeOf,
+  watchesBelow,
   type Instrument,
 } from './rule-store.ts';
 
 /** One watched level, as loaded and as the index hands it out (a copy: the index keeps numbers). */
 export interface WatchEntry {
-  kind: 'rule' | 'alert';
+  /** `rearm`: a fired rule waiting to re-arm; `price` is then the re-arm price, `direction` the way it watches. */
+  kind: 'rule' | 'alert' | 'rearm';
   id: string;
   userId: string;
   /** `NSE:RELIANCE`. */
@@ -123,7 +125,8 @@ export class RuleIndex {
     return out;
   }
 
-  count(kind: WatchEntry['kind']): number {
+  /** Rules (armed or waiting to re-arm) or price alerts. */
+  count(kind: 'rule' | 'alert'): number {
     return kind === 'alert' ? this.alerts : this.store.live - this.alerts;
   }
 
@@ -255,20 +258,22 @@ export class RuleIndex {
       level = trailingLevel({ valueType: e.valueType, value: e.value, peak });
     }
     const code = TRIGGER_CODES[e.triggerType];
+    const rearming = e.kind === 'rearm';
     const slot = s.allocate(words, e.userId);
-    s.flags[slot] = packFlags(code, e.valueType) | (same?.claiming ? CLAIMING : 0);
+    s.flags[slot] =
+      packFlags(code, e.valueType) | (same?.claiming ? CLAIMING : 0) | (rearming ? REARMING : 0);
     s.values[slot] = e.value;
     s.versions[slot] = e.version;
     const ordinal = s.instrument(e.exchange, e.symbol, e.key);
     const inst = s.instruments[ordinal]!;
-    const group = firesBelow(code) ? inst.below : inst.above;
+    const group = watchesBelow(s.flags[slot]!) ? inst.below : inst.above;
     if (inst.below.n + inst.above.n === 0) this.instrumentsWatched += 1;
     s.instrumentOf[slot] = ordinal;
     // NaN is under no price: only trailing stops have a peak to raise.
     s.position[slot] = group.push(
       slot,
       level,
-      code === TRIGGER_CODES.TRAILING_STOP_LOSS ? (peak ?? NaN) : NaN,
+      code === TRIGGER_CODES.TRAILING_STOP_LOSS && !rearming ? (peak ?? NaN) : NaN,
     );
     if (e.kind === 'alert') this.alerts += 1;
   }
@@ -277,7 +282,7 @@ export class RuleIndex {
     const s = this.store;
     const code = triggerCodeOf(s.flags[slot]!);
     const inst = s.instruments[s.instrumentOf[slot]!]!;
-    const group = firesBelow(code) ? inst.below : inst.above;
+    const group = watchesBelow(s.flags[slot]!) ? inst.below : inst.above;
     const moved = group.removeAt(s.position[slot]!);
     if (moved >= 0) s.position[moved] = s.position[slot]!;
     if (inst.below.n + inst.above.n === 0) this.instrumentsWatched -= 1;
@@ -287,8 +292,7 @@ export class RuleIndex {
 
   private previousAt(store: RuleStore, slot: number): Previous {
     const inst = store.instruments[store.instrumentOf[slot]!]!;
-    const code = triggerCodeOf(store.flags[slot]!);
-    const peak = code === TRIGGER_CODES.TRAILING_STOP_LOSS ? inst.below.peaks![store.position[slot]!]! : NaN;
+    const peak = armedTrailing(store.flags[slot]!) ? inst.below.peaks![store.position[slot]!]! : NaN;
     return {
       version: store.versions[slot]!,
       peak: Number.isNaN(peak) ? null : peak,
@@ -302,13 +306,13 @@ export class RuleIndex {
     const f = s.flags[slot]!;
     const code = triggerCodeOf(f);
     const inst = s.instruments[s.instrumentOf[slot]!]!;
-    const below = firesBelow(code);
+    const below = watchesBelow(f);
     const group = below ? inst.below : inst.above;
     const position = s.position[slot]!;
     const alert = code === TRIGGER_CODES.PRICE_ABOVE || code === TRIGGER_CODES.PRICE_BELOW;
-    const peak = code === TRIGGER_CODES.TRAILING_STOP_LOSS ? inst.below.peaks![position]! : NaN;
+    const peak = armedTrailing(f) ? inst.below.peaks![position]! : NaN;
     return {
-      kind: alert ? 'alert' : 'rule',
+      kind: alert ? 'alert' : (f & REARMING) !== 0 ? 'rearm' : 'rule',
       id: s.idOf(slot),
       userId: s.userIds[s.users[slot]!]!,
       key: inst.key,
@@ -325,6 +329,10 @@ export class RuleIndex {
     };
   }
 }
+
+/** An armed trailing stop: the one kind of slot with a peak (in its instrument's `below` group). */
+const armedTrailing = (flags: number) =>
+  triggerCodeOf(flags) === TRIGGER_CODES.TRAILING_STOP_LOSS && (flags & REARMING) === 0;
 
 interface Previous {
   version: number;

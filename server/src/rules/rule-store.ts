@@ -31,12 +31,21 @@ export const VALUE_TYPES = [null, 'PERCENT', 'ABSOLUTE'] as const;
 const TRIGGER_MASK = 0b111;
 const VALUE_SHIFT = 3;
 export const CLAIMING = 0b100000;
+/**
+ * A fired rule waiting to re-arm (rules/rearm): its level is the re-arm price and it watches the
+ * other way (a stop's recovery upwards, a take-profit's fall back), with no trailing peak.
+ */
+export const REARMING = 0b1000000;
 
 /** Stops and below-alerts fire when the price falls to the level; the rest when it rises to it. */
 export const firesBelow = (code: number) =>
   code === TRIGGER_CODES.FIXED_STOP_LOSS ||
   code === TRIGGER_CODES.TRAILING_STOP_LOSS ||
   code === TRIGGER_CODES.PRICE_BELOW;
+
+/** Whether a slot with these flags watches for the price to fall to its level (its `below` group). */
+export const watchesBelow = (flags: number) =>
+  firesBelow(flags & TRIGGER_MASK) !== ((flags & REARMING) !== 0);
 
 /** One instrument's rules of one direction: parallel arrays, unordered (swap-remove). */
 export class Group {

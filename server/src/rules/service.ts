@@ -10,7 +10,13 @@ import type {
   UpdateRuleInput,
 } from '@app/common/api/rules';
 import { instrumentKey } from '@app/common/market/tick-batch';
-import { describeRule, renamedAfterEdit, RULE_MESSAGES } from '@app/common/rules/index';
+import {
+  DEFAULT_REARM_PERCENT,
+  describeRule,
+  rearmPrice,
+  renamedAfterEdit,
+  RULE_MESSAGES,
+} from '@app/common/rules/index';
 import { and, eq } from 'drizzle-orm';
 import type { SessionUser } from '../auth/require-user.ts';
 import type { Tx } from '../db/client.ts';
@@ -69,7 +75,11 @@ async function assertOwnAccounts(tx: Tx, userId: string, ids: Iterable<string | 
   for (const id of new Set(ids)) if (id) await ownedAccount(tx, userId, id);
 }
 
-export function newRuleValues(userId: string, rule: CreateRuleInput, levels: ArmedLevels) {
+/** A rule to create; Price Guard's defaults name no re-arming (never). */
+type NewRule = Omit<CreateRuleInput, 'rearm' | 'rearm_percent'> &
+  Partial<Pick<CreateRuleInput, 'rearm' | 'rearm_percent'>>;
+
+export function newRuleValues(userId: string, rule: NewRule, levels: ArmedLevels) {
   const specific = rule.rule_scope === 'specific_account';
   return {
     userId,
@@ -90,6 +100,8 @@ export function newRuleValues(userId: string, rule: CreateRuleInput, levels: Arm
     limitPrice: rule.limit_price == null ? null : String(rule.limit_price),
     priority: rule.priority,
     isActive: true,
+    rearm: rule.rearm ?? 'never',
+    rearmPercent: String(rule.rearm_percent ?? DEFAULT_REARM_PERCENT),
   };
 }
 
@@ -224,11 +236,12 @@ export async function updateRule(
       const notHeld = notHeldProblem(merged, book);
       if (notHeld) throw new Invalid(notHeld);
     }
+    const edited = { ...levels, ...editedColumns(input), triggerType: merged.triggerType };
     const [row] = await tx
       .update(positionRules)
       .set({
-        ...levels,
-        ...editedColumns(input),
+        ...edited,
+        ...waitColumns(existing, edited),
         ruleName:
           input.rule_name !== undefined
             ? input.rule_name || describeRule(asRule(merged))
@@ -259,7 +272,22 @@ function editedColumns(input: UpdateRuleInput): Partial<RuleRow> {
   if (input.order_type !== undefined) columns.orderType = input.order_type;
   if (input.limit_price !== undefined) columns.limitPrice = text(input.limit_price);
   if (input.priority !== undefined) columns.priority = input.priority;
+  if (input.rearm !== undefined) columns.rearm = input.rearm;
+  if (input.rearm_percent !== undefined) columns.rearmPercent = String(input.rearm_percent);
   return columns;
+}
+
+/**
+ * A fired rule waiting to re-arm keeps waiting after an edit, at the price its (new) level and
+ * percent give; an edit to `never` stops the wait (the rule stays off until enabled).
+ */
+function waitColumns(existing: RuleRow, edited: Partial<RuleRow>): Partial<RuleRow> {
+  if (existing.rearmAt === null) return {};
+  const mode = edited.rearm ?? existing.rearm;
+  if (mode === 'never') return { rearmAt: null };
+  const level = Number(edited.computedTriggerPrice ?? existing.computedTriggerPrice);
+  const percent = Number(edited.rearmPercent ?? existing.rearmPercent);
+  return { rearmAt: money(rearmPrice(edited.triggerType ?? existing.triggerType, level, percent)) };
 }
 
 function existingTrigger(row: RuleRow) {
