@@ -4,14 +4,19 @@
  * The same values the server's claim writes (rules/claim.ts): inactive, triggered at the
  * execution's time, one more execution, its level at the price that fired.
  */
+import { REARM_EXECUTION } from './rearm.ts';
 import type { ApiPositionRule, ApiPriceAlert, ApiRuleExecution } from './responses.ts';
 
 /** The bell's feed: the newest this many items (GET /api/alerts answers as many). */
 export const ALERT_FEED_LIMIT = 50;
 
-/** The rule after `execution` fired it (unchanged when the execution is not its own). */
+/**
+ * The rule after `execution` fired it (unchanged when the execution is not its own, or is a
+ * re-arming: the `rules:changed` that follows it brings the rule as re-armed, or waiting).
+ */
 export function firedRule(rule: ApiPositionRule, execution: ApiRuleExecution): ApiPositionRule {
-  if (execution.rule_id !== rule.id || !rule.is_active) return rule;
+  if (execution.rule_id !== rule.id || !rule.is_active || execution.execution_type === REARM_EXECUTION)
+    return rule;
   return {
     ...rule,
     is_active: false,

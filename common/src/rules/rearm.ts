@@ -5,6 +5,7 @@
  * re-arming is a History row; only firings count toward the alert quota. No rule expires.
  */
 import { formatInr } from '../format/money.ts';
+import { round2 } from './trigger.ts';
 import type { TriggerType } from './types.ts';
 
 export const REARM_MODES = ['never', 'after_recovery'] as const;
@@ -23,7 +24,7 @@ export const REARM_EXECUTION = 'REARM';
  */
 export function rearmPrice(triggerType: TriggerType, level: number, percent: number): number {
   const factor = triggerType === 'TAKE_PROFIT' ? 1 - percent / 100 : 1 + percent / 100;
-  return Math.round(level * factor * 100) / 100;
+  return round2(level * factor);
 }
 
 const ARMED_NAMES: Record<TriggerType, string> = {

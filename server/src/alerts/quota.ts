@@ -6,6 +6,7 @@ import type { ApiAlertQuota } from '@app/common/api/rules';
 import {
   istMonthStart,
   nextIstMonthStart,
+  REARM_EXECUTION,
   TIER_LIMITS,
   type SubscriptionTier,
 } from '@app/common/rules/index';
@@ -14,8 +15,10 @@ import { sql } from 'drizzle-orm';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor, type Tx } from '../db/client.ts';
 
-/** Executions that are notices, not alerts (corporate-action adjustments): never counted. */
-export const COUNTS_TOWARD_QUOTA = sql.raw(`execution_type <> '${CORPORATE_ACTION_EXECUTION}'`);
+/** Executions that are notices, not alerts (corporate-action adjustments, re-armings): never counted. */
+export const COUNTS_TOWARD_QUOTA = sql.raw(
+  `execution_type not in ('${CORPORATE_ACTION_EXECUTION}', '${REARM_EXECUTION}')`,
+);
 
 /** Triggers this IST month that counted against the quota (emailed, or meant to be). */
 async function countedThisMonth(db: Executor, userId: string, at: Date): Promise<number> {

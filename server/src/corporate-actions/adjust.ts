@@ -1,6 +1,7 @@
 /**
- * The adjustments of one bonus or split, inside its claiming transaction: every active rule and
- * price alert on the instrument has its levels divided by the ratio, every holding added by
+ * The adjustments of one bonus or split, inside its claiming transaction: every active rule (and
+ * fired rule waiting to re-arm, its re-arm price too) and price alert on the instrument has its
+ * levels divided by the ratio, every holding added by
  * hand (the USER_ADDED account) its quantity multiplied and its buy price divided. Imported
  * holdings are left to the broker's next file. Rows are locked in id order (as the engine's
  * peak writes do) and each gets a new `updated_at`, so a claim or peak write still holding the
@@ -63,7 +64,8 @@ export async function adjustForAction(tx: Tx, action: CorporateActionRow): Promi
   const rules = await queryRows<AdjustedRule>(
     tx,
     sql`with old as (
-          select * from position_rules where ${on} and is_active order by id for update)
+          select * from position_rules where ${on} and (is_active or rearm_at is not null)
+          order by id for update)
         update position_rules r set
           reference_price = round(old.reference_price / ${r}, 4),
           peak_price = round(old.peak_price / ${r}, 4),
@@ -71,6 +73,7 @@ export async function adjustForAction(tx: Tx, action: CorporateActionRow): Promi
           trigger_value = case when old.value_type = 'ABSOLUTE'
                                then round(old.trigger_value / ${r}, 4) else old.trigger_value end,
           limit_price = round(old.limit_price / ${r}, 2),
+          rearm_at = round(old.rearm_at / ${r}, 2),
           updated_at = ${NEXT_VERSION}
         from old where r.id = old.id
         returning r.id, r.user_id, r.rule_name, r.trigger_type, r.value_type,

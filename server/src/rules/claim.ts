@@ -5,16 +5,29 @@
  * AND is_active AND <version> = … RETURNING`; a row not returned was claimed elsewhere, edited or
  * disabled since the scan, and simply does not fire), settle the monthly email quota for the
  * chunk, insert the executions and one outbox row per verified email endpoint.
+ *
+ * Re-arming (issue #20) rides the same path: a rule with `rearm = 'after_recovery'` is claimed
+ * like any other but left waiting with a `rearm_at` price; when the price gets there, its re-arm
+ * crossing is claimed in the same way (`UPDATE … WHERE NOT is_active AND rearm_at IS NOT NULL
+ * AND <version> = …`), so it re-arms exactly once, and writes a REARM History row that is
+ * neither counted in the quota nor emailed.
  */
 import { randomUUID } from 'node:crypto';
-import { crossingMessage, overQuotaNote, type SubscriptionTier } from '@app/common/rules/index';
+import {
+  crossingMessage,
+  overQuotaNote,
+  REARM_EXECUTION,
+  rearmMessage,
+  type SubscriptionTier,
+  type TriggerType,
+} from '@app/common/rules/index';
 import { sql } from 'drizzle-orm';
 import { lockQuotaUsers, settleQuotas } from '../alerts/quota.ts';
 import type { ExecutionRow } from '../alerts/executions.ts';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Database, type Tx } from '../db/client.ts';
 import { versionSql } from './load.ts';
-import type { Crossing } from './rule-index.ts';
+import { trailingLevel, type Crossing } from './rule-index.ts';
 
 /** Recorded, but not emailed: over the monthly quota, or no verified email endpoint. */
 export const IN_APP_ONLY = 'IN_APP_ONLY';
@@ -23,27 +36,79 @@ export interface ClaimedTrigger {
   userId: string;
   execution: ExecutionRow;
   deliveryIds: string[];
+  /** The rule was left waiting to re-arm, or was re-armed: every instance reloads the user's rules. */
+  rulesChanged: boolean;
+}
+
+/** A claimed rule: the account it targets; whether it now waits to re-arm. */
+interface ClaimedRule {
+  accountId: string | null;
+  waits: boolean;
 }
 
 const byId = (a: Crossing, b: Crossing) => (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0);
 
-/** Claims the chunk's rules (in id order); the claimed ones' ids with the account each targets. */
-async function claimRules(tx: Tx, crossings: Crossing[]): Promise<Map<string, string | null>> {
+/**
+ * Claims the chunk's rules (in id order); the claimed ones by id. An after_recovery rule is
+ * left waiting at its re-arm price: rearm_percent above a stop's level, below a take-profit's
+ * (common/rules/rearm.ts rearmPrice).
+ */
+async function claimRules(tx: Tx, crossings: Crossing[]): Promise<Map<string, ClaimedRule>> {
   if (crossings.length === 0) return new Map();
   const sorted = [...crossings].sort(byId);
   const ids = pgArray(sorted.map((c) => c.entry.id));
-  const rows = await queryRows<{ id: string; target_account_id: string | null }>(
+  const rows = await queryRows<{ id: string; target_account_id: string | null; waits: boolean }>(
     tx,
     sql`update position_rules as r
         set is_active = false, execution_count = r.execution_count + 1, last_triggered_at = now(),
-            updated_at = now(), peak_price = coalesce(c.peak, r.peak_price), computed_trigger_price = c.level
+            updated_at = now(), peak_price = coalesce(c.peak, r.peak_price), computed_trigger_price = c.level,
+            rearm_at = case when r.rearm = 'after_recovery' then round(c.level * case
+              when r.trigger_type = 'TAKE_PROFIT' then 1 - r.rearm_percent / 100
+              else 1 + r.rearm_percent / 100 end, 2) end
         from unnest(${ids}::uuid[], ${pgArray(sorted.map((c) => c.entry.version))}::numeric[],
                     ${pgArray(sorted.map((c) => c.entry.peak))}::numeric[],
                     ${pgArray(sorted.map((c) => c.entry.price))}::numeric[]) as c(id, version, peak, level)
         where r.id = any(${ids}::uuid[]) and r.id = c.id and r.is_active and ${versionSql('r')} = c.version
-        returning r.id, r.target_account_id`,
+        returning r.id, r.target_account_id, r.rearm_at is not null as waits`,
   );
-  return new Map(rows.map((r) => [r.id, r.target_account_id]));
+  return new Map(rows.map((r) => [r.id, { accountId: r.target_account_id, waits: r.waits }]));
+}
+
+/** The level a rule re-armed at `ltp` watches: a trailing stop's from its fresh peak; others keep theirs. */
+function rearmedLevel(c: Crossing): number | null {
+  const e = c.entry;
+  return e.triggerType === 'TRAILING_STOP_LOSS'
+    ? trailingLevel({ valueType: e.valueType, value: e.value, peak: c.ltp })
+    : null;
+}
+
+/**
+ * Re-arms the chunk's waiting rules whose re-arm price was reached (in id order), each exactly
+ * once: the versioned update returns a rule only if it is still waiting at the version the
+ * crossing saw. A trailing stop's peak restarts from the recovery price. The re-armed ones by id,
+ * with their level now.
+ */
+async function rearmRules(
+  tx: Tx,
+  crossings: Crossing[],
+): Promise<Map<string, { accountId: string | null; level: number }>> {
+  if (crossings.length === 0) return new Map();
+  const sorted = [...crossings].sort(byId);
+  const ids = pgArray(sorted.map((c) => c.entry.id));
+  const rows = await queryRows<{ id: string; target_account_id: string | null; level: string }>(
+    tx,
+    sql`update position_rules as r
+        set is_active = true, rearm_at = null, updated_at = now(),
+            peak_price = case when c.level is null then r.peak_price else c.ltp end,
+            computed_trigger_price = coalesce(c.level, r.computed_trigger_price)
+        from unnest(${ids}::uuid[], ${pgArray(sorted.map((c) => c.entry.version))}::numeric[],
+                    ${pgArray(sorted.map((c) => c.ltp))}::numeric[],
+                    ${pgArray(sorted.map(rearmedLevel))}::numeric[]) as c(id, version, ltp, level)
+        where r.id = any(${ids}::uuid[]) and r.id = c.id and not r.is_active and r.rearm_at is not null
+          and ${versionSql('r')} = c.version
+        returning r.id, r.target_account_id, r.computed_trigger_price as level`,
+  );
+  return new Map(rows.map((r) => [r.id, { accountId: r.target_account_id, level: Number(r.level) }]));
 }
 
 /** Claims the chunk's price alerts; the claimed ones' ids. */
@@ -125,25 +190,66 @@ async function insertDeliveries(
   return out;
 }
 
+/** A claimed crossing: a firing (`waits`: now waiting to re-arm) or a re-arming (`rearmedLevel`). */
+interface Claimed {
+  c: Crossing;
+  accountId: string | null;
+  waits: boolean;
+  rearmedLevel: number | null;
+}
+
+/** A re-arming's History row: in-app only, never emailed, never counted toward the quota. */
+function rearmExecution({ c, accountId, rearmedLevel }: Claimed): NewExecution {
+  const e = c.entry;
+  return {
+    id: randomUUID(),
+    userId: e.userId,
+    ruleId: e.id,
+    priceAlertId: null,
+    symbol: e.symbol,
+    exchange: e.exchange,
+    triggerType: e.triggerType,
+    status: IN_APP_ONLY,
+    executionType: REARM_EXECUTION,
+    triggerPrice: String(e.price),
+    executionPrice: String(c.ltp),
+    accountId,
+    quantityExecuted: null,
+    brokerOrderId: null,
+    errorMessage: null,
+    message: rearmMessage({
+      symbol: e.symbol,
+      triggerType: e.triggerType as TriggerType,
+      ltp: c.ltp,
+      level: rearmedLevel!,
+    }),
+    overQuota: false,
+    readAt: null,
+    dismissedAt: null,
+  };
+}
+
 /** The claimed chunk's executions and outbox rows, inside its transaction. */
 async function recordTriggers(
   tx: Tx,
-  claimed: Array<{ c: Crossing; accountId: string | null }>,
+  claimed: Claimed[],
   tiers: ReadonlyMap<string, SubscriptionTier>,
 ): Promise<ClaimedTrigger[]> {
-  const quotas = await settleQuotas(
+  const fired = claimed.filter((x) => x.rearmedLevel === null);
+  const settled = await settleQuotas(
     tx,
-    claimed.map(({ c }) => ({ userId: c.entry.userId })),
+    fired.map(({ c }) => ({ userId: c.entry.userId })),
     tiers,
   );
-  const emailed = [
-    ...new Set(claimed.filter((_, i) => !quotas[i]!.overQuota).map(({ c }) => c.entry.userId)),
-  ];
+  const quotas = new Map(fired.map((x, i) => [x, settled[i]!]));
+  const emailed = [...new Set(fired.filter((x) => !quotas.get(x)!.overQuota).map(({ c }) => c.entry.userId))];
   const endpoints = await emailEndpoints(tx, emailed);
   const deliveries: Array<{ executionId: string; endpointId: string; destination: string }> = [];
-  const rows = claimed.map(({ c, accountId }, i): NewExecution => {
+  const rows = claimed.map((x): NewExecution => {
+    if (x.rearmedLevel !== null) return rearmExecution(x);
+    const { c, accountId } = x;
     const e = c.entry;
-    const quota = quotas[i]!;
+    const quota = quotas.get(x)!;
     const to = quota.overQuota ? [] : (endpoints.get(e.userId) ?? []);
     const id = randomUUID();
     for (const ep of to) deliveries.push({ executionId: id, endpointId: ep.id, destination: ep.value });
@@ -177,10 +283,11 @@ async function recordTriggers(
   });
   const executions = await insertExecutions(tx, rows);
   const outbox = await insertDeliveries(tx, deliveries);
-  return executions.map((execution) => ({
+  return executions.map((execution, i) => ({
     userId: execution.userId,
     execution,
     deliveryIds: outbox.get(execution.id) ?? [],
+    rulesChanged: claimed[i]!.waits || claimed[i]!.rearmedLevel !== null,
   }));
 }
 
@@ -218,15 +325,23 @@ function claimOnce(db: Database, crossings: readonly Crossing[]): Promise<Claime
       tx,
       crossings.filter((c) => c.entry.kind === 'rule'),
     );
+    const rearmed = await rearmRules(
+      tx,
+      crossings.filter((c) => c.entry.kind === 'rearm'),
+    );
     const alerts = await claimAlerts(
       tx,
       crossings.filter((c) => c.entry.kind === 'alert'),
     );
-    const claimed: Array<{ c: Crossing; accountId: string | null }> = [];
+    const claimed: Claimed[] = [];
     for (const c of crossings) {
-      if (c.entry.kind === 'rule' && rules.has(c.entry.id))
-        claimed.push({ c, accountId: rules.get(c.entry.id)! });
-      if (c.entry.kind === 'alert' && alerts.has(c.entry.id)) claimed.push({ c, accountId: null });
+      const { kind, id } = c.entry;
+      const rule = kind === 'rule' ? rules.get(id) : undefined;
+      const again = kind === 'rearm' ? rearmed.get(id) : undefined;
+      if (rule) claimed.push({ c, accountId: rule.accountId, waits: rule.waits, rearmedLevel: null });
+      if (again) claimed.push({ c, accountId: again.accountId, waits: false, rearmedLevel: again.level });
+      if (kind === 'alert' && alerts.has(id))
+        claimed.push({ c, accountId: null, waits: false, rearmedLevel: null });
     }
     return claimed.length === 0 ? [] : recordTriggers(tx, claimed, tiers);
   });

@@ -201,6 +201,10 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
       return;
     }
     for (const { entry } of chunk) index.removeIfVersion(entry.id, entry.version);
+    // A rule left waiting to re-arm, or re-armed, is watched again here without waiting for the
+    // change feed's round trip (the `rules` change announce publishes reloads the other instances).
+    for (const userId of new Set(fired.filter((f) => f.rulesChanged).map((f) => f.userId)))
+      void reloadUser(userId);
     try {
       await announce(fired);
     } catch (err) {

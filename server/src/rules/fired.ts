@@ -1,7 +1,9 @@
 /**
  * What a firing tells the house: one `executions` change per claimed trigger, carrying the
  * execution as the bell lists it, so every tab patches its lists from the `alert` push and no
- * instance reloads the user's rules (events/consumers.ts).
+ * instance reloads the user's rules (events/consumers.ts) — except where a claim left a rule
+ * waiting to re-arm or re-armed it: then a `rules` change follows the executions in the same
+ * message, so every instance loads the rule's new watch (after dropping the fired one).
  */
 import { describePriceAlert } from '@app/common/rules/index';
 import { inArray } from 'drizzle-orm';
@@ -31,7 +33,8 @@ async function ruleNames(db: Executor, ids: string[], log: Logger): Promise<Map<
 export async function firedChanges(db: Executor, fired: ClaimedTrigger[], log: Logger): Promise<Change[]> {
   const ruleIds = fired.flatMap((f) => (f.execution.ruleId ? [f.execution.ruleId] : []));
   const names = await ruleNames(db, ruleIds, log);
-  return fired.map(({ userId, execution: e }) => {
+  const reload = [...new Set(fired.filter((f) => f.rulesChanged).map((f) => f.userId))];
+  const executions = fired.map(({ userId, execution: e }): Change => {
     const name = e.ruleId
       ? (names.get(e.ruleId) ?? null)
       : describePriceAlert({
@@ -40,4 +43,5 @@ export async function firedChanges(db: Executor, fired: ClaimedTrigger[], log: L
         });
     return { type: 'executions', userId, fired: presentExecution(e, name) };
   });
+  return [...executions, ...reload.map((userId): Change => ({ type: 'rules', userId }))];
 }

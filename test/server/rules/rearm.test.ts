@@ -1,0 +1,205 @@
+/**
+ * Issue 20, re-arming, through the real server and its bus: a rule set to re-arm after the price
+ * recovers fires, waits, re-arms once the price is back rearm_percent past its level, and fires
+ * again; History lists each firing and each re-arming; only firings count toward the quota. A
+ * rule left at `never` fires once, as before.
+ */
+import type { ApiAlertQuota } from '@app/common/api/rules';
+import { expect } from 'chai';
+import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { apiClient } from '../../helpers/http.ts';
+import type { SignedInUser } from '../../helpers/users.ts';
+import { addHolding, createRule, listExecutions, listRules, publishPrices, userFactory } from './support.ts';
+
+describe('re-arming rules (rearm: after_recovery)', () => {
+  let app: TestApp;
+  const users = userFactory(() => app);
+  before(async () => {
+    app = await bootApp({ embeddedStreamer: false });
+  });
+  after(async () => {
+    await users.forget();
+    await app.close();
+  });
+
+  /** A batch, then the reloads its claims asked for (a waiting or re-armed rule's new watch). */
+  async function prices(p: Record<string, number>): Promise<void> {
+    await publishPrices(app, p);
+    await app.runtime.engine.settled();
+  }
+
+  async function ruleOf(user: SignedInUser, symbol: string) {
+    return (await listRules(app, user)).find((r) => r.symbol === symbol)!;
+  }
+
+  /** History, oldest first: [execution_type, trigger_price, execution_price]. */
+  async function history(user: SignedInUser) {
+    return (await listExecutions(app, user))
+      .reverse()
+      .map((e) => [e.execution_type, e.trigger_price, e.execution_price]);
+  }
+
+  it('a rule left at never fires once and stays off when the price recovers and falls again', async () => {
+    const user = await users.make();
+    await prices({ RAONCE: 1000 });
+    await addHolding(app, user, 'RAONCE');
+    const res = await createRule(app, user, {
+      symbol: 'RAONCE',
+      trigger_type: 'FIXED_STOP_LOSS',
+      trigger_value: 5,
+    });
+    expect(res.body.data).to.deep.include({ rearm: 'never', rearm_percent: 3, rearm_at: null });
+    await prices({ RAONCE: 949 });
+    await prices({ RAONCE: 1000 });
+    await prices({ RAONCE: 949 });
+    expect(await history(user)).to.deep.equal([['ALERT', 950, 949]]);
+    expect(await ruleOf(user, 'RAONCE')).to.deep.include({ status: 'TRIGGERED', rearm_at: null });
+  });
+
+  it('a stop fires, re-arms when the price recovers 3 % above its level, and fires again; the quota counts the firings only', async () => {
+    const user = await users.make();
+    await prices({ RASTOP: 1000 });
+    await addHolding(app, user, 'RASTOP');
+    const res = await createRule(app, user, {
+      symbol: 'RASTOP',
+      trigger_type: 'FIXED_STOP_LOSS',
+      trigger_value: 5,
+      rearm: 'after_recovery',
+    });
+    expect(res.status).to.equal(201);
+    expect(res.body.data).to.deep.include({ rearm: 'after_recovery', rearm_percent: 3, rearm_at: null });
+
+    await prices({ RASTOP: 949 });
+    expect(await ruleOf(user, 'RASTOP'), 'waiting: re-arms at 950 + 3 %').to.deep.include({
+      is_active: false,
+      status: 'TRIGGERED',
+      rearm_at: 978.5,
+    });
+    await prices({ RASTOP: 940 });
+    await prices({ RASTOP: 978 });
+    expect(await history(user), 'no second firing while it waits; 978 is short of 978.50').to.deep.equal([
+      ['ALERT', 950, 949],
+    ]);
+
+    await prices({ RASTOP: 979 });
+    expect(await ruleOf(user, 'RASTOP')).to.deep.include({
+      is_active: true,
+      status: 'ACTIVE',
+      rearm_at: null,
+      computed_trigger_price: 950,
+    });
+    await prices({ RASTOP: 990 });
+    await prices({ RASTOP: 950 });
+    const executions = await listExecutions(app, user);
+    expect(await history(user)).to.deep.equal([
+      ['ALERT', 950, 949],
+      ['REARM', 978.5, 979],
+      ['ALERT', 950, 950],
+    ]);
+    expect(executions[1]!.message).to.equal(
+      'RASTOP recovered to ₹979.00: your stop loss is armed again at ₹950.00',
+    );
+    expect(executions[1]!.status, 'a re-arming is not emailed').to.equal('IN_APP_ONLY');
+    expect(await ruleOf(user, 'RASTOP')).to.deep.include({ execution_count: 2, rearm_at: 978.5 });
+
+    const quota = await apiClient(app.url).get<ApiAlertQuota>('/api/alerts/quota', user.token);
+    expect(quota.body.data).to.deep.include({ used: 2, total: 5, remaining: 3 });
+  });
+
+  it('a trailing stop re-arms with its peak restarted from the recovery price', async () => {
+    const user = await users.make();
+    await prices({ RATRAIL: 1000 });
+    await addHolding(app, user, 'RATRAIL');
+    await createRule(app, user, {
+      symbol: 'RATRAIL',
+      trigger_type: 'TRAILING_STOP_LOSS',
+      trigger_value: 10,
+      rearm: 'after_recovery',
+    });
+    await prices({ RATRAIL: 1100 });
+    await prices({ RATRAIL: 989 });
+    expect(await ruleOf(user, 'RATRAIL'), 'fired at 990; re-arms at 990 + 3 %').to.deep.include({
+      rearm_at: 1019.7,
+    });
+    await prices({ RATRAIL: 1020 });
+    expect(await ruleOf(user, 'RATRAIL')).to.deep.include({
+      is_active: true,
+      peak_price: 1020,
+      computed_trigger_price: 918,
+    });
+    await prices({ RATRAIL: 1050 });
+    await prices({ RATRAIL: 945 });
+    expect(await history(user)).to.deep.equal([
+      ['ALERT', 990, 989],
+      ['REARM', 1019.7, 1020],
+      ['ALERT', 945, 945],
+    ]);
+  });
+
+  it('a take-profit re-arms once the price falls back rearm_percent below its level', async () => {
+    const user = await users.make();
+    await prices({ RATARGET: 1000 });
+    await addHolding(app, user, 'RATARGET');
+    await createRule(app, user, {
+      symbol: 'RATARGET',
+      trigger_type: 'TAKE_PROFIT',
+      trigger_value: 10,
+      rearm: 'after_recovery',
+      rearm_percent: '5',
+    });
+    await prices({ RATARGET: 1101 });
+    expect(await ruleOf(user, 'RATARGET')).to.deep.include({ rearm_percent: 5, rearm_at: 1045 });
+    await prices({ RATARGET: 1120 });
+    await prices({ RATARGET: 1044 });
+    await prices({ RATARGET: 1100 });
+    expect(await history(user)).to.deep.equal([
+      ['ALERT', 1100, 1101],
+      ['REARM', 1045, 1044],
+      ['ALERT', 1100, 1100],
+    ]);
+    const [, rearmed] = await listExecutions(app, user);
+    expect(rearmed!.message).to.equal(
+      'RATARGET fell back to ₹1,044.00: your profit target is armed again at ₹1,100.00',
+    );
+  });
+
+  it('disabling a waiting rule ends the wait: the recovery re-arms nothing', async () => {
+    const user = await users.make();
+    await prices({ RAOFF: 1000 });
+    await addHolding(app, user, 'RAOFF');
+    const res = await createRule(app, user, {
+      symbol: 'RAOFF',
+      trigger_type: 'FIXED_STOP_LOSS',
+      trigger_value: 5,
+      rearm: 'after_recovery',
+    });
+    await prices({ RAOFF: 949 });
+    const off = await apiClient(app.url).patch(
+      `/api/position-rules/${res.body.data!.id}`,
+      { is_active: false },
+      user.token,
+    );
+    expect(off.status).to.equal(200);
+    await app.runtime.engine.settled();
+    await prices({ RAOFF: 1000 });
+    await prices({ RAOFF: 949 });
+    expect(await history(user)).to.deep.equal([['ALERT', 950, 949]]);
+    expect(await ruleOf(user, 'RAOFF')).to.deep.include({ is_active: false, rearm_at: null });
+  });
+
+  it('refuses an unknown rearm or a percent outside 0.5 to 50, saving nothing', async () => {
+    const user = await users.make();
+    await prices({ RABAD: 1000 });
+    await addHolding(app, user, 'RABAD');
+    const base = { symbol: 'RABAD', trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5 };
+    const mode = await createRule(app, user, { ...base, rearm: 'always' });
+    expect(mode.status).to.equal(400);
+    expect(mode.body.error).to.equal('rearm must be never or after_recovery');
+    for (const rearm_percent of [0.4, 51, 'abc']) {
+      const res = await createRule(app, user, { ...base, rearm: 'after_recovery', rearm_percent });
+      expect(res.status, String(rearm_percent)).to.equal(400);
+      expect(res.body.error).to.equal('rearm_percent must be a number from 0.5 to 50');
+    }
+    expect(await listRules(app, user)).to.deep.equal([]);
+  });
+});
