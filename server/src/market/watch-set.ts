@@ -1,5 +1,6 @@
 /**
- * The watch set: every listed instrument someone holds or has an active rule or price alert on.
+ * The watch set: every listed instrument someone holds or has an active rule (or one waiting to
+ * re-arm) or price alert on.
  * The streamer polls exactly these. A user's change updates it by difference, on the instance
  * where the change committed: the instruments the user now watches and did not before are
  * added, those they stopped watching are removed unless someone else still watches them. What
@@ -35,7 +36,7 @@ export async function loadWatchedInstruments(db: Executor, userId?: string): Pro
     sql`
     with w as (
       select symbol, exchange from holdings where true ${ofUser}
-      union select symbol, exchange from position_rules where is_active ${ofUser}
+      union select symbol, exchange from position_rules where (is_active or rearm_at is not null) ${ofUser}
       union select symbol, exchange from price_alerts where is_active ${ofUser}
     )
     select w.symbol, w.exchange, r.reference, i.scrip_code from w
@@ -69,7 +70,8 @@ async function stillWatched(db: Executor, keys: readonly string[]): Promise<Set<
     from jsonb_to_recordset(${JSON.stringify(parsed)}::jsonb) as k(symbol text, exchange text)
     where exists (select 1 from holdings h where h.exchange = k.exchange and h.symbol = k.symbol)
        or exists (select 1 from position_rules r
-                  where r.exchange = k.exchange and r.symbol = k.symbol and r.is_active)
+                  where r.exchange = k.exchange and r.symbol = k.symbol
+                    and (r.is_active or r.rearm_at is not null))
        or exists (select 1 from price_alerts a
                   where a.exchange = k.exchange and a.symbol = k.symbol and a.is_active)`,
   );

@@ -32,7 +32,8 @@ export async function loadUserInstruments(db: Executor, userId: string): Promise
     db,
     sql`
     select symbol, exchange from holdings where user_id = ${userId}
-    union select symbol, exchange from position_rules where user_id = ${userId} and is_active
+    union select symbol, exchange from position_rules
+      where user_id = ${userId} and (is_active or rearm_at is not null)
     union select symbol, exchange from price_alerts where user_id = ${userId} and is_active`,
   );
   return rows.map((r) => intern(instrumentKey(r.exchange, r.symbol)));

@@ -17,11 +17,15 @@ export async function lockUserTier(tx: Tx, userId: string): Promise<Subscription
   return row.tier;
 }
 
-/** The instruments (`NSE:ITC`) the user's active rules cover: what the tier limit counts. */
+/**
+ * The instruments (`NSE:ITC`) the user's active rules, and rules waiting to re-arm, cover: what
+ * the tier limit counts.
+ */
 export async function coveredInstruments(tx: Tx, userId: string): Promise<Set<string>> {
   const rows = await queryRows<{ symbol: string; exchange: string }>(
     tx,
-    sql`select distinct symbol, exchange from position_rules where user_id = ${userId} and is_active`,
+    sql`select distinct symbol, exchange from position_rules
+        where user_id = ${userId} and (is_active or rearm_at is not null)`,
   );
   return new Set(rows.map((r) => instrumentKey(r.exchange, r.symbol)));
 }

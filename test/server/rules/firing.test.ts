@@ -290,7 +290,7 @@ describe('crash-day firing: chunked claims, a pipeline that never waits on them,
       const ruleLoads = statements
         .slice(from)
         .filter((q) =>
-          /from position_rules where is_active and user_id/i.test(q.replace(/\s+/g, ' ')),
+          /computed_trigger_price, .* from position_rules where .* and user_id/i.test(q.replace(/\s+/g, ' ')),
         ).length;
       const executions = await db.query<{ rule_id: string }>(
         `select rule_id from rule_executions where user_id = any($1::uuid[])`,
