@@ -8,7 +8,7 @@ import {
   priceAlertSentence,
   toastContent,
 } from '../../client/src/alerts/alertDisplay.ts';
-import { statusLabel, statusTone } from '../../client/src/routes/history/executionDisplay.ts';
+import { ruleTypeLabel, statusLabel, statusTone } from '../../client/src/routes/history/executionDisplay.ts';
 
 const execution = (over: Partial<AlertExecution> = {}): AlertExecution => ({
   id: 'e1',
@@ -42,6 +42,17 @@ describe('client: alerts display', () => {
     expect(alertTitle('PRICE_ABOVE')).to.equal('Price alert');
     expect(alertTitle('TAKE_PROFIT')).to.equal('Profit target reached');
     expect(alertTitle('SOMETHING_NEW')).to.equal('SOMETHING NEW');
+  });
+
+  it('titles a re-arming "Re-armed", in the bell and in History', () => {
+    const rearmed = execution({
+      execution_type: 'REARM',
+      status: 'IN_APP_ONLY',
+      message: 'RELIANCE recovered to ₹1,030.00: your stop loss is armed again at ₹1,000.00',
+    });
+    expect(toastContent(rearmed)).to.deep.include({ title: 'RELIANCE · Re-armed', inAppOnly: true });
+    expect(ruleTypeLabel('FIXED_STOP_LOSS', 'REARM')).to.equal('Re-armed · FIXED STOP LOSS');
+    expect(ruleTypeLabel('FIXED_STOP_LOSS', 'ALERT')).to.equal('FIXED STOP LOSS');
   });
 
   it('names the bell by its unread count and caps the badge', () => {

@@ -49,6 +49,10 @@ describe('common: what an alert push changes in the lists a tab holds', () => {
     expect(firedRule(inactive, execution())).to.equal(inactive);
   });
 
+  it('leaves a rule as it is for a re-arming: the rules reload that follows brings it armed', () => {
+    expect(firedRule(rule, execution({ execution_type: 'REARM' }))).to.equal(rule);
+  });
+
   it('marks the fired price alert triggered', () => {
     const alert = { id: 'a1', is_active: true, status: 'ACTIVE', triggered_at: null } as ApiPriceAlert;
     const fired = execution({ rule_id: null, price_alert_id: 'a1', trigger_type: 'PRICE_BELOW' });

@@ -51,7 +51,7 @@ export default function AlertPanel({ id, onNavigate }: AlertPanelProps) {
 }
 
 function FeedItem({ item }: { item: ApiRuleExecution }) {
-  const title = `${item.symbol} · ${alertTitle(item.trigger_type)}`;
+  const title = `${item.symbol} · ${alertTitle(item.trigger_type, item.execution_type)}`;
   return (
     <li className="alert-item" data-read={item.read}>
       <span className="alert-dot" aria-hidden="true" />

@@ -6,7 +6,7 @@ import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/descri
 import { formatIstDateTime } from '@app/common/format/ist';
 import { formatInr } from '@app/common/format/money';
 import type { AlertExecution } from '@app/common/realtime/events';
-import { triggerTypeLabel } from '@app/common/rules/index';
+import { REARM_EXECUTION, triggerTypeLabel } from '@app/common/rules/index';
 
 const TITLES: Record<string, string> = {
   FIXED_STOP_LOSS: 'Stop loss hit',
@@ -19,8 +19,9 @@ const TITLES: Record<string, string> = {
   SPLIT: 'Rules adjusted for a split',
 };
 
-/** 'Trailing stop hit', 'Price alert'; an unknown type in words. */
-export function alertTitle(triggerType: string): string {
+/** 'Trailing stop hit', 'Price alert', 'Re-armed' (a rule armed again); an unknown type in words. */
+export function alertTitle(triggerType: string, executionType?: string): string {
+  if (executionType === REARM_EXECUTION) return 'Re-armed';
   return TITLES[triggerType] ?? triggerTypeLabel(triggerType);
 }
 
@@ -41,7 +42,7 @@ export function toastContent(execution: AlertExecution): ToastContent {
   const message = execution.message?.trim();
   return {
     id: execution.id,
-    title: `${execution.symbol} · ${alertTitle(execution.trigger_type)}`,
+    title: `${execution.symbol} · ${alertTitle(execution.trigger_type, execution.execution_type)}`,
     body:
       message && message.length > 0
         ? message

@@ -19,7 +19,9 @@ export function ExecutionCards({ executions }: { executions: HistoryExecution[] 
             <div>
               <dt>Rule Type</dt>
               <dd>
-                <span className="history-rule-type">{ruleTypeLabel(execution.trigger_type)}</span>
+                <span className="history-rule-type">
+                  {ruleTypeLabel(execution.trigger_type, execution.execution_type)}
+                </span>
                 {execution.rule_name ? (
                   <span className="history-rule-name">{execution.rule_name}</span>
                 ) : null}

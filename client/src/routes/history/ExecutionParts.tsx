@@ -1,5 +1,6 @@
 import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/describe';
 import { formatInr } from '@app/common/format/index';
+import { REARM_EXECUTION } from '@app/common/rules/rearm';
 import {
   IN_APP_ONLY,
   NO_DETAILS,
@@ -45,9 +46,12 @@ export function ExecutionPrices({ execution }: { execution: HistoryExecution }) 
       </span>
     );
   }
+  const rearm = execution.execution_type === REARM_EXECUTION;
   return (
     <span className="execution-prices numeric">
-      <span>Trigger {formatInr(execution.trigger_price)}</span>
+      <span>
+        {rearm ? 'Re-arm price' : 'Trigger'} {formatInr(execution.trigger_price)}
+      </span>
       <span aria-hidden="true"> · </span>
       <span>Hit at {formatInr(execution.execution_price)}</span>
     </span>

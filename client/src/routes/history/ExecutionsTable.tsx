@@ -24,7 +24,9 @@ export function ExecutionsTable({ executions }: { executions: HistoryExecution[]
                 <span className="history-exchange">{execution.exchange}</span>
               </th>
               <td>
-                <span className="history-rule-type">{ruleTypeLabel(execution.trigger_type)}</span>
+                <span className="history-rule-type">
+                  {ruleTypeLabel(execution.trigger_type, execution.execution_type)}
+                </span>
                 {execution.rule_name ? (
                   <span className="history-rule-name">{execution.rule_name}</span>
                 ) : null}

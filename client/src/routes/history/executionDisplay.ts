@@ -1,6 +1,7 @@
 /** How an execution reads on the History page (spec §2 History, §3 Rule execution). Pure. */
 import { formatIstDateTime } from '@app/common/format/index';
 import type { AlertExecution } from '@app/common/realtime/events';
+import { REARM_EXECUTION } from '@app/common/rules/rearm';
 
 /** One History row as `GET /api/rule-executions` lists it (`rule_name` when the server names it). */
 export type HistoryExecution = AlertExecution & { rule_name?: string | null };
@@ -21,9 +22,10 @@ export const DEFAULT_PERIOD: PeriodDays = 30;
 
 export const NO_DETAILS = 'No additional details';
 
-/** 'TRAILING_STOP_LOSS' → 'TRAILING STOP LOSS'. */
-export function ruleTypeLabel(triggerType: string): string {
-  return triggerType.replace(/_/g, ' ');
+/** 'TRAILING_STOP_LOSS' → 'TRAILING STOP LOSS'; a re-arming 'Re-armed · TRAILING STOP LOSS'. */
+export function ruleTypeLabel(triggerType: string, executionType?: string): string {
+  const label = triggerType.replace(/_/g, ' ');
+  return executionType === REARM_EXECUTION ? `Re-armed · ${label}` : label;
 }
 
 export type StatusTone = 'gain' | 'loss' | 'warning';

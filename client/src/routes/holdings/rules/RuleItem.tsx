@@ -96,6 +96,9 @@ export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) 
         {rule.status === 'TRIGGERED' && rule.last_triggered_at ? (
           <span>Fired {formatIstDateTime(rule.last_triggered_at)} IST</span>
         ) : null}
+        {rule.rearm_at !== null ? (
+          <span className="rule-rearm-at">Re-arms at {formatInr(rule.rearm_at)}</span>
+        ) : null}
         {multiAccount && rule.rule_scope === 'all_holdings' ? <span>All accounts</span> : null}
         <AdjustmentNote adjustments={rule.adjustments} />
       </p>

@@ -1,9 +1,16 @@
 /**
  * The fields every rule form shares (the row's draft, Edit in Manage Rules, the wizard): the
- * trigger type, the trigger value (digits and a dot only) and its unit. Each is a labelled field
+ * trigger type, the trigger value (digits and a dot only) and its unit; re-arming where a form offers it. Each is a labelled field
  * whose input id is `${id}-type`, `${id}-value` or `${id}-unit`.
  */
-import { sanitizeTriggerInput, type TriggerType, type ValueType } from '@app/common/rules/index';
+import {
+  MAX_REARM_PERCENT,
+  MIN_REARM_PERCENT,
+  sanitizeTriggerInput,
+  type RearmMode,
+  type TriggerType,
+  type ValueType,
+} from '@app/common/rules/index';
 import { TRIGGER_CHOICES } from './ruleView.ts';
 
 export function TriggerTypeField({
@@ -100,6 +107,58 @@ export function ValueTypeField({
         <option value="PERCENT">{spelledOut ? 'Percent (%)' : '%'}</option>
         <option value="ABSOLUTE">{spelledOut ? 'Rupees (₹)' : '₹'}</option>
       </select>
+    </div>
+  );
+}
+
+/**
+ * "Re-arm after the price recovers": off is `never` (the rule fires once); on, the rule is armed
+ * again once the price is back `percent` past its level (input id `${id}-rearm-percent`).
+ */
+export function RearmField({
+  id,
+  rearm,
+  percent,
+  onChange,
+}: {
+  id: string;
+  rearm: RearmMode;
+  /** As typed (digits and one dot). */
+  percent: string;
+  onChange: (rearm: RearmMode, percent: string) => void;
+}) {
+  const on = rearm === 'after_recovery';
+  return (
+    <div className="field rule-rearm">
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={on}
+          onChange={(event) => onChange(event.target.checked ? 'after_recovery' : 'never', percent)}
+        />{' '}
+        Re-arm after the price recovers
+      </label>
+      {on ? (
+        <label className="rule-rearm-percent" htmlFor={`${id}-rearm-percent`}>
+          by{' '}
+          <input
+            id={`${id}-rearm-percent`}
+            className="input rule-rearm-input"
+            inputMode="decimal"
+            size={4}
+            value={percent}
+            aria-describedby={`${id}-rearm-help`}
+            onChange={(event) => onChange(rearm, sanitizeTriggerInput(event.target.value))}
+          />{' '}
+          %
+        </label>
+      ) : null}
+      {on ? (
+        <span id={`${id}-rearm-help`} className="field-hint">
+          Watches again once the price is back {percent || '…'} % past the level ({MIN_REARM_PERCENT}–
+          {MAX_REARM_PERCENT} %).
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -24,7 +24,10 @@ export interface NewRule {
 }
 
 export type RuleChange = Partial<
-  Pick<ApiPositionRule, 'rule_name' | 'trigger_type' | 'trigger_value' | 'value_type'>
+  Pick<
+    ApiPositionRule,
+    'rule_name' | 'trigger_type' | 'trigger_value' | 'value_type' | 'rearm' | 'rearm_percent'
+  >
 >;
 
 export type BulkAction = 'enable' | 'disable' | 'delete';

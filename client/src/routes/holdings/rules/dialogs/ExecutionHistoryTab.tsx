@@ -45,7 +45,9 @@ export function ExecutionHistoryTab() {
           <li key={row.id} className="execution-mini">
             <div className="execution-mini-head">
               <strong>{row.symbol}</strong>
-              <span className="execution-mini-type">{ruleTypeLabel(row.trigger_type)}</span>
+              <span className="execution-mini-type">
+                {ruleTypeLabel(row.trigger_type, row.execution_type)}
+              </span>
               <StatusBadge status={row.status} />
             </div>
             <p className="execution-mini-message">

@@ -1,14 +1,17 @@
 import type { ApiPositionRule } from '@app/common/api/rules';
 import { formatInr } from '@app/common/format/money';
 import {
+  MAX_REARM_PERCENT,
+  MIN_REARM_PERCENT,
   renamedAfterEdit,
   validateRuleDraft,
+  type RearmMode,
   type TriggerType,
   type ValueType,
 } from '@app/common/rules/index';
 import { useId, useState } from 'react';
 import type { RuleChange } from '../rulesApi.ts';
-import { TriggerTypeField, TriggerValueField, ValueTypeField } from '../TriggerFields.tsx';
+import { RearmField, TriggerTypeField, TriggerValueField, ValueTypeField } from '../TriggerFields.tsx';
 
 interface RuleEditFormProps {
   rule: ApiPositionRule;
@@ -17,13 +20,22 @@ interface RuleEditFormProps {
   onCancel: () => void;
 }
 
-/** Edit (PUT): name, trigger type, value and unit. A new trigger re-arms the rule from the latest price. */
+/**
+ * Edit (PUT): name, trigger type, value and unit, and re-arming after a recovery. A new trigger
+ * re-arms the rule from the latest price.
+ */
 export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps) {
   const id = useId();
   const [typedName, setTypedName] = useState<string | null>(null);
   const [triggerType, setTriggerType] = useState<TriggerType>(rule.trigger_type);
   const [value, setValue] = useState(String(rule.trigger_value));
   const [valueType, setValueType] = useState<ValueType>(rule.value_type);
+  const [rearm, setRearm] = useState<RearmMode>(rule.rearm);
+  const [rearmPercent, setRearmPercent] = useState(String(rule.rearm_percent));
+  const percent = Number(rearmPercent);
+  const percentBad =
+    rearm === 'after_recovery' &&
+    !(rearmPercent !== '' && percent >= MIN_REARM_PERCENT && percent <= MAX_REARM_PERCENT);
   // Until the user types a name, a generated one follows the trigger (the server renames it too).
   const parsedValue = Number(value);
   const name =
@@ -43,7 +55,7 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
     triggerType !== rule.trigger_type ||
     Number(value) !== rule.trigger_value ||
     valueType !== rule.value_type;
-  const blocked = triggerChanged && !check.ok && check.problem !== 'price';
+  const blocked = (triggerChanged && !check.ok && check.problem !== 'price') || percentBad;
 
   const submit = () => {
     if (blocked) return;
@@ -52,6 +64,8 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
     if (triggerType !== rule.trigger_type) change.trigger_type = triggerType;
     if (Number(value) !== rule.trigger_value) change.trigger_value = Number(value);
     if (valueType !== rule.value_type) change.value_type = valueType;
+    if (rearm !== rule.rearm) change.rearm = rearm;
+    if (rearm === 'after_recovery' && percent !== rule.rearm_percent) change.rearm_percent = percent;
     if (Object.keys(change).length === 0) onCancel();
     else void onSave(change);
   };
@@ -89,6 +103,15 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
         />
         <ValueTypeField id={id} className="field rule-draft-unit" value={valueType} onChange={setValueType} />
       </div>
+      <RearmField
+        id={id}
+        rearm={rearm}
+        percent={rearmPercent}
+        onChange={(mode, text) => {
+          setRearm(mode);
+          setRearmPercent(text);
+        }}
+      />
       <p id={`${id}-check`} className="rule-draft-preview">
         {!triggerChanged ? (
           <span className="text-muted">The level stays at {formatInr(rule.computed_trigger_price)}.</span>
