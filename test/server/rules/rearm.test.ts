@@ -187,6 +187,38 @@ describe('re-arming rules (rearm: after_recovery)', () => {
     expect(await ruleOf(user, 'RAOFF')).to.deep.include({ is_active: false, rearm_at: null });
   });
 
+  it("an edit moves a waiting rule's re-arm price with its percent, and an edit to never ends the wait", async () => {
+    const user = await users.make();
+    await prices({ RAEDIT: 1000 });
+    await addHolding(app, user, 'RAEDIT');
+    const res = await createRule(app, user, {
+      symbol: 'RAEDIT',
+      trigger_type: 'FIXED_STOP_LOSS',
+      trigger_value: 5,
+      rearm: 'after_recovery',
+    });
+    const id = res.body.data!.id;
+    await prices({ RAEDIT: 949 });
+    const api = apiClient(app.url);
+    const moved = await api.put<{ rearm_at: number }>(
+      `/api/position-rules/${id}`,
+      { rearm_percent: 10 },
+      user.token,
+    );
+    expect(moved.body.data).to.deep.include({ rearm_percent: 10, rearm_at: 1045 });
+    await app.runtime.engine.settled();
+    await prices({ RAEDIT: 1000 });
+    expect(await ruleOf(user, 'RAEDIT'), '1,000 is short of 950 + 10 %').to.deep.include({
+      is_active: false,
+      rearm_at: 1045,
+    });
+    const never = await api.put(`/api/position-rules/${id}`, { rearm: 'never' }, user.token);
+    expect(never.body.data).to.deep.include({ rearm: 'never', rearm_at: null, is_active: false });
+    await app.runtime.engine.settled();
+    await prices({ RAEDIT: 1050 });
+    expect(await history(user)).to.deep.equal([['ALERT', 950, 949]]);
+  });
+
   it('refuses an unknown rearm or a percent outside 0.5 to 50, saving nothing', async () => {
     const user = await users.make();
     await prices({ RABAD: 1000 });
