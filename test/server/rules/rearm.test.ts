@@ -9,7 +9,16 @@ import { expect } from 'chai';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
-import { addHolding, createRule, listExecutions, listRules, publishPrices, userFactory } from './support.ts';
+import {
+  addHolding,
+  createRule,
+  eventually,
+  listExecutions,
+  listRules,
+  publishPrices,
+  tickBatch,
+  userFactory,
+} from './support.ts';
 
 describe('re-arming rules (rearm: after_recovery)', () => {
   let app: TestApp;
@@ -233,5 +242,58 @@ describe('re-arming rules (rearm: after_recovery)', () => {
       expect(res.body.error).to.equal('rearm_percent must be a number from 0.5 to 50');
     }
     expect(await listRules(app, user)).to.deep.equal([]);
+  });
+});
+
+describe('re-arming with two server instances on one database and one Redis', () => {
+  let a: TestApp;
+  let b: TestApp;
+  const users = userFactory(() => a);
+  before(async () => {
+    a = await bootApp({ withRedis: true, embeddedStreamer: false });
+    b = await bootApp({ withRedis: true, embeddedStreamer: false, database: a.runtime.deps.database });
+  });
+  after(async () => {
+    await users.forget();
+    await b.close();
+    await a.close();
+  });
+
+  /** Publishes `prices` on the shared bus until `done` holds (an instance may reload a moment late). */
+  async function publishUntil<T>(
+    prices: Record<string, number>,
+    done: () => Promise<T | undefined>,
+    what: string,
+  ) {
+    return eventually(async () => {
+      await a.runtime.bus.publishBatch(tickBatch(prices));
+      for (const app of [a, b]) await app.runtime.pipeline.idle();
+      await Promise.all([a.runtime.engine.claimsSettled(), b.runtime.engine.claimsSettled()]);
+      return done();
+    }, what);
+  }
+
+  it('fires, re-arms and fires again, each exactly once: one History row per step across both instances', async () => {
+    const user = await users.make();
+    await publishUntil({ RATWO: 1000 }, async () => true, 'the first quote');
+    await addHolding(a, user, 'RATWO');
+    const res = await createRule(b, user, {
+      symbol: 'RATWO',
+      trigger_type: 'FIXED_STOP_LOSS',
+      trigger_value: 5,
+      rearm: 'after_recovery',
+    });
+    expect(res.status).to.equal(201);
+    const types = async () => (await listExecutions(a, user)).reverse().map((e) => e.execution_type);
+    const reached = (n: number) => async () => ((await types()).length >= n ? true : undefined);
+
+    await publishUntil({ RATWO: 949 }, reached(1), 'the first firing');
+    await publishUntil({ RATWO: 979 }, reached(2), 'the re-arming');
+    await publishUntil({ RATWO: 949 }, reached(3), 'the second firing');
+    // More batches at the same prices change nothing: the rule waits again, at 978.50.
+    await publishUntil({ RATWO: 949 }, async () => true, 'one more batch');
+    expect(await types()).to.deep.equal(['ALERT', 'REARM', 'ALERT']);
+    const rules = await listRules(b, user);
+    expect(rules[0]).to.deep.include({ execution_count: 2, rearm_at: 978.5, is_active: false });
   });
 });
