@@ -68,4 +68,15 @@ describe('client: Create Position Rule wizard', () => {
     expect(specific).to.not.have.property('computed_trigger_price');
     expect(splitHoldingKey('BSE:M&M')).to.deep.equal({ exchange: 'BSE', symbol: 'M&M' });
   });
+
+  it('sends re-arming only when chosen, and stops step 3 on a percent outside 0.5 to 50', () => {
+    expect(wizardRequest(form(), 1500)).to.not.have.property('rearm');
+    const rearming = form({ rearm: 'after_recovery', rearm_percent: '4.5' });
+    expect(wizardRequest(rearming, 1500)).to.deep.include({ rearm: 'after_recovery', rearm_percent: 4.5 });
+    expect(wizardProblem(3, rearming, 1500)).to.equal(null);
+    for (const rearm_percent of ['', '0.4', '51'])
+      expect(wizardProblem(3, form({ rearm: 'after_recovery', rearm_percent }), 1500)).to.equal(
+        'Re-arm percent must be from 0.5 to 50',
+      );
+  });
 });

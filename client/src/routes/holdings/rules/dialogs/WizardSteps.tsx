@@ -3,7 +3,7 @@ import type { AggregatedHolding } from '@app/common/portfolio/types';
 import { describeRule, RULE_MESSAGES, type TriggerType } from '@app/common/rules/index';
 import { useId } from 'react';
 import { TRIGGER_CHOICES } from '../ruleView.ts';
-import { TriggerValueField, ValueTypeField } from '../TriggerFields.tsx';
+import { RearmField, TriggerValueField, ValueTypeField } from '../TriggerFields.tsx';
 import { wizardPreview, type WizardForm } from './wizardForm.ts';
 
 type Change = (patch: Partial<WizardForm>) => void;
@@ -181,6 +181,12 @@ export function TriggerStep({
           onChange={(value_type) => onChange({ value_type })}
         />
       </div>
+      <RearmField
+        id={id}
+        rearm={form.rearm}
+        percent={form.rearm_percent}
+        onChange={(rearm, rearm_percent) => onChange({ rearm, rearm_percent })}
+      />
       <p id={`${id}-preview`} className="rule-draft-preview">
         {preview.ok ? (
           <>

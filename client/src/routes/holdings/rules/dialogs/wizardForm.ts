@@ -4,10 +4,14 @@
  */
 import type { Exchange } from '@app/common/instruments/types';
 import {
+  DEFAULT_REARM_PERCENT,
+  MAX_REARM_PERCENT,
+  MIN_REARM_PERCENT,
   validateRuleDraft,
   WIZARD_DEFAULTS,
   wizardStepError,
   type DraftCheck,
+  type RearmMode,
   type TriggerType,
   type ValueType,
   type WizardState,
@@ -24,7 +28,12 @@ export interface WizardForm extends WizardState {
   trigger_value: string;
   order_type: typeof WIZARD_DEFAULTS.order_type;
   priority: number;
+  /** Step 3's "Re-arm after the price recovers" and its percent, as typed. */
+  rearm: RearmMode;
+  rearm_percent: string;
 }
+
+export const REARM_PERCENT_PROBLEM = `Re-arm percent must be from ${MIN_REARM_PERCENT} to ${MAX_REARM_PERCENT}`;
 
 /** Spec §9: trailing stop loss 10, sell all remaining, market order, priority 1. */
 export function initialWizardForm(holding: string): WizardForm {
@@ -32,6 +41,8 @@ export function initialWizardForm(holding: string): WizardForm {
     ...WIZARD_DEFAULTS,
     holding,
     trigger_value: String(WIZARD_DEFAULTS.trigger_value),
+    rearm: 'never',
+    rearm_percent: String(DEFAULT_REARM_PERCENT),
   };
 }
 
@@ -64,6 +75,10 @@ export function wizardProblem(step: number, form: WizardForm, ltp: number | null
   if (step === 3) {
     const check = wizardPreview(form, ltp);
     if (!check.ok && check.problem !== 'price') return check.error;
+    const percent = Number(form.rearm_percent);
+    const percentOk =
+      form.rearm_percent !== '' && percent >= MIN_REARM_PERCENT && percent <= MAX_REARM_PERCENT;
+    if (form.rearm === 'after_recovery' && !percentOk) return REARM_PERCENT_PROBLEM;
   }
   return null;
 }
@@ -87,6 +102,9 @@ export function wizardRequest(form: WizardForm, ltp: number | null | undefined):
     sell_quantity_value: form.sell_quantity_value === null ? null : Number(form.sell_quantity_value),
     order_type: form.order_type,
     priority: form.priority,
+    ...(form.rearm === 'after_recovery'
+      ? { rearm: form.rearm, rearm_percent: Number(form.rearm_percent) }
+      : {}),
     ...(check.ok ? { computed_trigger_price: check.triggerPrice } : {}),
   };
 }
