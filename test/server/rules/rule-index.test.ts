@@ -122,6 +122,20 @@ function randomEntry(r: () => number, userId: string, id: string = randomUUID())
   const valueType: ValueType = r() < 0.7 ? 'PERCENT' : 'ABSOLUTE';
   const value = valueType === 'PERCENT' ? round2(1 + r() * 9) : round2(1 + r() * 9);
   const peak = triggerType === 'TRAILING_STOP_LOSS' ? round2(base * (1 + r() * 0.05)) : null;
+  if (r() < 0.15) {
+    // A fired rule waiting to re-arm: watched the other way, at its re-arm price, with no peak.
+    const takeProfit = triggerType === 'TAKE_PROFIT';
+    return {
+      ...common,
+      kind: 'rearm',
+      triggerType,
+      direction: takeProfit ? 'below' : 'above',
+      price: round2(base * (takeProfit ? 1.07 : 0.97)),
+      valueType,
+      value,
+      peak: null,
+    };
+  }
   return {
     ...common,
     kind: 'rule',
