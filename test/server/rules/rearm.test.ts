@@ -6,7 +6,9 @@
  */
 import type { ApiAlertQuota } from '@app/common/api/rules';
 import { expect } from 'chai';
+import { syncCorporateActions } from '../../../server/src/corporate-actions/sync.ts';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { bcText, forgetActions, testClock } from '../corporate-actions/support.ts';
 import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import {
@@ -295,5 +297,55 @@ describe('re-arming with two server instances on one database and one Redis', ()
     expect(await types()).to.deep.equal(['ALERT', 'REARM', 'ALERT']);
     const rules = await listRules(b, user);
     expect(rules[0]).to.deep.include({ execution_count: 2, rearm_at: 978.5, is_active: false });
+  });
+});
+
+describe('re-arming through a split', () => {
+  const clock = testClock('2025-12-19T19:00:00');
+  let app: TestApp;
+  const users = userFactory(() => app);
+  before(async () => {
+    app = await bootApp({ embeddedStreamer: false, now: clock.now, corporateActionsIntervalMs: 100 });
+    await forgetActions(app);
+  });
+  after(async () => {
+    await forgetActions(app);
+    await users.forget();
+    await app.close();
+  });
+
+  it('a rule waiting to re-arm has its re-arm price divided with its level, and re-arms at the new one', async () => {
+    const user = await users.make();
+    await publishPrices(app, { KMEW: 1000 });
+    await addHolding(app, user, 'KMEW');
+    await createRule(app, user, {
+      symbol: 'KMEW',
+      trigger_type: 'FIXED_STOP_LOSS',
+      trigger_value: 5,
+      rearm: 'after_recovery',
+    });
+    await publishPrices(app, { KMEW: 949 });
+    expect((await listRules(app, user))[0]).to.deep.include({ rearm_at: 978.5 });
+
+    // KMEW's split from ₹10 to ₹5 (ex 22 Dec 2025, the real bc row): ratio 2.
+    clock.set('2025-12-22T08:00:00');
+    await syncCorporateActions(app.runtime.deps.db, { text: bcText(), source: 'test' }, '2025-12-22');
+    const rule = await eventually(async () => {
+      const [r] = await listRules(app, user);
+      return r && r.adjustments.length > 0 ? r : undefined;
+    }, 'the split to be applied');
+    expect(rule).to.deep.include({ computed_trigger_price: 475, rearm_at: 489.25, is_active: false });
+
+    await app.runtime.engine.settled();
+    await publishPrices(app, { KMEW: 489 });
+    await publishPrices(app, { KMEW: 489.25 });
+    await app.runtime.engine.settled();
+    const types = (await listExecutions(app, user)).reverse().map((e) => [e.execution_type, e.trigger_price]);
+    expect(types).to.deep.equal([
+      ['ALERT', 950],
+      ['CORPORATE_ACTION', 950],
+      ['REARM', 489.25],
+    ]);
+    expect((await listRules(app, user))[0]).to.deep.include({ is_active: true, computed_trigger_price: 475 });
   });
 });
