@@ -36,6 +36,8 @@ export const users = pgTable('users', {
   tokenVersion: integer('token_version').notNull().default(0),
   /** Settings: new holdings without a rule get the Price Guard rule (GET/PUT /api/settings). */
   protectNewHoldings: boolean('protect_new_holdings').notNull().default(false),
+  /** Settings: the evening digest email after the close (GET/PUT /api/settings). */
+  eveningDigest: boolean('evening_digest').notNull().default(true),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   lastLoginAt: tstz('last_login_at'),
@@ -397,6 +399,26 @@ export const corporateActionAdjustments = pgTable(
     uniqueIndex('corporate_action_adjustments_target_uq').on(t.actionId, t.target, t.targetId),
     index('corporate_action_adjustments_target_idx').on(t.targetId),
   ],
+);
+
+/**
+ * The evening digests (server/src/digest): one row per user and IST day, inserted in the
+ * transaction that writes the digest's History row and outbox rows, so the primary key makes
+ * it exactly once across instances and restarts. `content` is what the email shows, taken at
+ * the time (a retry the next morning still sends the evening's numbers).
+ */
+export const digests = pgTable(
+  'digests',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    executionId: uuid('execution_id').references(() => ruleExecutions.id, { onDelete: 'set null' }),
+    content: jsonb('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] }), index('digests_execution_idx').on(t.executionId)],
 );
 
 /** Mail captured in demo mode, listed at GET /api/dev/outbox; shared by every instance. */

@@ -5,10 +5,10 @@ import type { Executor } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { NotFound } from '../http/errors.ts';
 
-const columns = { protectNewHoldings: users.protectNewHoldings };
+const columns = { protectNewHoldings: users.protectNewHoldings, eveningDigest: users.eveningDigest };
 
-function present(row: { protectNewHoldings: boolean }): ApiSettings {
-  return { protect_new_holdings: row.protectNewHoldings };
+function present(row: { protectNewHoldings: boolean; eveningDigest: boolean }): ApiSettings {
+  return { protect_new_holdings: row.protectNewHoldings, evening_digest: row.eveningDigest };
 }
 
 /** The user's settings. */
@@ -30,6 +30,7 @@ export async function updateSettings(
       ...(change.protect_new_holdings !== undefined
         ? { protectNewHoldings: change.protect_new_holdings }
         : {}),
+      ...(change.evening_digest !== undefined ? { eveningDigest: change.evening_digest } : {}),
       updatedAt: sql`now()`,
     })
     .where(eq(users.id, userId))
