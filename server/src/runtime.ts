@@ -24,6 +24,7 @@ import {
 } from './alerts/index.ts';
 import { createApp } from './app.ts';
 import { createCorporateActionsJob, type CorporateActionsJob } from './corporate-actions/job.ts';
+import { createDigestJob, type DigestJob } from './digest/job.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { SessionUsers } from './auth/session-users.ts';
@@ -65,7 +66,7 @@ export interface RuntimeOptions {
    * instances of one deployment share the key; tests give each database its own.
    */
   batchOwner?: { key?: string; ttlMs?: number; everyInstance?: boolean };
-  /** The clock of the jobs that go by the date (corporate actions' ex-dates); tests pass their own. */
+  /** The clock of the jobs that go by the date (corporate actions' ex-dates, evening digests); tests pass their own. */
   now?: () => Date;
   /** How often due corporate actions are looked for (default a minute). */
   corporateActionsIntervalMs?: number;
@@ -86,6 +87,7 @@ export interface ServerRuntime {
   retention: RetentionJob;
   /** Applies bonuses and splits on their ex-date (at start, then every minute). */
   corporateActions: CorporateActionsJob;
+  digests: DigestJob;
   /** This runtime's prom-client registry, served at GET /metrics. */
   metrics: ServerMetrics;
   url: string;
@@ -171,6 +173,7 @@ export async function startServerRuntime(
     { ...deps, deliveries },
     { now: options.now, intervalMs: options.corporateActionsIntervalMs },
   );
+  const digests = createDigestJob({ ...deps, deliveries }, { now: options.now });
   const pipeline = createMarketPipeline({
     bus,
     db: database.market,
@@ -194,6 +197,7 @@ export async function startServerRuntime(
   deliveries.start();
   retention.start();
   corporateActions.start();
+  digests.start();
   streamer?.start();
 
   const { port } = http.address() as AddressInfo;
@@ -220,6 +224,7 @@ export async function startServerRuntime(
     stopConsuming();
     changes.stop();
     await corporateActions.stop();
+    await digests.stop();
     await engine.stop();
     await deliveries.stop();
     deps.mailer.close();
@@ -239,6 +244,7 @@ export async function startServerRuntime(
     deliveries,
     retention,
     corporateActions,
+    digests,
     metrics,
     url: `http://127.0.0.1:${port}`,
     close: () => (closing ??= close()),

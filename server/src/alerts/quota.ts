@@ -11,13 +11,17 @@ import {
   type SubscriptionTier,
 } from '@app/common/rules/index';
 import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/index';
+import { DIGEST_EXECUTION } from '../digest/content.ts';
 import { sql } from 'drizzle-orm';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor, type Tx } from '../db/client.ts';
 
-/** Executions that are notices, not alerts (corporate-action adjustments, re-armings): never counted. */
+/**
+ * Executions that are notices, not alerts (corporate-action adjustments, re-armings, evening
+ * digests): never counted.
+ */
 export const COUNTS_TOWARD_QUOTA = sql.raw(
-  `execution_type not in ('${CORPORATE_ACTION_EXECUTION}', '${REARM_EXECUTION}')`,
+  `execution_type not in ('${CORPORATE_ACTION_EXECUTION}', '${REARM_EXECUTION}', '${DIGEST_EXECUTION}')`,
 );
 
 /** Triggers this IST month that counted against the quota (emailed, or meant to be). */

@@ -23,8 +23,14 @@ import { MailPermanentError, MailTransientError } from '../mail/mailer.ts';
 import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/index';
 import { alertEmailFields, alertEmailTemplate } from '../mail/templates/alert.ts';
 import { renderCorporateActionEmail } from '../mail/templates/corporate-action.ts';
+import { renderDigestEmail } from '../mail/templates/digest.ts';
+import { DIGEST_EXECUTION, type DigestContent } from '../digest/content.ts';
+import { digestsOfExecutions } from '../digest/record.ts';
 import { markFailed, markRetry, markSent, settleExecutions, type ClaimedDelivery } from './deliveries.ts';
 import { COUNTS_TOWARD_QUOTA } from './quota.ts';
+
+/** Executions emailed one rendered message each instead of the alert template. */
+const NOTICE_EXECUTIONS = new Set([CORPORATE_ACTION_EXECUTION, DIGEST_EXECUTION]);
 
 export type DeliveryDeps = Pick<AppDeps, 'db' | 'mailer' | 'log' | 'config' | 'events' | 'redis'>;
 
@@ -124,16 +130,26 @@ function alertFields(deps: DeliveryDeps, c: AlertContext) {
   });
 }
 
-/** A bonus or split notice (not an alert) as a batch of one, already rendered. */
-function noticeBatch(deps: DeliveryDeps, job: ClaimedDelivery, c: AlertContext): MailBatch {
-  const email = renderCorporateActionEmail({
-    userName: c.user_name,
-    symbol: c.symbol,
-    exchange: c.exchange,
-    kind: c.trigger_type,
-    message: c.message ?? '',
-    appUrl: deps.config.appUrl,
-  });
+/**
+ * A notice that is not an alert (a bonus or split, an evening digest) as a batch of one,
+ * already rendered.
+ */
+function noticeBatch(
+  deps: DeliveryDeps,
+  job: ClaimedDelivery,
+  c: AlertContext,
+  digest: DigestContent | undefined,
+): MailBatch {
+  const email = digest
+    ? renderDigestEmail({ userName: c.user_name, content: digest, appUrl: deps.config.appUrl })
+    : renderCorporateActionEmail({
+        userName: c.user_name,
+        symbol: c.symbol,
+        exchange: c.exchange,
+        kind: c.trigger_type,
+        message: c.message ?? '',
+        appUrl: deps.config.appUrl,
+      });
   return {
     template: { text: email.text, html: email.html },
     recipients: [{ to: job.destination, subject: email.subject, substitutions: {} }],
@@ -181,9 +197,13 @@ export async function deliverBatch(
   const contexts = await loadContexts(deps, [...new Set(jobs.map((j) => j.executionId))]);
   const found = jobs.filter((j) => contexts.has(j.executionId));
   const isNotice = (job: ClaimedDelivery) =>
-    contexts.get(job.executionId)!.execution_type === CORPORATE_ACTION_EXECUTION;
+    NOTICE_EXECUTIONS.has(contexts.get(job.executionId)!.execution_type);
   const alerts = found.filter((job) => !isNotice(job));
   const notices = found.filter(isNotice);
+  const digests = await digestsOfExecutions(
+    deps.db,
+    notices.map((job) => job.executionId),
+  );
   const sentAlerts =
     alerts.length === 0
       ? []
@@ -194,10 +214,12 @@ export async function deliverBatch(
             ...alertFields(deps, contexts.get(job.executionId)!),
           })),
         });
-  // A corporate-action notice is rare and worded its own way: one rendered email each.
+  // A notice is rare and worded its own way: one rendered email each.
   const sentNotices = (
     await Promise.all(
-      notices.map((job) => sendBatch(deps, noticeBatch(deps, job, contexts.get(job.executionId)!))),
+      notices.map((job) =>
+        sendBatch(deps, noticeBatch(deps, job, contexts.get(job.executionId)!, digests.get(job.executionId))),
+      ),
     )
   ).flat();
   const live = [...alerts, ...notices];

@@ -1,0 +1,90 @@
+/**
+ * The evening digest job: every minute, once the IST day's session has closed and it is 16:00
+ * IST or later on a trading day (the exchange calendar: no digest on a weekend or holiday),
+ * records the digest of every user still due one. Each is claimed by its `digests` row, so
+ * several instances running this job send each user one email a day. The clock is injectable:
+ * tests move the time instead of waiting for it.
+ */
+import { istDateOf, nseCalendar, type ExchangeCalendar } from '@app/common/market/calendar';
+import { dueDigestUsers, recordDigest, type DigestDeps, type RecordedDigest } from './record.ts';
+import { istMidnight } from './content.ts';
+
+export const DIGEST_INTERVAL_MS = 60_000;
+/** Minutes after IST midnight from which the day's digest goes out (16:00, after the close). */
+export const DIGEST_FROM_MINUTES = 16 * 60;
+
+/** The IST trading day whose digest is due at `now` (and the next trading day), or null. */
+export function digestDayAt(
+  now: Date,
+  calendar: ExchangeCalendar = nseCalendar,
+): { day: string; nextDay: string } | null {
+  const day = istDateOf(now);
+  if (now.getTime() < istMidnight(day).getTime() + DIGEST_FROM_MINUTES * 60_000) return null;
+  // The day traded and its session is over (a special evening session closes later).
+  if (istDateOf(calendar.lastClose(now)) !== day) return null;
+  return { day, nextDay: istDateOf(calendar.nextOpen(now)) };
+}
+
+export interface DigestJob {
+  start(): void;
+  /** Records whatever digests are due now (one run at a time); resolves with this instance's. */
+  runOnce(): Promise<RecordedDigest[]>;
+  /** Stops the timer and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+export interface DigestJobOptions {
+  now?: () => Date;
+  intervalMs?: number;
+}
+
+export function createDigestJob(deps: DigestDeps, opts: DigestJobOptions = {}): DigestJob {
+  const now = opts.now ?? (() => new Date());
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<RecordedDigest[]> | undefined;
+  let stopped = false;
+
+  async function run(): Promise<RecordedDigest[]> {
+    const due = digestDayAt(now());
+    if (!due) return [];
+    const recorded: RecordedDigest[] = [];
+    for (const userId of await dueDigestUsers(deps.db, due.day)) {
+      if (stopped) break;
+      const digest = await recordDigest(deps, userId, due.day, due.nextDay);
+      if (digest) recorded.push(digest);
+    }
+    if (recorded.length > 0)
+      deps.log.info({ day: due.day, users: recorded.length }, 'evening digests recorded');
+    return recorded;
+  }
+
+  function runOnce(): Promise<RecordedDigest[]> {
+    const previous = running ?? Promise.resolve([]);
+    const next = previous.catch(() => []).then(run);
+    running = next;
+    void next
+      .finally(() => {
+        if (running === next) running = undefined;
+      })
+      .catch(() => undefined);
+    return next;
+  }
+
+  const tick = () => {
+    runOnce().catch((err: unknown) => deps.log.error({ err }, 'evening digests failed; will retry'));
+  };
+
+  return {
+    start() {
+      tick();
+      timer = setInterval(tick, opts.intervalMs ?? DIGEST_INTERVAL_MS);
+      timer.unref();
+    },
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
