@@ -68,6 +68,12 @@ export interface RuntimeOptions {
   batchOwner?: { key?: string; ttlMs?: number; everyInstance?: boolean };
   /** The clock of the jobs that go by the date (corporate actions' ex-dates, evening digests); tests pass their own. */
   now?: () => Date;
+  /**
+   * Whether the evening digest job runs on its minute timer (default true). Tests that do not
+   * test it leave it off, so a run in the Indian evening does not email their users a digest;
+   * `runtime.digests.runOnce()` works either way.
+   */
+  digestTimer?: boolean;
   /** How often due corporate actions are looked for (default a minute). */
   corporateActionsIntervalMs?: number;
 }
@@ -197,7 +203,7 @@ export async function startServerRuntime(
   deliveries.start();
   retention.start();
   corporateActions.start();
-  digests.start();
+  if (options.digestTimer !== false) digests.start();
   streamer?.start();
 
   const { port } = http.address() as AddressInfo;

@@ -35,6 +35,8 @@ export interface BootOptions {
   rulesEngine?: RuntimeOptions['rulesEngine'];
   /** The clock of the date-driven jobs (corporate actions' ex-dates). */
   now?: () => Date;
+  /** Run the evening digest job on its minute timer (default off: only the digest tests want it). */
+  digestTimer?: boolean;
   /** How often the app looks for due corporate actions (default a minute). */
   corporateActionsIntervalMs?: number;
 }
@@ -75,6 +77,7 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
     batchOwner: { key: `${queuePrefix}:batch-owner` },
     now: options.now,
     corporateActionsIntervalMs: options.corporateActionsIntervalMs,
+    digestTimer: options.digestTimer ?? false,
   });
   queuePrefixes.set(runtime.deps.database, queuePrefix);
   return { url: runtime.url, runtime, close: () => runtime.close() };

@@ -121,8 +121,8 @@ export async function digestContent(
 export function digestSummary(c: DigestContent): string {
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   return [
-    `Evening digest: ${plural(c.rules.length, 'protected holding rule', 'protected holding rules')}`,
+    `Evening digest: ${plural(c.rules.length, 'active rule', 'active rules')}`,
     `${plural(c.firings.length, 'firing', 'firings')} today`,
-    `${plural(c.corporate_actions.length, 'corporate action', 'corporate actions')} next trading day.`,
+    `${plural(c.corporate_actions.length, 'corporate action', 'corporate actions')} on the next trading day.`,
   ].join(', ');
 }
