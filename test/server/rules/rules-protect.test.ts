@@ -58,7 +58,7 @@ describe('position rules: protection that follows new holdings, and coverage', (
   async function protectNewHoldings(user: SignedInUser, on = true) {
     const res = await api.put<ApiSettings>('/api/settings', { protect_new_holdings: on }, user.token);
     expect(res.status, res.body.error).to.equal(200);
-    expect(res.body.data).to.deep.equal({ protect_new_holdings: on });
+    expect(res.body.data).to.deep.equal({ protect_new_holdings: on, evening_digest: true });
   }
 
   async function coverage(user: SignedInUser): Promise<Coverage> {
@@ -94,13 +94,16 @@ describe('position rules: protection that follows new holdings, and coverage', (
     const other = await users.make();
     expect((await api.get<ApiSettings>('/api/settings', user.token)).body.data).to.deep.equal({
       protect_new_holdings: false,
+      evening_digest: true,
     });
     await protectNewHoldings(user);
     expect((await api.get<ApiSettings>('/api/settings', user.token)).body.data).to.deep.equal({
       protect_new_holdings: true,
+      evening_digest: true,
     });
     expect((await api.get<ApiSettings>('/api/settings', other.token)).body.data).to.deep.equal({
       protect_new_holdings: false,
+      evening_digest: true,
     });
 
     const wrongType = await api.put('/api/settings', { protect_new_holdings: 'yes' }, user.token);
@@ -111,12 +114,14 @@ describe('position rules: protection that follows new holdings, and coverage', (
     expect(nothing.body.error).to.equal('Nothing to change: send protect_new_holdings');
     expect((await api.get<ApiSettings>('/api/settings', user.token)).body.data).to.deep.equal({
       protect_new_holdings: true,
+      evening_digest: true,
     });
     expect((await api.put('/api/settings', { protect_new_holdings: true })).status).to.equal(401);
 
     await protectNewHoldings(user, false);
     expect((await api.get<ApiSettings>('/api/settings', user.token)).body.data).to.deep.equal({
       protect_new_holdings: false,
+      evening_digest: true,
     });
   });
 
