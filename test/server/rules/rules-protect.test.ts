@@ -111,7 +111,7 @@ describe('position rules: protection that follows new holdings, and coverage', (
     expect(wrongType.body.error).to.equal('protect_new_holdings must be true or false');
     const nothing = await api.put('/api/settings', { theme: 'dark' }, user.token);
     expect(nothing.status).to.equal(400);
-    expect(nothing.body.error).to.equal('Nothing to change: send protect_new_holdings');
+    expect(nothing.body.error).to.equal('Nothing to change: send protect_new_holdings or evening_digest');
     expect((await api.get<ApiSettings>('/api/settings', user.token)).body.data).to.deep.equal({
       protect_new_holdings: true,
       evening_digest: true,
