@@ -88,7 +88,7 @@ describe('e2e: protection that follows new holdings, coverage, and the last chec
     await p.context().close();
   }
 
-  it('turns "Protect new holdings with Price Guard" on in Settings, and keeps it', async () => {
+  it('turns "Protect new holdings with Price Guard" on and the evening digest off in Settings, and keeps them', async () => {
     const toggle = page.getByRole('switch', { name: 'Protect new holdings with Price Guard' });
     await page
       .getByText(
@@ -108,11 +108,28 @@ describe('e2e: protection that follows new holdings, coverage, and the last chec
       '/api/settings',
       user.token,
     );
-    expect(stored.body.data).to.deep.equal({ protect_new_holdings: true });
+    expect(stored.body.data).to.deep.equal({ protect_new_holdings: true, evening_digest: true });
     await page.reload();
     await page.waitForFunction(
       () => document.querySelector<HTMLInputElement>('input[role="switch"]')?.disabled === false,
     );
+    expect(await toggle.isChecked()).to.equal(true);
+
+    // The evening digest, on by default, is turned off beside it and stays off.
+    const digest = page.getByRole('switch', { name: 'Email me an evening digest' });
+    expect(await digest.isChecked()).to.equal(true);
+    await digest.click();
+    await page.waitForFunction(() => {
+      const boxes = [...document.querySelectorAll<HTMLInputElement>('input[role="switch"]')];
+      return boxes.length === 2 && !boxes[1]!.checked && !boxes[1]!.disabled;
+    });
+    const after = await apiClient(app.url).get<{ evening_digest: boolean }>('/api/settings', user.token);
+    expect(after.body.data).to.deep.equal({ protect_new_holdings: true, evening_digest: false });
+    await page.reload();
+    await page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>('input[role="switch"]')?.disabled === false,
+    );
+    expect(await digest.isChecked()).to.equal(false);
     expect(await toggle.isChecked()).to.equal(true);
     for (const [viewport, name] of [
       [DESKTOP, '1280'],
