@@ -8,8 +8,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../db/client.ts';
 import { listRules } from '../rules/list.ts';
 
-/** The execution type of a digest's History row: not an alert, never counted in the quota. */
-export const DIGEST_EXECUTION = 'DIGEST';
+export { DIGEST_EXECUTION } from '@app/common/digest/index';
 
 export interface DigestRule {
   symbol: string;

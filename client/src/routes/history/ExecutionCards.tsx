@@ -1,5 +1,5 @@
 import { formatInr } from '@app/common/format/index';
-import { ExecutionMessage, StatusBadge, TriggeredAt } from './ExecutionParts.tsx';
+import { ExecutionMessage, ExecutionSymbol, isDigest, StatusBadge, TriggeredAt } from './ExecutionParts.tsx';
 import { ruleTypeLabel, type HistoryExecution } from './executionDisplay.ts';
 
 /** The History list under 768 px: one card per execution instead of the wide table. */
@@ -10,8 +10,7 @@ export function ExecutionCards({ executions }: { executions: HistoryExecution[] 
         <li key={execution.id} className="execution-card">
           <div className="execution-card-head">
             <span className="history-symbol">
-              <span>{execution.symbol}</span>
-              <span className="history-exchange">{execution.exchange}</span>
+              <ExecutionSymbol execution={execution} />
             </span>
             <StatusBadge status={execution.status} />
           </div>
@@ -33,14 +32,18 @@ export function ExecutionCards({ executions }: { executions: HistoryExecution[] 
                 <TriggeredAt executedAt={execution.executed_at} />
               </dd>
             </div>
-            <div>
-              <dt>Trigger</dt>
-              <dd className="numeric">{formatInr(execution.trigger_price)}</dd>
-            </div>
-            <div>
-              <dt>Hit at</dt>
-              <dd className="numeric">{formatInr(execution.execution_price)}</dd>
-            </div>
+            {isDigest(execution) ? null : (
+              <>
+                <div>
+                  <dt>Trigger</dt>
+                  <dd className="numeric">{formatInr(execution.trigger_price)}</dd>
+                </div>
+                <div>
+                  <dt>Hit at</dt>
+                  <dd className="numeric">{formatInr(execution.execution_price)}</dd>
+                </div>
+              </>
+            )}
             <div className="execution-card-message">
               <dt>Message</dt>
               <dd>

@@ -1,4 +1,5 @@
 import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/describe';
+import { DIGEST_EXECUTION, DIGEST_HISTORY_LABEL } from '@app/common/digest/index';
 import { formatInr } from '@app/common/format/index';
 import { REARM_EXECUTION } from '@app/common/rules/rearm';
 import {
@@ -34,11 +35,27 @@ export function TriggeredAt({ executedAt }: { executedAt: string }) {
   );
 }
 
+/** An evening digest's row: a summary email, with no instrument and no prices. */
+export const isDigest = (execution: HistoryExecution) => execution.execution_type === DIGEST_EXECUTION;
+
+/** The symbol and its exchange; 'Evening digest' for a digest's row. */
+export function ExecutionSymbol({ execution }: { execution: HistoryExecution }) {
+  if (isDigest(execution)) return <span>{DIGEST_HISTORY_LABEL}</span>;
+  return (
+    <>
+      <span>{execution.symbol}</span>
+      <span className="history-exchange">{execution.exchange}</span>
+    </>
+  );
+}
+
 /**
  * 'Trigger ₹2,697.00 · Hit at ₹2,690.50': the rule's level and the price that crossed it. A
- * corporate action's row shows a level before and after it instead: 'Adjusted ₹2,850.00 → ₹1,425.00'.
+ * corporate action's row shows a level before and after it instead: 'Adjusted ₹2,850.00 → ₹1,425.00';
+ * a digest's row none.
  */
 export function ExecutionPrices({ execution }: { execution: HistoryExecution }) {
+  if (isDigest(execution)) return null;
   if (execution.execution_type === CORPORATE_ACTION_EXECUTION) {
     return (
       <span className="execution-prices numeric">

@@ -1,4 +1,10 @@
-import { ExecutionMessage, ExecutionPrices, StatusBadge, TriggeredAt } from './ExecutionParts.tsx';
+import {
+  ExecutionMessage,
+  ExecutionPrices,
+  ExecutionSymbol,
+  StatusBadge,
+  TriggeredAt,
+} from './ExecutionParts.tsx';
 import { ruleTypeLabel, type HistoryExecution } from './executionDisplay.ts';
 
 /** The History table (spec §2): Symbol, Rule Type, Triggered At, Status, Message. */
@@ -20,8 +26,7 @@ export function ExecutionsTable({ executions }: { executions: HistoryExecution[]
           {executions.map((execution) => (
             <tr key={execution.id}>
               <th scope="row" className="history-symbol">
-                <span>{execution.symbol}</span>
-                <span className="history-exchange">{execution.exchange}</span>
+                <ExecutionSymbol execution={execution} />
               </th>
               <td>
                 <span className="history-rule-type">
