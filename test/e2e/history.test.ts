@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { ruleExecutions } from '../../server/src/db/schema.ts';
+import { recordDigest } from '../../server/src/digest/record.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { assertNoHorizontalScroll, PHONE, screenshot } from '../helpers/browser.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
@@ -177,6 +178,40 @@ describe('e2e: History', function () {
       return colour;
     });
     expect(colours).to.deep.equal([pending, pending]);
+  });
+
+  it("shows an evening digest as 'Evening digest' with its status and summary, and no prices", async () => {
+    const user = await signIn(app);
+    await insertExecutions(app, user, [{ symbol: 'RELIANCE', status: 'SUCCESS', minutesAgo: 30 }]);
+    // Recorded by the digest's own path (its email goes to the outbox and succeeds).
+    const digest = await recordDigest(
+      { ...app.runtime.deps, deliveries: app.runtime.deliveries },
+      user.id,
+      '2025-12-18',
+      '2025-12-19',
+    );
+    expect(digest?.deliveryIds).to.have.length(1);
+    const page = await openSignedIn(browser, app, user, '/history');
+    const errors = pageErrors(page);
+    const first = page.locator('tbody tr').first();
+    await first.getByText('SUCCESS').waitFor();
+    expect(await first.locator('th').innerText()).to.equal('Evening digest');
+    const text = await first.innerText();
+    expect(text)
+      .to.contain(
+        'Evening digest: 0 active rules, 0 firings today, 0 corporate actions on the next trading day.',
+      )
+      .and.not.contain('₹');
+    await page.setViewportSize(PHONE);
+    const card = page
+      .getByRole('list', { name: 'Rule executions, newest first' })
+      .getByRole('listitem')
+      .first();
+    expect(await card.innerText())
+      .to.contain('Evening digest')
+      .and.not.contain('Hit at')
+      .and.not.contain('₹');
+    expect(errors).to.deep.equal([]);
   });
 
   it('pages with Load more when there are more than 100', async () => {
