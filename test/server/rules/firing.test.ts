@@ -277,6 +277,9 @@ describe('crash-day firing: chunked claims, a pipeline that never waits on them,
             app.runtime.engine.stats().rules === held[i]! + users.length * SYMBOLS.length ? true : undefined,
           'every instance to hold the new rules',
         );
+        // Reloads asked for by the arming may still be queued after the rules are in (coalesced
+        // rounds): let them land, so the count below sees only what the crash causes.
+        await app.runtime.engine.settled();
       }
       const from = statements.length;
       await publishAndSettle(running, Object.fromEntries(SYMBOLS.map((s) => [s, 900])));
