@@ -5,18 +5,14 @@
  * ex-date (a late sync, here or by the CLI on another process) is applied within a minute.
  * The clock is injectable: tests move the date instead of waiting for it.
  */
+import { createPeriodicJob, type PeriodicJob } from '../util/periodic-job.ts';
 import { istDateOf } from '@app/common/market/calendar';
 import { applyCorporateAction, dueActionIds, type AppliedAction, type ApplyDeps } from './apply.ts';
 
 export const CORPORATE_ACTIONS_INTERVAL_MS = 60_000;
 
-export interface CorporateActionsJob {
-  start(): void;
-  /** Applies whatever is due now (one run at a time); resolves with what this instance applied. */
-  runOnce(): Promise<AppliedAction[]>;
-  /** Stops the timer and waits for a run in progress. */
-  stop(): Promise<void>;
-}
+/** Applies or records whatever is due now, one run at a time (util/periodic-job.ts). */
+export type CorporateActionsJob = PeriodicJob<AppliedAction>;
 
 export interface CorporateActionsJobOptions {
   now?: () => Date;
@@ -28,50 +24,18 @@ export function createCorporateActionsJob(
   opts: CorporateActionsJobOptions = {},
 ): CorporateActionsJob {
   const now = opts.now ?? (() => new Date());
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<AppliedAction[]> | undefined;
-  let stopped = false;
-
-  async function run(): Promise<AppliedAction[]> {
-    const applied: AppliedAction[] = [];
-    for (const id of await dueActionIds(deps.db, istDateOf(now()))) {
-      if (stopped) break;
-      const result = await applyCorporateAction(deps, id);
-      if (result) applied.push(result);
-    }
-    return applied;
-  }
-
-  function runOnce(): Promise<AppliedAction[]> {
-    // A run asked for during another waits for it, then looks again (it may have been told of new rows).
-    const previous = running ?? Promise.resolve([]);
-    const next = previous.catch(() => []).then(run);
-    running = next;
-    void next
-      .finally(() => {
-        if (running === next) running = undefined;
-      })
-      .catch(() => undefined);
-    return next;
-  }
-
-  const tick = () => {
-    runOnce().catch((err: unknown) =>
-      deps.log.error({ err }, 'applying corporate actions failed; will retry'),
-    );
-  };
-
-  return {
-    start() {
-      tick();
-      timer = setInterval(tick, opts.intervalMs ?? CORPORATE_ACTIONS_INTERVAL_MS);
-      timer.unref();
+  return createPeriodicJob({
+    async run(stopped) {
+      const applied: AppliedAction[] = [];
+      for (const id of await dueActionIds(deps.db, istDateOf(now()))) {
+        if (stopped()) break;
+        const result = await applyCorporateAction(deps, id);
+        if (result) applied.push(result);
+      }
+      return applied;
     },
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+    intervalMs: opts.intervalMs ?? CORPORATE_ACTIONS_INTERVAL_MS,
+    log: deps.log,
+    failure: 'applying corporate actions failed; will retry',
+  });
 }

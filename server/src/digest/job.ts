@@ -5,6 +5,7 @@
  * several instances running this job send each user one email a day. The clock is injectable:
  * tests move the time instead of waiting for it.
  */
+import { createPeriodicJob, type PeriodicJob } from '../util/periodic-job.ts';
 import { istDateOf, nseCalendar, type ExchangeCalendar } from '@app/common/market/calendar';
 import { dueDigestUsers, recordDigest, type DigestDeps, type RecordedDigest } from './record.ts';
 import { istMidnight } from './content.ts';
@@ -25,13 +26,8 @@ export function digestDayAt(
   return { day, nextDay: istDateOf(calendar.nextOpen(now)) };
 }
 
-export interface DigestJob {
-  start(): void;
-  /** Records whatever digests are due now (one run at a time); resolves with this instance's. */
-  runOnce(): Promise<RecordedDigest[]>;
-  /** Stops the timer and waits for a run in progress. */
-  stop(): Promise<void>;
-}
+/** Applies or records whatever is due now, one run at a time (util/periodic-job.ts). */
+export type DigestJob = PeriodicJob<RecordedDigest>;
 
 export interface DigestJobOptions {
   now?: () => Date;
@@ -40,51 +36,22 @@ export interface DigestJobOptions {
 
 export function createDigestJob(deps: DigestDeps, opts: DigestJobOptions = {}): DigestJob {
   const now = opts.now ?? (() => new Date());
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<RecordedDigest[]> | undefined;
-  let stopped = false;
-
-  async function run(): Promise<RecordedDigest[]> {
-    const due = digestDayAt(now());
-    if (!due) return [];
-    const recorded: RecordedDigest[] = [];
-    for (const userId of await dueDigestUsers(deps.db, due.day)) {
-      if (stopped) break;
-      const digest = await recordDigest(deps, userId, due.day, due.nextDay);
-      if (digest) recorded.push(digest);
-    }
-    if (recorded.length > 0)
-      deps.log.info({ day: due.day, users: recorded.length }, 'evening digests recorded');
-    return recorded;
-  }
-
-  function runOnce(): Promise<RecordedDigest[]> {
-    const previous = running ?? Promise.resolve([]);
-    const next = previous.catch(() => []).then(run);
-    running = next;
-    void next
-      .finally(() => {
-        if (running === next) running = undefined;
-      })
-      .catch(() => undefined);
-    return next;
-  }
-
-  const tick = () => {
-    runOnce().catch((err: unknown) => deps.log.error({ err }, 'evening digests failed; will retry'));
-  };
-
-  return {
-    start() {
-      tick();
-      timer = setInterval(tick, opts.intervalMs ?? DIGEST_INTERVAL_MS);
-      timer.unref();
+  return createPeriodicJob({
+    async run(stopped) {
+      const due = digestDayAt(now());
+      if (!due) return [];
+      const recorded: RecordedDigest[] = [];
+      for (const userId of await dueDigestUsers(deps.db, due.day)) {
+        if (stopped()) break;
+        const digest = await recordDigest(deps, userId, due.day, due.nextDay);
+        if (digest) recorded.push(digest);
+      }
+      if (recorded.length > 0)
+        deps.log.info({ day: due.day, users: recorded.length }, 'evening digests recorded');
+      return recorded;
     },
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+    intervalMs: opts.intervalMs ?? DIGEST_INTERVAL_MS,
+    log: deps.log,
+    failure: 'evening digests failed; will retry',
+  });
 }
