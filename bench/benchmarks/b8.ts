@@ -49,6 +49,8 @@ export interface B8Size {
   clients: number;
   /** The shapes measured: 1 and 2 instances. */
   instances: number[];
+  /** The paths run for each shape (both by default; B8_PATHS=set-based skips the baseline while tuning). */
+  paths: ClaimPath[];
 }
 
 export const B8_SIZES: Record<'full' | 'mid' | 'quick', B8Size> = {
@@ -70,6 +72,7 @@ export const B8_SIZES: Record<'full' | 'mid' | 'quick', B8Size> = {
     statsSettleMs: 11_000,
     clients: 2,
     instances: [1, 2],
+    paths: ['set-based', 'baseline'],
   },
   mid: {
     rules: 50_000,
@@ -87,6 +90,7 @@ export const B8_SIZES: Record<'full' | 'mid' | 'quick', B8Size> = {
     statsSettleMs: 11_000,
     clients: 2,
     instances: [1, 2],
+    paths: ['set-based', 'baseline'],
   },
   quick: {
     rules: 1000,
@@ -104,6 +108,7 @@ export const B8_SIZES: Record<'full' | 'mid' | 'quick', B8Size> = {
     statsSettleMs: 1200,
     clients: 1,
     instances: [1, 2],
+    paths: ['set-based', 'baseline'],
   },
 };
 
@@ -137,6 +142,9 @@ export function b8Size(quick: boolean, env: NodeJS.ProcessEnv = process.env): B8
     (size[key] as number) = n;
   }
   if (env.B8_INSTANCES) size.instances = env.B8_INSTANCES.split(',').map(Number);
+  if (env.B8_PATHS) size.paths = env.B8_PATHS.split(',') as ClaimPath[];
+  if (size.paths.some((p) => p !== 'set-based' && p !== 'baseline'))
+    throw new Error('B8_PATHS must list set-based and/or baseline');
   if (size.crossings > size.rules) throw new Error('B8_CROSSINGS cannot exceed B8_RULES');
   return size;
 }
@@ -607,7 +615,7 @@ export const b8: Benchmark<B8Evidence> = {
     try {
       // Interleaved, so a burst of load on the machine hits both paths alike.
       for (const n of size.instances)
-        for (const path of ['set-based', 'baseline'] as const) {
+        for (const path of size.paths) {
           const started = Date.now();
           const run = await crashRun(ctx, size, seeded, path, n);
           runs.push(run);

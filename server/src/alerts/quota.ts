@@ -12,7 +12,7 @@ import {
 } from '@app/common/rules/index';
 import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/index';
 import { DIGEST_EXECUTION } from '../digest/content.ts';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor, type Tx } from '../db/client.ts';
 
@@ -57,31 +57,33 @@ export async function lockQuotaUsers(
   return new Map(rows.map((r) => [r.id, r.subscription_tier]));
 }
 
+/** The users of `tiers` whose tier has a monthly email limit (their month is counted). */
+export function limitedUsers(tiers: ReadonlyMap<string, SubscriptionTier>): string[] {
+  return [...tiers].filter(([, tier]) => Number.isFinite(TIER_LIMITS[tier].monthlyEmails)).map(([id]) => id);
+}
+
 /**
- * The quota of a chunk of triggers, given in crossing order (their users locked by
- * lockQuotaUsers): one grouped count of each user's month, then each trigger in order counts
- * against it, exactly as one transaction per trigger would have decided them one by one.
+ * The month's counted triggers of these users (`user_id`, `n`), for a statement run after
+ * lockQuotaUsers locked them, so nothing of theirs is committed meanwhile.
  */
-export async function settleQuotas(
-  tx: Tx,
+export function monthCountsSql(userIds: readonly string[], at = new Date()): SQL {
+  return sql`select user_id, count(*)::int as n from rule_executions
+    where user_id = any(${pgArray(userIds)}::uuid[]) and not over_quota and ${COUNTS_TOWARD_QUOTA}
+      and executed_at >= ${istMonthStart(at).toISOString()}::timestamptz
+    group by user_id`;
+}
+
+/**
+ * The quota of a chunk of triggers, given in crossing order: from each user's count of the month
+ * (monthCountsSql), each trigger in order counts against it, exactly as one transaction per
+ * trigger would have decided them one by one.
+ */
+export function decideQuotas(
   triggers: ReadonlyArray<{ userId: string }>,
   tiers: ReadonlyMap<string, SubscriptionTier>,
-  at = new Date(),
-): Promise<QuotaDecision[]> {
-  const limited = [...new Set(triggers.map((t) => t.userId))].filter((id) =>
-    Number.isFinite(TIER_LIMITS[tiers.get(id) ?? 'basic'].monthlyEmails),
-  );
-  const counted = new Map<string, number>();
-  if (limited.length > 0) {
-    const rows = await queryRows<{ user_id: string; n: number }>(
-      tx,
-      sql`select user_id, count(*)::int as n from rule_executions
-          where user_id = any(${pgArray(limited)}::uuid[]) and not over_quota and ${COUNTS_TOWARD_QUOTA}
-            and executed_at >= ${istMonthStart(at).toISOString()}::timestamptz
-          group by user_id`,
-    );
-    for (const r of rows) counted.set(r.user_id, Number(r.n));
-  }
+  monthCounts: ReadonlyMap<string, number>,
+): QuotaDecision[] {
+  const counted = new Map(monthCounts);
   return triggers.map(({ userId }) => {
     const tier = tiers.get(userId) ?? 'basic';
     const limit = TIER_LIMITS[tier].monthlyEmails;

@@ -6,6 +6,10 @@
  * disabled since the scan, and simply does not fire), settle the monthly email quota for the
  * chunk, insert the executions and one outbox row per verified email endpoint.
  *
+ * A chunk is five round trips however it is made: BEGIN, the user lock, one statement that
+ * claims (rules, re-armings, price alerts) and reads the quota counts and email endpoints, one
+ * that inserts the executions and their outbox rows, COMMIT.
+ *
  * Re-arming (issue #20) rides the same path: a rule with `rearm = 'after_recovery'` is claimed
  * like any other but left waiting with a `rearm_at` price; when the price gets there, its re-arm
  * crossing is claimed in the same way (`UPDATE … WHERE NOT is_active AND rearm_at IS NOT NULL
@@ -21,8 +25,8 @@ import {
   type SubscriptionTier,
   type TriggerType,
 } from '@app/common/rules/index';
-import { sql } from 'drizzle-orm';
-import { lockQuotaUsers, settleQuotas } from '../alerts/quota.ts';
+import { sql, type SQL } from 'drizzle-orm';
+import { decideQuotas, limitedUsers, lockQuotaUsers, monthCountsSql } from '../alerts/quota.ts';
 import type { ExecutionRow } from '../alerts/executions.ts';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Database, type Tx } from '../db/client.ts';
@@ -38,28 +42,28 @@ export interface ClaimedTrigger {
   deliveryIds: string[];
   /** The rule was left waiting to re-arm, or was re-armed: every instance reloads the user's rules. */
   rulesChanged: boolean;
+  /** The fired rule's name (null for a price alert). */
+  ruleName: string | null;
 }
 
-/** A claimed rule: the account it targets; whether it now waits to re-arm. */
+/** A claimed rule: the account it targets; whether it now waits to re-arm; its name. */
 interface ClaimedRule {
   accountId: string | null;
   waits: boolean;
+  name: string;
 }
 
 const byId = (a: Crossing, b: Crossing) => (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0);
 
 /**
- * Claims the chunk's rules (in id order); the claimed ones by id. An after_recovery rule is
- * left waiting at its re-arm price: rearm_percent above a stop's level, below a take-profit's
- * (common/rules/rearm.ts rearmPrice).
+ * Claims the chunk's rules (in id order): `id, target_account_id, waits, rule_name` of the claimed
+ * ones. An after_recovery rule is left waiting at its re-arm price: rearm_percent above a stop's
+ * level, below a take-profit's (common/rules/rearm.ts rearmPrice).
  */
-async function claimRules(tx: Tx, crossings: Crossing[]): Promise<Map<string, ClaimedRule>> {
-  if (crossings.length === 0) return new Map();
+function claimRulesSql(crossings: Crossing[]): SQL {
   const sorted = [...crossings].sort(byId);
   const ids = pgArray(sorted.map((c) => c.entry.id));
-  const rows = await queryRows<{ id: string; target_account_id: string | null; waits: boolean }>(
-    tx,
-    sql`update position_rules as r
+  return sql`update position_rules as r
         set is_active = false, execution_count = r.execution_count + 1, last_triggered_at = now(),
             updated_at = now(), peak_price = coalesce(c.peak, r.peak_price), computed_trigger_price = c.level,
             rearm_at = case when r.rearm = 'after_recovery' then round(c.level * case
@@ -69,9 +73,7 @@ async function claimRules(tx: Tx, crossings: Crossing[]): Promise<Map<string, Cl
                     ${pgArray(sorted.map((c) => c.entry.peak))}::numeric[],
                     ${pgArray(sorted.map((c) => c.entry.price))}::numeric[]) as c(id, version, peak, level)
         where r.id = any(${ids}::uuid[]) and r.id = c.id and r.is_active and ${versionSql('r')} = c.version
-        returning r.id, r.target_account_id, r.rearm_at is not null as waits`,
-  );
-  return new Map(rows.map((r) => [r.id, { accountId: r.target_account_id, waits: r.waits }]));
+        returning r.id, r.target_account_id, r.rearm_at is not null as waits, r.rule_name`;
 }
 
 /** The level a rule re-armed at `ltp` watches: a trailing stop's from its fresh peak; others keep theirs. */
@@ -85,19 +87,13 @@ function rearmedLevel(c: Crossing): number | null {
 /**
  * Re-arms the chunk's waiting rules whose re-arm price was reached (in id order), each exactly
  * once: the versioned update returns a rule only if it is still waiting at the version the
- * crossing saw. A trailing stop's peak restarts from the recovery price. The re-armed ones by id,
- * with their level now.
+ * crossing saw. A trailing stop's peak restarts from the recovery price. `id,
+ * target_account_id, level` of the re-armed ones.
  */
-async function rearmRules(
-  tx: Tx,
-  crossings: Crossing[],
-): Promise<Map<string, { accountId: string | null; level: number }>> {
-  if (crossings.length === 0) return new Map();
+function rearmRulesSql(crossings: Crossing[]): SQL {
   const sorted = [...crossings].sort(byId);
   const ids = pgArray(sorted.map((c) => c.entry.id));
-  const rows = await queryRows<{ id: string; target_account_id: string | null; level: string }>(
-    tx,
-    sql`update position_rules as r
+  return sql`update position_rules as r
         set is_active = true, rearm_at = null, updated_at = now(),
             peak_price = case when c.level is null then r.peak_price else c.ltp end,
             computed_trigger_price = coalesce(c.level, r.computed_trigger_price)
@@ -106,88 +102,142 @@ async function rearmRules(
                     ${pgArray(sorted.map(rearmedLevel))}::numeric[]) as c(id, version, ltp, level)
         where r.id = any(${ids}::uuid[]) and r.id = c.id and not r.is_active and r.rearm_at is not null
           and ${versionSql('r')} = c.version
-        returning r.id, r.target_account_id, r.computed_trigger_price as level`,
-  );
-  return new Map(rows.map((r) => [r.id, { accountId: r.target_account_id, level: Number(r.level) }]));
+        returning r.id, r.target_account_id, r.computed_trigger_price as level, r.rule_name`;
 }
 
-/** Claims the chunk's price alerts; the claimed ones' ids. */
-async function claimAlerts(tx: Tx, crossings: Crossing[]): Promise<Set<string>> {
-  if (crossings.length === 0) return new Set();
+/** Claims the chunk's price alerts: `id` of the claimed ones. */
+function claimAlertsSql(crossings: Crossing[]): SQL {
   const sorted = [...crossings].sort(byId);
   const ids = pgArray(sorted.map((c) => c.entry.id));
-  const rows = await queryRows<{ id: string }>(
-    tx,
-    sql`update price_alerts as a set is_active = false, triggered_at = now(), updated_at = now()
+  return sql`update price_alerts as a set is_active = false, triggered_at = now(), updated_at = now()
         from unnest(${ids}::uuid[], ${pgArray(sorted.map((c) => c.entry.version))}::numeric[]) as c(id, version)
         where a.id = any(${ids}::uuid[]) and a.id = c.id and a.is_active and ${versionSql('a')} = c.version
-        returning a.id`,
-  );
-  return new Set(rows.map((r) => r.id));
+        returning a.id`;
 }
 
-/** Each user's verified, active email endpoints. */
-async function emailEndpoints(
+/** What the claim statement answers. */
+interface ClaimAnswer {
+  rules: Map<string, ClaimedRule>;
+  rearmed: Map<string, { accountId: string | null; level: number; name: string }>;
+  alerts: Set<string>;
+  /** The month's counted triggers of the users with a limit. */
+  monthCounts: Map<string, number>;
+  /** Each user's verified, active email endpoints, oldest first. */
+  endpoints: Map<string, Array<{ id: string; value: string }>>;
+}
+
+type Json<T> = T[] | null;
+
+/**
+ * One statement, after the users are locked: claims the chunk's rules, re-armings and price
+ * alerts, and reads the quota counts and the email endpoints of its users. Its snapshot is taken
+ * after the lock, so the counts see every earlier trigger of these users.
+ */
+async function claimAndRead(
   tx: Tx,
-  userIds: string[],
-): Promise<Map<string, Array<{ id: string; value: string }>>> {
-  const out = new Map<string, Array<{ id: string; value: string }>>();
-  if (userIds.length === 0) return out;
-  const rows = await queryRows<{ id: string; user_id: string; value: string }>(
+  crossings: readonly Crossing[],
+  tiers: ReadonlyMap<string, SubscriptionTier>,
+): Promise<ClaimAnswer> {
+  const of = (kind: Crossing['entry']['kind']) => crossings.filter((c) => c.entry.kind === kind);
+  const [row] = await queryRows<{
+    rules: Json<{ id: string; target_account_id: string | null; waits: boolean; rule_name: string }>;
+    rearmed: Json<{
+      id: string;
+      target_account_id: string | null;
+      level: number | string;
+      rule_name: string;
+    }>;
+    alerts: Json<{ id: string }>;
+    counts: Json<{ user_id: string; n: number }>;
+    endpoints: Json<{ id: string; user_id: string; value: string }>;
+  }>(
     tx,
-    sql`select id, user_id, value from notification_endpoints
-        where user_id = any(${pgArray(userIds)}::uuid[]) and type = 'email' and is_active
-          and verification_status = 'verified'
-        order by created_at, id`,
+    sql`with claimed_rules as (${claimRulesSql(of('rule'))}),
+          rearmed as (${rearmRulesSql(of('rearm'))}),
+          claimed_alerts as (${claimAlertsSql(of('alert'))}),
+          counts as (${monthCountsSql(limitedUsers(tiers))}),
+          endpoints as (
+            select id, user_id, value, created_at from notification_endpoints
+            where user_id = any(${pgArray([...tiers.keys()])}::uuid[]) and type = 'email' and is_active
+              and verification_status = 'verified')
+        select (select json_agg(x) from claimed_rules x) as rules,
+               (select json_agg(x) from rearmed x) as rearmed,
+               (select json_agg(x) from claimed_alerts x) as alerts,
+               (select json_agg(x) from counts x) as counts,
+               (select json_agg(x order by x.created_at, x.id) from endpoints x) as endpoints`,
   );
-  for (const r of rows) out.set(r.user_id, [...(out.get(r.user_id) ?? []), { id: r.id, value: r.value }]);
-  return out;
+  const endpoints = new Map<string, Array<{ id: string; value: string }>>();
+  for (const e of row?.endpoints ?? []) {
+    const list = endpoints.get(e.user_id) ?? [];
+    list.push({ id: e.id, value: e.value });
+    endpoints.set(e.user_id, list);
+  }
+  return {
+    rules: new Map(
+      (row?.rules ?? []).map((r) => [
+        r.id,
+        { accountId: r.target_account_id, waits: r.waits, name: r.rule_name },
+      ]),
+    ),
+    rearmed: new Map(
+      (row?.rearmed ?? []).map((r) => [
+        r.id,
+        { accountId: r.target_account_id, level: Number(r.level), name: r.rule_name },
+      ]),
+    ),
+    alerts: new Set((row?.alerts ?? []).map((r) => r.id)),
+    monthCounts: new Map((row?.counts ?? []).map((r) => [r.user_id, Number(r.n)])),
+    endpoints,
+  };
 }
 
 type NewExecution = Omit<ExecutionRow, 'executedAt'>;
 
-/** Inserts the executions in one statement; executed_at keeps their crossing order within the chunk. */
-async function insertExecutions(tx: Tx, rows: NewExecution[]): Promise<ExecutionRow[]> {
+/** An outbox row: one email of an execution to one endpoint. */
+interface NewDelivery {
+  id: string;
+  executionId: string;
+  endpointId: string;
+  destination: string;
+}
+
+/**
+ * Inserts the executions and their outbox rows in one statement; executed_at keeps the
+ * executions' crossing order within the chunk.
+ */
+async function insertRecords(
+  tx: Tx,
+  rows: NewExecution[],
+  deliveries: NewDelivery[],
+): Promise<ExecutionRow[]> {
   const col = <K extends keyof NewExecution>(k: K) =>
     pgArray(rows.map((r) => r[k] as string | boolean | null));
+  const out = <K extends keyof NewDelivery>(k: K) => pgArray(deliveries.map((d) => d[k]));
   const inserted = await queryRows<{ id: string; executed_at: string | Date }>(
     tx,
-    sql`insert into rule_executions (id, user_id, rule_id, price_alert_id, symbol, exchange, trigger_type,
-          status, execution_type, account_id, trigger_price, execution_price, message, over_quota, executed_at)
-        select x.id, x.user_id, x.rule_id, x.price_alert_id, x.symbol, x.exchange, x.trigger_type, x.status,
-          x.execution_type, x.account_id, x.trigger_price, x.execution_price, x.message, x.over_quota,
-          now() + (x.ord - 1) * interval '1 microsecond'
-        from unnest(${col('id')}::uuid[], ${col('userId')}::uuid[], ${col('ruleId')}::uuid[],
-          ${col('priceAlertId')}::uuid[], ${col('symbol')}::text[], ${col('exchange')}::text[],
-          ${col('triggerType')}::text[], ${col('status')}::text[], ${col('executionType')}::text[],
-          ${col('accountId')}::uuid[], ${col('triggerPrice')}::numeric[], ${col('executionPrice')}::numeric[],
-          ${col('message')}::text[], ${col('overQuota')}::boolean[])
-          with ordinality as x(id, user_id, rule_id, price_alert_id, symbol, exchange, trigger_type, status,
-            execution_type, account_id, trigger_price, execution_price, message, over_quota, ord)
-        returning id, executed_at`,
+    sql`with executions as (
+          insert into rule_executions (id, user_id, rule_id, price_alert_id, symbol, exchange, trigger_type,
+            status, execution_type, account_id, trigger_price, execution_price, message, over_quota, executed_at)
+          select x.id, x.user_id, x.rule_id, x.price_alert_id, x.symbol, x.exchange, x.trigger_type, x.status,
+            x.execution_type, x.account_id, x.trigger_price, x.execution_price, x.message, x.over_quota,
+            now() + (x.ord - 1) * interval '1 microsecond'
+          from unnest(${col('id')}::uuid[], ${col('userId')}::uuid[], ${col('ruleId')}::uuid[],
+            ${col('priceAlertId')}::uuid[], ${col('symbol')}::text[], ${col('exchange')}::text[],
+            ${col('triggerType')}::text[], ${col('status')}::text[], ${col('executionType')}::text[],
+            ${col('accountId')}::uuid[], ${col('triggerPrice')}::numeric[], ${col('executionPrice')}::numeric[],
+            ${col('message')}::text[], ${col('overQuota')}::boolean[])
+            with ordinality as x(id, user_id, rule_id, price_alert_id, symbol, exchange, trigger_type, status,
+              execution_type, account_id, trigger_price, execution_price, message, over_quota, ord)
+          returning id, executed_at),
+        outbox as (
+          insert into alert_deliveries (id, execution_id, endpoint_id, channel, destination)
+          select d.id, d.execution_id, d.endpoint_id, 'email', d.destination
+          from unnest(${out('id')}::uuid[], ${out('executionId')}::uuid[], ${out('endpointId')}::uuid[],
+            ${out('destination')}::text[]) as d(id, execution_id, endpoint_id, destination))
+        select id, executed_at from executions`,
   );
   const at = new Map(inserted.map((r) => [r.id, new Date(r.executed_at)]));
   return rows.map((r) => ({ ...r, executedAt: at.get(r.id)! }));
-}
-
-/** Inserts the outbox rows in one statement; their ids by execution. */
-async function insertDeliveries(
-  tx: Tx,
-  rows: Array<{ executionId: string; endpointId: string; destination: string }>,
-): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  if (rows.length === 0) return out;
-  const inserted = await queryRows<{ id: string; execution_id: string }>(
-    tx,
-    sql`insert into alert_deliveries (execution_id, endpoint_id, channel, destination)
-        select d.execution_id, d.endpoint_id, 'email', d.destination
-        from unnest(${pgArray(rows.map((r) => r.executionId))}::uuid[],
-          ${pgArray(rows.map((r) => r.endpointId))}::uuid[], ${pgArray(rows.map((r) => r.destination))}::text[])
-          as d(execution_id, endpoint_id, destination)
-        returning id, execution_id`,
-  );
-  for (const r of inserted) out.set(r.execution_id, [...(out.get(r.execution_id) ?? []), r.id]);
-  return out;
 }
 
 /** A claimed crossing: a firing (`waits`: now waiting to re-arm) or a re-arming (`rearmedLevel`). */
@@ -196,6 +246,7 @@ interface Claimed {
   accountId: string | null;
   waits: boolean;
   rearmedLevel: number | null;
+  ruleName: string | null;
 }
 
 /** A re-arming's History row: in-app only, never emailed, never counted toward the quota. */
@@ -233,26 +284,26 @@ function rearmExecution({ c, accountId, rearmedLevel }: Claimed): NewExecution {
 async function recordTriggers(
   tx: Tx,
   claimed: Claimed[],
+  answer: ClaimAnswer,
   tiers: ReadonlyMap<string, SubscriptionTier>,
 ): Promise<ClaimedTrigger[]> {
   const fired = claimed.filter((x) => x.rearmedLevel === null);
-  const settled = await settleQuotas(
-    tx,
+  const decided = decideQuotas(
     fired.map(({ c }) => ({ userId: c.entry.userId })),
     tiers,
+    answer.monthCounts,
   );
-  const quotas = new Map(fired.map((x, i) => [x, settled[i]!]));
-  const emailed = [...new Set(fired.filter((x) => !quotas.get(x)!.overQuota).map(({ c }) => c.entry.userId))];
-  const endpoints = await emailEndpoints(tx, emailed);
-  const deliveries: Array<{ executionId: string; endpointId: string; destination: string }> = [];
+  const quotas = new Map(fired.map((x, i) => [x, decided[i]!]));
+  const deliveries: NewDelivery[] = [];
   const rows = claimed.map((x): NewExecution => {
     if (x.rearmedLevel !== null) return rearmExecution(x);
     const { c, accountId } = x;
     const e = c.entry;
     const quota = quotas.get(x)!;
-    const to = quota.overQuota ? [] : (endpoints.get(e.userId) ?? []);
+    const to = quota.overQuota ? [] : (answer.endpoints.get(e.userId) ?? []);
     const id = randomUUID();
-    for (const ep of to) deliveries.push({ executionId: id, endpointId: ep.id, destination: ep.value });
+    for (const ep of to)
+      deliveries.push({ id: randomUUID(), executionId: id, endpointId: ep.id, destination: ep.value });
     const sentence = crossingMessage({
       symbol: e.symbol,
       triggerType: e.triggerType,
@@ -281,13 +332,15 @@ async function recordTriggers(
       dismissedAt: null,
     };
   });
-  const executions = await insertExecutions(tx, rows);
-  const outbox = await insertDeliveries(tx, deliveries);
+  const executions = await insertRecords(tx, rows, deliveries);
+  const outbox = new Map<string, string[]>();
+  for (const d of deliveries) outbox.set(d.executionId, [...(outbox.get(d.executionId) ?? []), d.id]);
   return executions.map((execution, i) => ({
     userId: execution.userId,
     execution,
     deliveryIds: outbox.get(execution.id) ?? [],
     rulesChanged: claimed[i]!.waits || claimed[i]!.rearmedLevel !== null,
+    ruleName: claimed[i]!.ruleName,
   }));
 }
 
@@ -321,28 +374,31 @@ function claimOnce(db: Database, crossings: readonly Crossing[]): Promise<Claime
       tx,
       crossings.map((c) => c.entry.userId),
     );
-    const rules = await claimRules(
-      tx,
-      crossings.filter((c) => c.entry.kind === 'rule'),
-    );
-    const rearmed = await rearmRules(
-      tx,
-      crossings.filter((c) => c.entry.kind === 'rearm'),
-    );
-    const alerts = await claimAlerts(
-      tx,
-      crossings.filter((c) => c.entry.kind === 'alert'),
-    );
+    const answer = await claimAndRead(tx, crossings, tiers);
     const claimed: Claimed[] = [];
     for (const c of crossings) {
       const { kind, id } = c.entry;
-      const rule = kind === 'rule' ? rules.get(id) : undefined;
-      const again = kind === 'rearm' ? rearmed.get(id) : undefined;
-      if (rule) claimed.push({ c, accountId: rule.accountId, waits: rule.waits, rearmedLevel: null });
-      if (again) claimed.push({ c, accountId: again.accountId, waits: false, rearmedLevel: again.level });
-      if (kind === 'alert' && alerts.has(id))
-        claimed.push({ c, accountId: null, waits: false, rearmedLevel: null });
+      const rule = kind === 'rule' ? answer.rules.get(id) : undefined;
+      const again = kind === 'rearm' ? answer.rearmed.get(id) : undefined;
+      if (rule)
+        claimed.push({
+          c,
+          accountId: rule.accountId,
+          waits: rule.waits,
+          rearmedLevel: null,
+          ruleName: rule.name,
+        });
+      if (again)
+        claimed.push({
+          c,
+          accountId: again.accountId,
+          waits: false,
+          rearmedLevel: again.level,
+          ruleName: again.name,
+        });
+      if (kind === 'alert' && answer.alerts.has(id))
+        claimed.push({ c, accountId: null, waits: false, rearmedLevel: null, ruleName: null });
     }
-    return claimed.length === 0 ? [] : recordTriggers(tx, claimed, tiers);
+    return claimed.length === 0 ? [] : recordTriggers(tx, claimed, answer, tiers);
   });
 }

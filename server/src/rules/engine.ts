@@ -182,11 +182,11 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
    * change message: each instance pushes `alert` to its own tabs (yielding between slices) and
    * drops the fired entries (this one already has).
    */
-  async function announce(fired: ClaimedTrigger[]): Promise<void> {
+  function announce(fired: ClaimedTrigger[]): void {
     if (fired.length === 0) return;
     const deliveryIds = fired.flatMap((f) => f.deliveryIds);
     if (deliveryIds.length) opts.deliveries.dispatch(deliveryIds);
-    events.publish(await firedChanges(db, fired, log));
+    events.publish(firedChanges(fired));
   }
 
   /** One lane's chunk: claimed in one transaction, then announced at once. */
@@ -206,7 +206,7 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
     for (const userId of new Set(fired.filter((f) => f.rulesChanged).map((f) => f.userId)))
       void reloadUser(userId);
     try {
-      await announce(fired);
+      announce(fired);
     } catch (err) {
       log.error({ err, fired: fired.length }, 'announcing fired rules failed');
     }
