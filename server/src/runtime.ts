@@ -45,6 +45,13 @@ import { createQuoteFanout, type QuoteFanout } from './realtime/quote-fanout.ts'
 import { localPushes } from './realtime/pushes.ts';
 import { createSocketServer, userRoom, type RealtimeServer } from './realtime/socket-server.ts';
 import { createRulesEngine, type RulesEngine, type RulesEngineTunables } from './rules/index.ts';
+import { settlesWithin } from './util/settles-within.ts';
+
+/**
+ * The longest an email batch waits for the market's claims (alerts on screen go first): a
+ * crash's claims commit in seconds, and emails must never wait on a queue that keeps growing.
+ */
+const CLAIMS_FIRST_MAX_MS = 10_000;
 
 export interface RuntimeOptions {
   log?: Logger;
@@ -151,8 +158,12 @@ export async function startServerRuntime(
   const fanout = createQuoteFanout(realtime.io, deps.db, holdingsCache, log);
   const stopFeedStatus = relayFeedStatus(realtime.io, bus);
   const watchSet = createWatchSetKeeper(deps.db, bus, log, { redis });
-  const deliveries = createDeliveryWorker(deps, { ...options.delivery, onOutcome: metrics.deliveryOutcome });
-  const engine = createRulesEngine({
+  const deliveries = createDeliveryWorker(deps, {
+    claimsFirst: () => settlesWithin(engine.claimsSettled(), CLAIMS_FIRST_MAX_MS),
+    ...options.delivery,
+    onOutcome: metrics.deliveryOutcome,
+  });
+  const engine: RulesEngine = createRulesEngine({
     ...options.rulesEngine,
     deps,
     marketDb: database.market,

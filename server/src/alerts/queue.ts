@@ -72,6 +72,7 @@ export function createQueuedDeliveryWorker(
   };
 
   const sendJob = async (job: Job<DeliveryJobData>) => {
+    await opts.claimsFirst?.();
     const ids = job.data.deliveryIds ?? (job.data.deliveryId ? [job.data.deliveryId] : []);
     const batch = await claimDeliveries(deps.db, ids, opts.lockMs);
     // Other due rows ride along (their own jobs then find nothing to do): one provider request

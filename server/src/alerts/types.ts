@@ -26,6 +26,12 @@ export interface DeliveryWorkerOptions {
   graceMs: number;
   /** BullMQ key prefix (tests sharing one Redis with different databases set their own). */
   queuePrefix: string;
+  /**
+   * Resolves when the market's claims queued so far are committed: a batch waits for it (at most
+   * CLAIMS_FIRST_MAX_MS) before it claims outbox rows, so on a crash day the emails' database work
+   * does not slow the claims that put the alerts on screen. None: batches never wait.
+   */
+  claimsFirst?: () => Promise<unknown>;
   /** Told of every attempt's outcome (metrics count the failures). */
   onOutcome?: (outcome: DeliveryOutcome) => void;
 }

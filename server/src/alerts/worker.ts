@@ -30,6 +30,7 @@ export function createPollingDeliveryWorker(deps: DeliveryDeps, opts: DeliveryWo
   async function drainDue(): Promise<void> {
     do {
       again = false;
+      await opts.claimsFirst?.();
       const first = await claim();
       // A full first batch means more are due: more lanes, each claiming its own batches.
       const lanes = [lane(first)];

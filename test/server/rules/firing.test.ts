@@ -198,6 +198,40 @@ describe('crash-day firing: chunked claims, a pipeline that never waits on them,
     }
   });
 
+  it('sends no alert email while crossings still wait to be claimed: the in-app alerts commit first, then the emails go', async () => {
+    // One lane, one crossing per claim: SENT's claim commits, HELD's waits behind a held lock.
+    const app = await bootApp({
+      env: { DATABASE_URL: db.url },
+      rulesEngine: { claimConcurrency: 1, claimChunkSize: 1 },
+      delivery: { pollMs: 50 },
+    });
+    try {
+      const [sent, held] = [await signIn(app), await signIn(app)];
+      await publishAndSettle([app], { MAILSENT: 1000, MAILHELD: 1000 });
+      await armStop(app, sent, 'MAILSENT');
+      await armStop(app, held, 'MAILHELD');
+      const lock = await holdUserLock(db, held.id);
+      try {
+        await publish(app, { MAILSENT: 900, MAILHELD: 900 });
+        await claimWaitingOnLock(db);
+        const [first] = await listExecutions(app, sent);
+        expect(first).to.deep.include({ symbol: 'MAILSENT', status: 'PENDING' });
+        // Several polls of the delivery worker later, the committed alert's email still waits.
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect((await listExecutions(app, sent))[0]!.status).to.equal('PENDING');
+      } finally {
+        await lock.release();
+      }
+      const settled = await eventually(async () => {
+        const rows = [...(await listExecutions(app, sent)), ...(await listExecutions(app, held))];
+        return rows.length === 2 && rows.every((e) => e.status === 'SUCCESS') ? rows : undefined;
+      }, 'both alerts to be emailed once the claims committed');
+      expect(settled.map((e) => e.symbol)).to.deep.equal(['MAILSENT', 'MAILHELD']);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('stores the next batch and sends it to the sockets while an earlier claim is still pending', async () => {
     const app = await bootApp({ env: { DATABASE_URL: db.url } });
     try {
