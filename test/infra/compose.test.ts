@@ -76,7 +76,7 @@ describe('infra: docker-compose.yml', () => {
   it('builds one image for the server and the streamer', () => {
     expect(server!.build).to.equal('.');
     expect(streamer!.image).to.equal(server!.image);
-    expect(streamer!.command).to.deep.equal(['node', '--import', 'tsx', 'streamer/src/main.ts']);
+    expect(streamer!.command).to.deep.equal(['node', '--enable-source-maps', 'dist/streamer.js']);
     expect(server!.ports).to.deep.equal(['3000:3000']);
   });
 
@@ -105,6 +105,7 @@ describe('infra: docker-compose.yml', () => {
   });
 });
 
+// test/infra/image-build.test.ts follows the Dockerfile's steps and starts what they build.
 describe('infra: Dockerfile', () => {
   const dockerfile = read('Dockerfile');
   const instructions = dockerfile
@@ -117,17 +118,18 @@ describe('infra: Dockerfile', () => {
     expect(major).to.equal('22');
     const stages = instructions.filter((line) => line.startsWith('FROM '));
     expect(stages.length).to.be.at.least(3);
-    expect(stages[0]).to.equal(`FROM node:${major}-bookworm-slim AS deps`);
+    expect(stages[0]).to.equal(`FROM node:${major}-bookworm-slim AS manifests`);
     expect(stages.at(-1)).to.equal(`FROM node:${major}-bookworm-slim AS runtime`);
-    expect(dockerfile).to.contain('RUN npm ci');
-    expect(dockerfile).to.contain('RUN npm run build -w client');
+    expect(dockerfile).to.contain('RUN npm ci --no-audit');
+    expect(dockerfile).to.contain('RUN npm run build\n');
+    expect(dockerfile).to.contain('RUN npm ci --omit=dev');
   });
 
   it('runs the server as a non-root user, with a health check', () => {
     const runtime = instructions.slice(instructions.findLastIndex((line) => line.startsWith('FROM ')));
     expect(runtime.find((line) => line.startsWith('USER '))).to.equal('USER node');
     expect(runtime.find((line) => line.startsWith('HEALTHCHECK '))).to.contain('/api/health');
-    expect(runtime.at(-1)).to.equal('CMD ["node", "--import", "tsx", "server/src/main.ts"]');
+    expect(runtime.at(-1)).to.equal('CMD ["node", "--enable-source-maps", "dist/server.js"]');
   });
 
   it('keeps node_modules, data and secrets out of the build context', () => {
