@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { b8, b8Size } from '../../bench/benchmarks/b8.ts';
+import { b8 } from '../../bench/benchmarks/b8.ts';
+import { b8Size } from '../../bench/benchmarks/b8/size.ts';
 import { crashDayBatch } from '../../bench/lib/crash-day.ts';
 import { plausibleSymbols } from '../../bench/lib/market.ts';
 import { expectWellFormed, quickContext } from './helpers.ts';
@@ -27,6 +28,11 @@ describe('bench B8 (quick): crash day', function () {
     });
     expect(b8Size(false, { B8_INSTANCES: '2' }).instances).to.deep.equal([2]);
     expect(() => b8Size(false, { B8_RULES: 'many' })).to.throw('B8_RULES must be a positive integer');
+    expect(b8Size(false, {}).paths).to.deep.equal(['set-based', 'baseline']);
+    expect(b8Size(false, { B8_PATHS: 'set-based' }).paths).to.deep.equal(['set-based']);
+    expect(() => b8Size(false, { B8_PATHS: 'fast' })).to.throw(
+      'B8_PATHS must list set-based and/or baseline',
+    );
   });
 
   it('fires every crossing rule once, alerts every socket of its user, emails every outbox row, on one and two instances', async () => {
