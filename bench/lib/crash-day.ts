@@ -17,6 +17,7 @@
  *   email endpoint (ordinal mod 5 = 0 is Advanced, ordinal mod 10 < 7 has the email).
  */
 import type { Quote, TickBatch } from '@app/common/market/tick-batch';
+import { round2 } from '@app/common/portfolio/position-math';
 
 export interface CrashPlan {
   /** Distinguishes the seeded users (letters and digits). */
@@ -35,7 +36,6 @@ export const holdingsPerUser = (plan: Pick<CrashPlan, 'rules' | 'users'>) =>
 
 /** Instrument i's previous close (as market.ts's tickBatch). */
 export const prevCloseOf = (i: number) => 100 + (i % 900);
-const round2 = (v: number) => Math.round(v * 100) / 100;
 /** Instrument i's price after the fall: 5.0–6.0 % below its previous close. */
 export const crashPriceOf = (i: number) => round2(prevCloseOf(i) * (1 - (5 + ((i * 7) % 11) / 10) / 100));
 

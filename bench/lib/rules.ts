@@ -6,6 +6,7 @@
  * to ±2 %, so a few rules cross and some trailing peaks rise, as in a live market.
  */
 import type { Quote, TickBatch } from '@app/common/market/tick-batch';
+import { round2 } from '@app/common/portfolio/position-math';
 import { computeTriggerPrice, type TriggerType, type ValueType } from '@app/common/rules/index';
 import type { RuleRow } from '../../server/src/rules/load.ts';
 import { plausibleSymbols } from './market.ts';
@@ -60,7 +61,6 @@ export function syntheticUuid(kind: number, n: number): string {
 export const userUuid = (user: number) => syntheticUuid(0xb3000001, user);
 export const ruleUuid = (rule: number) => syntheticUuid(0xb3000002, rule);
 
-const round2 = (v: number) => Math.round(v * 100) / 100;
 /** All rows were last edited at this instant: their version. */
 export const RULE_VERSION_MS = Date.UTC(2026, 0, 5, 3, 45, 0, 123);
 

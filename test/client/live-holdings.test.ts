@@ -3,7 +3,8 @@ import { portfolioSummary } from '@app/common/portfolio/summary';
 import { presentHolding } from '../../server/src/holdings/present.ts';
 import type { RawHolding } from '@app/common/portfolio/types';
 import { expect } from 'chai';
-import { applyQuote, dayChangeOf, livePortfolioSummary } from '../../client/src/live/liveHoldings.ts';
+import { dayChange } from '@app/common/portfolio/position-math';
+import { applyQuote, livePortfolioSummary } from '../../client/src/live/liveHoldings.ts';
 
 const holding = (id: string, symbol: string, quantity: number, avg: number, account: string): RawHolding => ({
   id,
@@ -42,9 +43,9 @@ describe('client: live holding values', () => {
   });
 
   it('has no day change without a previous close', () => {
-    expect(dayChangeOf(10, { ltp: 100, prevClose: null })).to.equal(null);
-    expect(dayChangeOf(10, undefined)).to.equal(null);
-    expect(dayChangeOf(10, { ltp: 105, prevClose: 100 })).to.deep.equal({ amount: 50, percent: 5 });
+    expect(dayChange(10, { ltp: 100, prevClose: null })).to.equal(null);
+    expect(dayChange(10, undefined)).to.equal(null);
+    expect(dayChange(10, { ltp: 105, prevClose: 100 })).to.deep.equal({ amount: 50, percent: 5 });
   });
 
   it('sums the portfolio at live prices and says whether the day change is known', () => {

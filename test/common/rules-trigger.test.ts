@@ -3,11 +3,11 @@ import {
   computeTriggerPrice,
   crossingDirection,
   isCrossed,
-  round2,
   triggerBounds,
   updateTrailingPeak,
 } from '../../common/src/rules/trigger.ts';
 import type { TriggerType, ValueType } from '../../common/src/rules/types.ts';
+import { round2 } from '../../common/src/portfolio/position-math.ts';
 
 describe('rules: trigger math (ARCHITECTURE §6)', () => {
   const cases: Array<[TriggerType, ValueType, number, number, number | undefined, number]> = [

@@ -1,19 +1,16 @@
 /** Small price helpers shared by the quote providers and their consumers. */
-
-const round2 = (value: number) => Math.round(value * 100) / 100;
+import { dayChange } from '../portfolio/position-math.ts';
 
 /**
- * Absolute and percentage change of `ltp` against the previous close, rounded to 2 decimals;
- * both null when there is no usable previous close.
+ * Absolute and percentage change of `ltp` against the previous close, rounded to 2 decimals
+ * (one unit's day change); both null when there is no usable previous close.
  */
 export function priceChange(
   ltp: number,
   prevClose: number | null | undefined,
 ): { change: number | null; changePercent: number | null } {
-  if (prevClose === null || prevClose === undefined || !(prevClose > 0)) {
-    return { change: null, changePercent: null };
-  }
-  return { change: round2(ltp - prevClose), changePercent: round2(((ltp - prevClose) / prevClose) * 100) };
+  const day = dayChange(1, { ltp, prevClose: prevClose ?? null });
+  return { change: day ? day.amount : null, changePercent: day ? day.percent : null };
 }
 
 /** NSE's price step for equities: ₹0.05. */

@@ -1,4 +1,5 @@
-import { normalizeHolding, percentOf } from './normalize.ts';
+import { normalizeHolding } from './normalize.ts';
+import { percentOf } from './position-math.ts';
 import { ruleCoversAccount } from './rules.ts';
 import type { AccountHolding, AggregatedHolding, Holding, RawHolding, RuleCoverage } from './types.ts';
 
@@ -26,20 +27,57 @@ export function aggregateHoldings(
   return [...groups.values()].map((group) => aggregateGroup(group, rules));
 }
 
+/** The fields of a row that {@link holdingTotals} computes. */
+export type HoldingTotals = Pick<
+  AggregatedHolding,
+  | 'total_quantity'
+  | 'weighted_avg_price'
+  | 'total_investment'
+  | 'total_current_value'
+  | 'total_pnl'
+  | 'total_pnl_percent'
+  | 'day_change'
+  | 'day_change_percent'
+>;
+
+/** The figures of one account's position that a row's totals are summed from. */
+type AccountFigures = Pick<
+  AccountHolding,
+  'quantity' | 'average_price' | 'purchase_value' | 'market_value' | 'day_change'
+>;
+
+/**
+ * A holdings-table row's totals from its accounts' (rounded) figures, for the REST snapshot and
+ * the live client alike: weighted average price = cost / quantity (from the unrounded cost),
+ * P&L and its percent of the investment (null, like the current value, unless every account
+ * has a price), today's change and its percent of yesterday's value.
+ */
+export function holdingTotals(accounts: readonly AccountFigures[]): HoldingTotals {
+  const sum = (pick: (account: AccountFigures) => number): number =>
+    accounts.reduce((total, account) => total + pick(account), 0);
+  const totalQuantity = sum((a) => a.quantity);
+  const totalInvestment = sum((a) => a.purchase_value);
+  // Every account holds the same instrument: priced together, or not at all.
+  const priced = accounts.every((a) => a.market_value !== null);
+  const totalCurrentValue = priced ? sum((a) => a.market_value ?? 0) : null;
+  const totalPnl = totalCurrentValue === null ? null : totalCurrentValue - totalInvestment;
+  const dayChange = sum((a) => a.day_change);
+  return {
+    total_quantity: totalQuantity,
+    weighted_avg_price: totalQuantity > 0 ? sum((a) => a.quantity * a.average_price) / totalQuantity : 0,
+    total_investment: totalInvestment,
+    total_current_value: totalCurrentValue,
+    total_pnl: totalPnl,
+    total_pnl_percent: totalPnl === null ? null : percentOf(totalPnl, totalInvestment),
+    day_change: dayChange,
+    day_change_percent: totalCurrentValue === null ? 0 : percentOf(dayChange, totalCurrentValue - dayChange),
+  };
+}
+
 function aggregateGroup(group: readonly Holding[], rules: readonly RuleCoverage[]): AggregatedHolding {
   const [first] = group;
   if (!first) throw new RangeError('aggregateGroup needs at least one holding');
   const { symbol, exchange } = first;
-  const sum = (pick: (holding: Holding) => number): number =>
-    group.reduce((total, holding) => total + pick(holding), 0);
-
-  const totalQuantity = sum((h) => h.quantity);
-  const totalInvestment = sum((h) => h.purchase_value);
-  // Every account holds the same instrument: priced together, or not at all.
-  const priced = group.every((h) => h.market_value !== null);
-  const totalCurrentValue = priced ? sum((h) => h.market_value ?? 0) : null;
-  const totalPnl = totalCurrentValue === null ? null : totalCurrentValue - totalInvestment;
-  const dayChange = sum((h) => h.day_change);
   const coveringRules = rules.filter((rule) =>
     group.some((h) => ruleCoversAccount(rule, symbol, exchange, h.broker_account_id)),
   );
@@ -49,14 +87,7 @@ function aggregateGroup(group: readonly Holding[], rules: readonly RuleCoverage[
     exchange,
     company_name: group.find((h) => h.company_name)?.company_name ?? null,
     current_price: group.find((h) => h.current_price !== null)?.current_price ?? null,
-    total_quantity: totalQuantity,
-    weighted_avg_price: totalQuantity > 0 ? totalInvestment / totalQuantity : 0,
-    total_investment: totalInvestment,
-    total_current_value: totalCurrentValue,
-    total_pnl: totalPnl,
-    total_pnl_percent: totalPnl === null ? null : percentOf(totalPnl, totalInvestment),
-    day_change: dayChange,
-    day_change_percent: totalCurrentValue === null ? 0 : percentOf(dayChange, totalCurrentValue - dayChange),
+    ...holdingTotals(group),
     active_rules_count: coveringRules.length,
     accounts: group.map((holding) => toAccountHolding(holding, rules)),
   };

@@ -1,5 +1,5 @@
 import type { Holding, RawHolding } from './types.ts';
-import { percentOf, positionValues } from './values.ts';
+import { percentOf, positionValues } from './position-math.ts';
 
 export { percentOf };
 
@@ -16,19 +16,21 @@ function toNullableNumber(value: number | string | null | undefined): number | n
 }
 
 /**
- * Converts a server holding to numbers and derives its values (spec §3, values.ts): purchase
- * value = quantity × average price; market value as sent, else quantity × current price; P&L
- * and its percent from those. Without a current price there is no market value and no P&L
- * (null). Day change 0 unless sent.
+ * Converts a server holding to numbers and derives its values (spec §3, position-math.ts):
+ * purchase value = quantity × average price; market value = quantity × current price, else as
+ * sent; P&L and its percent from those, rounded as the server rounds them. Without a current
+ * price or a sent market value there is no market value and no P&L (null). Day change 0 unless
+ * sent.
  */
 export function normalizeHolding(raw: RawHolding): Holding {
   const quantity = toNumber(raw.quantity);
   const averagePrice = toNumber(raw.average_price);
   const currentPrice = toNullableNumber(raw.current_price);
   const sentValue = toNullableNumber(raw.market_value);
-  // A market value the server sent is the whole position's value: one unit at that price.
+  // Computed from the price, the figures are the server's own (the same function); a market
+  // value sent without a price is the whole position's value: one unit at that price.
   const values =
-    sentValue !== null
+    currentPrice === null && sentValue !== null
       ? positionValues(1, quantity * averagePrice, sentValue)
       : positionValues(quantity, averagePrice, currentPrice);
   return {

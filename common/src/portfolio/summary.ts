@@ -1,4 +1,4 @@
-import { percentOf } from './values.ts';
+import { percentOf } from './position-math.ts';
 import type { AggregatedHolding, PortfolioSummary } from './types.ts';
 
 /**

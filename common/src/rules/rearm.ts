@@ -5,7 +5,7 @@
  * re-arming is a History row; only firings count toward the alert quota. No rule expires.
  */
 import { formatInr } from '../format/money.ts';
-import { round2 } from './trigger.ts';
+import { round2 } from '../portfolio/position-math.ts';
 import type { TriggerType } from './types.ts';
 
 export const REARM_MODES = ['never', 'after_recovery'] as const;

@@ -1,15 +1,6 @@
 /** Trigger math (ARCHITECTURE §6, spec §5 Rule draft): pure, shared by the client and the engine. */
+import { round2 } from '../portfolio/position-math.ts';
 import type { AlertDirection, TriggerType, ValueType } from './types.ts';
-
-/** Rounds to paise (2 decimals), half away from zero, without binary drift (1.005 → 1.01). */
-export function round2(value: number): number {
-  if (!Number.isFinite(value)) return value;
-  const sign = value < 0 ? -1 : 1;
-  const text = String(Math.abs(value));
-  // Shifting the decimal point in the text avoids 1.005 * 100 = 100.49999…
-  const cents = text.includes('e') ? Math.abs(value) * 100 : Number(`${text}e2`);
-  return (sign * Math.round(cents)) / 100;
-}
 
 export interface TriggerInput {
   triggerType: TriggerType;

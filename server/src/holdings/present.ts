@@ -1,10 +1,7 @@
 /** A holding as the API shows it (spec §3 Holding): its row, account, instrument name and quote. */
-import { positionValues } from '@app/common/portfolio/values';
+import { positionFigures } from '@app/common/portfolio/position-math';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../db/client.ts';
-
-const round2 = (v: number) => Math.round(v * 100) / 100;
-const round2OrNull = (v: number | null) => (v === null ? null : round2(v));
 
 /** What a holding is without its price: the row, its account and the instrument's name. */
 export interface HoldingBase {
@@ -115,15 +112,15 @@ export async function loadHoldingRows(db: Executor, userId: string): Promise<Hol
 }
 
 /**
- * Spec §3: purchase value, market value, P&L and day change. Without a quote the holding has
- * no price: market value, P&L and its percent are null ("No price"), never the buy price.
+ * Spec §3: purchase value, market value, P&L and day change, rounded as position-math.ts says
+ * (the live client computes them with the same function). Without a quote the holding has no
+ * price: market value, P&L and its percent are null ("No price"), never the buy price.
  */
 export function presentHolding(h: HoldingBase, quote: PriceLevels | null) {
   const { quantity, average_price: averagePrice } = h;
   const ltp = quote?.ltp ?? null;
   const prevClose = quote?.prevClose ?? null;
-  const values = positionValues(quantity, averagePrice, ltp);
-  const dayChange = ltp !== null && prevClose !== null ? (ltp - prevClose) * quantity : null;
+  const figures = positionFigures(quantity, averagePrice, quote);
   return {
     id: h.id,
     symbol: h.symbol,
@@ -138,13 +135,12 @@ export function presentHolding(h: HoldingBase, quote: PriceLevels | null) {
     quote_delay_minutes: quote ? quote.delayMinutes : null,
     quote_stale: quote ? quote.stale : null,
     quote_unavailable: quote ? quote.unavailable : null,
-    market_value: round2OrNull(values.market_value),
-    purchase_value: round2(values.purchase_value),
-    pnl: round2OrNull(values.pnl),
-    pnl_percent: round2OrNull(values.pnl_percent),
-    day_change: dayChange === null ? null : round2(dayChange),
-    day_change_percent:
-      dayChange !== null && prevClose ? round2(((ltp! - prevClose) / prevClose) * 100) : null,
+    market_value: figures.market_value,
+    purchase_value: figures.purchase_value,
+    pnl: figures.pnl,
+    pnl_percent: figures.pnl_percent,
+    day_change: figures.day_change,
+    day_change_percent: figures.day_change_percent,
     broker_account_id: h.broker_account_id,
     broker_name: h.broker_name,
     broker_type: h.broker_type,

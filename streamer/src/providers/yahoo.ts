@@ -27,7 +27,7 @@ import { nseCalendar } from '@app/common/market/calendar';
 import { yahooSymbol } from '@app/common/instruments/yahoo';
 import { priceChange } from '@app/common/market/quote-math';
 import { instrumentKey, type Quote } from '@app/common/market/tick-batch';
-import { round2 } from '@app/common/rules/trigger';
+import { round2 } from '@app/common/portfolio/position-math';
 import type { Logger } from 'pino';
 import YahooFinance from 'yahoo-finance2';
 import { ExtendedCookieJar } from 'yahoo-finance2/lib/cookieJar';

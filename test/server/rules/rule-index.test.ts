@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Quote } from '@app/common/market/tick-batch';
+import { round2 } from '@app/common/portfolio/position-math';
 import { computeTriggerPrice, isCrossed, type ValueType } from '@app/common/rules/index';
 import { expect } from 'chai';
 import { RuleIndex, trailingLevel, type WatchEntry } from '../../../server/src/rules/rule-index.ts';
@@ -87,7 +88,6 @@ function generator(seed: number) {
 }
 
 const SYMBOLS = ['INFY', 'TCS', 'SBIN', 'RELIANCE', 'ITC'];
-const round2 = (v: number) => Math.round(v * 100) / 100;
 
 function randomEntry(r: () => number, userId: string, id: string = randomUUID()): WatchEntry {
   const symbol = SYMBOLS[Math.floor(r() * SYMBOLS.length)]!;

@@ -1,7 +1,8 @@
 /** Dashboard figures (pure, unit-tested): checklist progress, allocation and the day's movers. */
 import { ruleCoversAccount } from '@app/common/portfolio/rules';
 import type { AggregatedHolding, RuleCoverage } from '@app/common/portfolio/types';
-import { dayChangeOf, holdingKey, type QuoteLike } from '../../live/liveHoldings.ts';
+import { dayChange } from '@app/common/portfolio/position-math';
+import { holdingKey, type QuoteLike } from '../../live/liveHoldings.ts';
 
 interface HeldPosition {
   symbol: string;
@@ -85,7 +86,7 @@ export function topMovers(
   const movers: Mover[] = [];
   for (const row of rows) {
     const quote = quoteOf(holdingKey(row));
-    const day = dayChangeOf(row.total_quantity, quote);
+    const day = dayChange(row.total_quantity, quote);
     if (quote && day)
       movers.push({ symbol: row.symbol, exchange: row.exchange, ltp: quote.ltp, changePercent: day.percent });
   }

@@ -1,4 +1,5 @@
 /** Chart series for a holding (pure, unit-tested): server bars followed by newer live prices. */
+import { round2 } from '@app/common/portfolio/position-math';
 import type { PricePoint } from '../../../live/quoteStore.ts';
 
 /** `GET /api/market/chart/:exchange/:symbol`. */
@@ -45,7 +46,6 @@ export interface PriceAxis {
 /** Tick steps tried, per power of ten; the smallest step is one paisa. */
 const NICE_STEPS = [1, 2, 2.5, 5, 10];
 const PAISA = 0.01;
-const toPaise = (value: number) => Math.round(value * 100) / 100;
 
 /**
  * About `target` evenly spaced ticks on round values covering the prices, at the precision
@@ -67,7 +67,7 @@ export function priceAxis(prices: readonly number[], target = 5): PriceAxis {
   const start = Math.floor(low / step + 1e-9) * step;
   const end = Math.ceil(high / step - 1e-9) * step;
   const ticks: number[] = [];
-  for (let i = 0; start + i * step <= end + step / 1000; i++) ticks.push(toPaise(start + i * step));
+  for (let i = 0; start + i * step <= end + step / 1000; i++) ticks.push(round2(start + i * step));
   const whole = ticks.every((tick) => Number.isInteger(tick));
   return { domain: [ticks[0]!, ticks[ticks.length - 1]!], ticks, fractionDigits: whole ? 0 : 2 };
 }

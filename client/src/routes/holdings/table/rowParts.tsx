@@ -1,7 +1,7 @@
 import { formatInr } from '@app/common/format/money';
+import { dayChange } from '@app/common/portfolio/position-math';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import type { LiveQuote } from '@app/common/realtime/events';
-import { dayChangeOf } from '../../../live/liveHoldings.ts';
 import { HIDDEN_VALUE, useValuesVisible } from '../valuesVisibility.ts';
 import { InlineEdit } from './InlineEdit.tsx';
 import { LiveNumber } from './LiveNumber.tsx';
@@ -54,16 +54,18 @@ export function HiddenAmount() {
   return <span className="amount-hidden">{HIDDEN_VALUE}</span>;
 }
 
-/** Today's change in rupees and percent, or — until a quote with a previous close exists. */
+/**
+ * Today's change of a live row (`applyQuote`) in rupees and percent, the figures the summary
+ * adds up; — until a quote with a previous close exists.
+ */
 export function DayChangeValue({ row, quote }: { row: AggregatedHolding; quote: LiveQuote | undefined }) {
   const visible = useValuesVisible();
-  const day = dayChangeOf(row.total_quantity, quote);
-  if (!day) return <span className="text-muted">—</span>;
+  if (!dayChange(row.total_quantity, quote)) return <span className="text-muted">—</span>;
   if (!visible) return <HiddenAmount />;
   return (
-    <LiveNumber value={day.amount} className={`stacked ${gainClass(day.amount)}`}>
-      <span>{signedInr(day.amount)}</span>
-      <small>{signedPercent(day.percent)}</small>
+    <LiveNumber value={row.day_change} className={`stacked ${gainClass(row.day_change)}`}>
+      <span>{signedInr(row.day_change)}</span>
+      <small>{signedPercent(row.day_change_percent)}</small>
     </LiveNumber>
   );
 }
