@@ -1,3 +1,4 @@
+import { isUuid } from '@app/common/api/uuid';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { notificationEndpoints } from '../db/schema.ts';
@@ -5,11 +6,9 @@ import { NotFound } from '../http/errors.ts';
 import { ENDPOINT_ERRORS } from './errors.ts';
 import type { EndpointRow } from './presenter.ts';
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The user's endpoint `id`; NotFound for another user's id and for ids that are not UUIDs. */
 export async function loadOwnEndpoint(db: Database, userId: string, id: string): Promise<EndpointRow> {
-  if (!UUID_PATTERN.test(id)) throw new NotFound(ENDPOINT_ERRORS.notFound);
+  if (!isUuid(id)) throw new NotFound(ENDPOINT_ERRORS.notFound);
   const [endpoint] = await db
     .select()
     .from(notificationEndpoints)

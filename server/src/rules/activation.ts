@@ -4,6 +4,7 @@
  * holding's buy price); the tier limit applies again.
  */
 import type { ApiBulkActionResult, ApiPositionRule, BulkRuleActionInput } from '@app/common/api/rules';
+import { isUuid } from '@app/common/api/uuid';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { RULE_MESSAGES } from '@app/common/rules/index';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -17,8 +18,6 @@ import { presentRule, type RuleRow } from './presenter.ts';
 import { latestQuotes } from './quotes.ts';
 import { levelColumns, rejectArming, type RulesDeps } from './service.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The user's rules `ids`, locked; 404 unless every id is one of them (malformed ids included). */
 async function lockOwnRules(
   tx: Tx,
@@ -28,7 +27,7 @@ async function lockOwnRules(
 ): Promise<RuleRow[]> {
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   const notFound = new NotFound(mode === 'single' ? RULE_MESSAGES.ruleNotFound : RULE_MESSAGES.rulesNotFound);
-  if (!unique.every((id) => UUID.test(id))) throw notFound;
+  if (!unique.every(isUuid)) throw notFound;
   const rows = await tx
     .select()
     .from(positionRules)
