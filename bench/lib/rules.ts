@@ -5,6 +5,7 @@
  * each instrument's previous close; trailing peaks up to 3 % above it. A batch moves prices by up
  * to ±2 %, so a few rules cross and some trailing peaks rise, as in a live market.
  */
+import type { Exchange } from '@app/common/instruments/types';
 import type { Quote, TickBatch } from '@app/common/market/tick-batch';
 import { round2 } from '@app/common/portfolio/position-math';
 import { computeTriggerPrice, type TriggerType, type ValueType } from '@app/common/rules/index';
@@ -19,7 +20,7 @@ export interface RulePlan {
 }
 
 export interface Instrument {
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   symbol: string;
   prevClose: number;
 }

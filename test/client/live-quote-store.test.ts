@@ -1,6 +1,7 @@
 import type { LiveQuote } from '@app/common/realtime/events';
 import { expect } from 'chai';
-import { MAX_SERIES_POINTS, QuoteStore, quoteKey } from '../../client/src/live/quoteStore.ts';
+import { instrumentKey } from '@app/common/market/tick-batch';
+import { MAX_SERIES_POINTS, QuoteStore } from '../../client/src/live/quoteStore.ts';
 
 const quote = (symbol: string, ltp: number, asOf: number, prevClose: number | null = 100): LiveQuote => ({
   symbol,
@@ -15,7 +16,7 @@ const quote = (symbol: string, ltp: number, asOf: number, prevClose: number | nu
 
 describe('client: live quote store', () => {
   it('keys instruments as EXCHANGE:SYMBOL, like the server', () => {
-    expect(quoteKey('NSE', 'M&M')).to.equal('NSE:M&M');
+    expect(instrumentKey('NSE', 'M&M')).to.equal('NSE:M&M');
   });
 
   it('wakes only the listeners of instruments that changed, and whole-store listeners once per batch', () => {

@@ -1,5 +1,6 @@
 import type { ApiPriceAlert } from '@app/common/api/rules';
 import { formatInr } from '@app/common/format/money';
+import type { Exchange } from '@app/common/instruments/types';
 import { sanitizeTriggerInput } from '@app/common/rules/index';
 import { useId, useState } from 'react';
 import { errorMessage } from '../api/client.ts';
@@ -71,7 +72,7 @@ export function PriceAlerts({ alerts }: { alerts: readonly ApiPriceAlert[] }) {
 function PriceAlertForm({ onDone }: { onDone: () => void }) {
   const id = useId();
   const [symbol, setSymbol] = useState('');
-  const [exchange, setExchange] = useState<'NSE' | 'BSE'>('NSE');
+  const [exchange, setExchange] = useState<Exchange>('NSE');
   const [direction, setDirection] = useState<'above' | 'below'>('above');
   const [price, setPrice] = useState('');
   const [busy, setBusy] = useState(false);

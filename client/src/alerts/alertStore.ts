@@ -5,6 +5,7 @@
  * request; the tab's own changes are shown at once and then confirmed by a refresh.
  */
 import type { ApiAlertsOverview, ApiPriceAlert, ApiRuleExecution } from '@app/common/api/rules';
+import type { Exchange } from '@app/common/instruments/types';
 import { ALERT_FEED_LIMIT, firedPriceAlert, withFiredItem } from '@app/common/rules/fired';
 import { useSyncExternalStore } from 'react';
 import { api, errorMessage } from '../api/client.ts';
@@ -21,7 +22,7 @@ export interface AlertsState {
 /** POST /api/alerts. */
 export interface NewPriceAlert {
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   direction: 'above' | 'below';
   price: number;
 }

@@ -1,3 +1,5 @@
+import type { Exchange } from '@app/common/instruments/types';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useSymbolSearch, type SymbolMatch } from './useSymbolSearch.ts';
 
@@ -13,7 +15,7 @@ interface SymbolSearchProps {
   onChange: (text: string) => void;
   onSelect: (match: SymbolMatch) => void;
   /** Limit matches to one exchange. */
-  exchange?: 'NSE' | 'BSE';
+  exchange?: Exchange;
   placeholder?: string;
   disabled?: boolean;
   invalid?: boolean;
@@ -122,7 +124,7 @@ export function SymbolSearch({
         {status === 'done'
           ? matches.map((match, index) => (
               <li
-                key={`${match.exchange}:${match.symbol}`}
+                key={instrumentKey(match.exchange, match.symbol)}
                 id={optionId(index)}
                 role="option"
                 aria-selected={index === active}

@@ -1,3 +1,4 @@
+import type { Exchange } from '@app/common/instruments/types';
 import { useEffect, useState } from 'react';
 import { api, isAbortError } from '../api/client.ts';
 
@@ -5,7 +6,7 @@ import { api, isAbortError } from '../api/client.ts';
 export interface SymbolMatch {
   symbol: string;
   company_name: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
 }
 
 /** Spec §9: debounce 300 ms, at least 2 characters, 5 results. */
@@ -28,7 +29,7 @@ interface Outcome {
 export function useSymbolSearch(
   query: string,
   enabled: boolean,
-  exchange?: 'NSE' | 'BSE',
+  exchange?: Exchange,
 ): { status: SymbolSearchStatus; matches: SymbolMatch[]; query: string } {
   const trimmed = query.trim();
   const active = enabled && trimmed.length >= SYMBOL_SEARCH.minChars;

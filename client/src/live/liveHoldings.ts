@@ -5,18 +5,18 @@
  * from common's position-math and each row's totals from common's aggregate, as the snapshot's
  * do, so a tick at the snapshot's price changes no number.
  */
+import { instrumentKey } from '@app/common/market/tick-batch';
 import { holdingTotals } from '@app/common/portfolio/aggregate';
 import { dayChange, positionFigures, type PositionQuote } from '@app/common/portfolio/position-math';
 import { portfolioSummary } from '@app/common/portfolio/summary';
 import type { AccountHolding, AggregatedHolding, PortfolioSummary } from '@app/common/portfolio/types';
-import { quoteKey } from './quoteStore.ts';
 
 /** The fields of a live quote the math needs. */
 export type QuoteLike = PositionQuote;
 
 /** The store key of an aggregated holding's instrument. */
 export function holdingKey(row: Pick<AggregatedHolding, 'exchange' | 'symbol'>): string {
-  return quoteKey(row.exchange, row.symbol);
+  return instrumentKey(row.exchange, row.symbol);
 }
 
 function applyToAccount(account: AccountHolding, quote: QuoteLike): AccountHolding {

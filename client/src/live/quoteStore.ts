@@ -4,6 +4,7 @@
  * through `useSyncExternalStore`. Listeners can subscribe to one instrument, so a quote for
  * RELIANCE wakes only the RELIANCE row, or to every change (summary, charts).
  */
+import { instrumentKey } from '@app/common/market/tick-batch';
 import type { LiveQuote, QuotesMessage } from '@app/common/realtime/events';
 
 /** One point of an instrument's price series received this session. */
@@ -11,11 +12,6 @@ export interface PricePoint {
   /** When the price was printed (epoch ms). */
   t: number;
   ltp: number;
-}
-
-/** `NSE:RELIANCE`, the same key the server uses for the watch set. */
-export function quoteKey(exchange: string, symbol: string): string {
-  return `${exchange}:${symbol}`;
 }
 
 /** How many points of each instrument's series are kept (about 8 hours of minute ticks). */
@@ -105,7 +101,7 @@ export class QuoteStore {
   private merge(quotes: readonly LiveQuote[]): void {
     const changed: string[] = [];
     for (const quote of quotes) {
-      const key = quoteKey(quote.exchange, quote.symbol);
+      const key = instrumentKey(quote.exchange, quote.symbol);
       const held = this.quotes.get(key);
       if (held && (held.asOf > quote.asOf || sameQuote(held, quote))) continue;
       this.quotes.set(key, quote);

@@ -3,8 +3,9 @@
  * One poll cycle = one batch = one message on the `ticks` channel. Validated at both ends.
  */
 import { z } from 'zod';
+import { EXCHANGES, type Exchange } from '../instruments/types.ts';
 
-export const exchangeSchema = z.enum(['NSE', 'BSE']);
+export const exchangeSchema = z.enum(EXCHANGES);
 
 export const quoteSchema = z.object({
   symbol: z.string().min(1).max(40),
@@ -59,9 +60,11 @@ export function instrumentKey(exchange: string, symbol: string): string {
   return `${exchange}:${symbol}`;
 }
 
-export function parseInstrumentKey(key: string): { exchange: 'NSE' | 'BSE'; symbol: string } | undefined {
-  const [exchange, symbol] = key.split(':');
-  return (exchange === 'NSE' || exchange === 'BSE') && symbol ? { exchange, symbol } : undefined;
+/** The exchange and symbol of an {@link instrumentKey}; undefined for anything else. */
+export function parseInstrumentKey(key: string): { exchange: Exchange; symbol: string } | undefined {
+  const [name, symbol] = key.split(':');
+  const exchange = EXCHANGES.find((known) => known === name);
+  return exchange && symbol ? { exchange, symbol } : undefined;
 }
 
 /** Redis names shared by every process. */

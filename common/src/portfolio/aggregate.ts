@@ -1,3 +1,4 @@
+import { instrumentKey } from '../market/tick-batch.ts';
 import { normalizeHolding } from './normalize.ts';
 import { percentOf } from './position-math.ts';
 import { ruleCoversAccount } from './rules.ts';
@@ -19,7 +20,7 @@ export function aggregateHoldings(
   const groups = new Map<string, Holding[]>();
   for (const raw of holdings) {
     const holding = normalizeHolding(raw);
-    const key = `${holding.symbol}|${holding.exchange}`;
+    const key = instrumentKey(holding.exchange, holding.symbol);
     const group = groups.get(key);
     if (group) group.push(holding);
     else groups.set(key, [holding]);

@@ -5,6 +5,7 @@
  * the Holdings filter and GET /api/position-rules/coverage all count with this one function.
  */
 import type { Exchange } from '../instruments/types.ts';
+import { instrumentKey } from '../market/tick-batch.ts';
 import { ruleCoversAccount } from './rules.ts';
 import type { AggregatedHolding, RuleCoverage } from './types.ts';
 
@@ -28,7 +29,7 @@ export function holdingsCoverage(
 ): Coverage {
   const covered = new Map<string, boolean>();
   for (const p of positions) {
-    const key = `${p.exchange}:${p.symbol}`;
+    const key = instrumentKey(p.exchange, p.symbol);
     const here = rules.some((rule) => ruleCoversAccount(rule, p.symbol, p.exchange, p.broker_account_id));
     covered.set(key, (covered.get(key) ?? true) && here);
   }

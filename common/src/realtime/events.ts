@@ -1,9 +1,10 @@
 /** Socket.IO events, declared once and shared by the server and the client (ARCHITECTURE §4). */
+import type { Exchange } from '../instruments/types.ts';
 import type { ApiRuleExecution } from '../rules/responses.ts';
 
 export interface LiveQuote {
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   ltp: number;
   prevClose: number | null;
   change: number | null;
@@ -29,7 +30,7 @@ export interface QuotesMessage {
 export interface AlertExecution {
   id: string;
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   trigger_type: string;
   status: string;
   execution_type: string;

@@ -1,6 +1,7 @@
 /** Storing the actions read from a `bc` file, and reading them back for the API. */
 import type { ApiCorporateAction } from '@app/common/api/corporate-actions';
 import { actionTerms, type ParsedCorporateAction } from '@app/common/corporate-actions/index';
+import type { Exchange } from '@app/common/instruments/types';
 import { and, asc, eq, gte, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { corporateActions, holdings, positionRules } from '../db/schema.ts';
@@ -69,7 +70,7 @@ export const LIST_LIMIT = 500;
 export interface ActionFilter {
   userId: string;
   symbol?: string;
-  exchange?: 'NSE' | 'BSE';
+  exchange?: Exchange;
   today: string;
 }
 

@@ -2,6 +2,7 @@
  * The whole data model (ARCHITECTURE §5). Money is NUMERIC, times are timestamptz.
  * Generate a migration after a change: `npm run db:generate`; never edit a landed one.
  */
+import { EXCHANGES } from '@app/common/instruments/types';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -99,7 +100,7 @@ export const holdings = pgTable(
       .notNull()
       .references(() => brokerAccounts.id, { onDelete: 'cascade' }),
     symbol: text('symbol').notNull(),
-    exchange: text('exchange', { enum: ['NSE', 'BSE'] }).notNull(),
+    exchange: text('exchange', { enum: EXCHANGES }).notNull(),
     isin: text('isin'),
     quantity: money('quantity').notNull(),
     averagePrice: money('average_price').notNull(),
@@ -115,7 +116,7 @@ export const holdings = pgTable(
 export const instruments = pgTable(
   'instruments',
   {
-    exchange: text('exchange', { enum: ['NSE', 'BSE'] }).notNull(),
+    exchange: text('exchange', { enum: EXCHANGES }).notNull(),
     symbol: text('symbol').notNull(),
     name: text('name').notNull(),
     isin: text('isin'),
@@ -135,7 +136,7 @@ export const instruments = pgTable(
 export const symbolRenames = pgTable(
   'symbol_renames',
   {
-    exchange: text('exchange', { enum: ['NSE', 'BSE'] }).notNull(),
+    exchange: text('exchange', { enum: EXCHANGES }).notNull(),
     oldSymbol: text('old_symbol').notNull(),
     newSymbol: text('new_symbol').notNull(),
     companyName: text('company_name'),
@@ -147,7 +148,7 @@ export const symbolRenames = pgTable(
 export const quotes = pgTable(
   'quotes',
   {
-    exchange: text('exchange', { enum: ['NSE', 'BSE'] }).notNull(),
+    exchange: text('exchange', { enum: EXCHANGES }).notNull(),
     symbol: text('symbol').notNull(),
     ltp: money('ltp').notNull(),
     prevClose: money('prev_close'),
@@ -167,7 +168,7 @@ export const quotes = pgTable(
 export const priceBars = pgTable(
   'price_bars',
   {
-    exchange: text('exchange', { enum: ['NSE', 'BSE'] }).notNull(),
+    exchange: text('exchange', { enum: EXCHANGES }).notNull(),
     symbol: text('symbol').notNull(),
     interval: text('interval', { enum: ['1m', '1d'] }).notNull(),
     bucket: tstz('bucket').notNull(),
@@ -187,7 +188,7 @@ export const positionRules = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     symbol: text('symbol').notNull(),
-    exchange: text('exchange', { enum: ['NSE', 'BSE'] }).notNull(),
+    exchange: text('exchange', { enum: EXCHANGES }).notNull(),
     ruleName: text('rule_name').notNull(),
     ruleScope: text('rule_scope', { enum: ['all_holdings', 'specific_account'] }).notNull(),
     targetAccountId: uuid('target_account_id').references(() => brokerAccounts.id, { onDelete: 'cascade' }),
@@ -243,7 +244,7 @@ export const priceAlerts = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     symbol: text('symbol').notNull(),
-    exchange: text('exchange', { enum: ['NSE', 'BSE'] }).notNull(),
+    exchange: text('exchange', { enum: EXCHANGES }).notNull(),
     direction: text('direction', { enum: ['above', 'below'] }).notNull(),
     price: money('price').notNull(),
     note: text('note'),
@@ -265,7 +266,7 @@ export const ruleExecutions = pgTable(
     ruleId: uuid('rule_id').references(() => positionRules.id, { onDelete: 'set null' }),
     priceAlertId: uuid('price_alert_id').references(() => priceAlerts.id, { onDelete: 'set null' }),
     symbol: text('symbol').notNull(),
-    exchange: text('exchange', { enum: ['NSE', 'BSE'] }).notNull(),
+    exchange: text('exchange', { enum: EXCHANGES }).notNull(),
     triggerType: text('trigger_type').notNull(),
     /** PENDING until deliveries finish, then SUCCESS or FAILED. */
     status: text('status').notNull().default('PENDING'),
@@ -349,7 +350,7 @@ export const corporateActions = pgTable(
   'corporate_actions',
   {
     id: id(),
-    exchange: text('exchange', { enum: ['NSE', 'BSE'] }).notNull(),
+    exchange: text('exchange', { enum: EXCHANGES }).notNull(),
     symbol: text('symbol').notNull(),
     security: text('security').notNull().default(''),
     kind: text('kind', { enum: ['BONUS', 'SPLIT', 'RIGHTS', 'DEMERGER', 'BUYBACK'] }).notNull(),

@@ -11,6 +11,7 @@ import {
   type PreviewHolding,
 } from '@app/common/holdings/upload-preview';
 import type { Exchange } from '@app/common/instruments/types';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import { and, eq, ne } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { brokerAccounts, holdings } from '../db/schema.ts';
@@ -21,7 +22,7 @@ export interface HeldRow extends PreviewHolding {
   id: string;
 }
 
-const key = (h: { exchange: Exchange; symbol: string }) => `${h.exchange}:${h.symbol}`;
+const key = (h: { exchange: Exchange; symbol: string }) => instrumentKey(h.exchange, h.symbol);
 /** Buy prices are stored to four decimals: compare them so. */
 const price4 = (value: number) => Number(value.toFixed(4));
 

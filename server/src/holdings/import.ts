@@ -7,6 +7,7 @@
  * changes nothing.
  */
 import { accountDisplayName } from '@app/common/holdings/upload-preview';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import type { ApiNewHoldingsProtection } from '@app/common/rules/index';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { HoldingsRemovalDeps } from './service.ts';
@@ -60,7 +61,7 @@ export async function importHoldings(
     });
     const existing = await accountHoldings(tx, account.id);
     assertRemovalsConfirmed(accountName, diffHoldings(existing, rows).remove, cmd.confirmRemovals);
-    const had = new Set(existing.map((h) => `${h.exchange}:${h.symbol}`));
+    const had = new Set(existing.map((h) => instrumentKey(h.exchange, h.symbol)));
     const upserted = await tx
       .insert(holdings)
       .values(
@@ -97,7 +98,7 @@ export async function importHoldings(
       )
       .returning({ id: holdings.id });
     const uncovered = removed.length > 0 ? await deleteUncoveredRules(tx, cmd.userId) : [];
-    const added = rows.filter((r) => !had.has(`${r.exchange}:${r.symbol}`));
+    const added = rows.filter((r) => !had.has(instrumentKey(r.exchange, r.symbol)));
     const created = added.length;
     const guard = await protectNewHoldings(
       tx,

@@ -6,7 +6,8 @@
  */
 import { amountProblem, amountRequirement } from '@app/common/api/numbers';
 import { BSE_SCRIP_CODE } from '@app/common/instruments/search';
-import type { Exchange, Instrument } from '@app/common/instruments/types';
+import { EXCHANGES, type Exchange, type Instrument } from '@app/common/instruments/types';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import type { InstrumentMaster } from '../instruments/master.ts';
 
 export interface ImportRowInput {
@@ -41,7 +42,6 @@ export interface Resolution {
 }
 
 const label = (row: ImportRowInput) => row.symbol ?? row.companyName ?? row.isin ?? '?';
-const EXCHANGES: readonly Exchange[] = ['NSE', 'BSE'];
 /** A series suffix of one or two letters: `RAJOOENG-T`, `TATAGOLD-E`, `LKPSEC-XT`, `IDEA-BE`. */
 const SERIES_SUFFIX = /^(.+)-([A-Z]{1,2})$/;
 /** ISINs of mutual fund units and ETFs (ETFs are told apart by the master). */
@@ -182,7 +182,7 @@ function unknownRow(master: InstrumentMaster, row: ImportRowInput, elsewhere?: I
 export function mergeDuplicateRows(rows: readonly ResolvedRow[]): ResolvedRow[] {
   const merged = new Map<string, ResolvedRow>();
   for (const row of rows) {
-    const key = `${row.exchange}:${row.symbol}`;
+    const key = instrumentKey(row.exchange, row.symbol);
     const prior = merged.get(key);
     if (!prior) {
       merged.set(key, { ...row });

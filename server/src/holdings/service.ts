@@ -1,4 +1,5 @@
 /** Holdings changed one at a time: manual entry, inline edit, delete. */
+import type { Exchange } from '@app/common/instruments/types';
 import { and, count, eq } from 'drizzle-orm';
 import type { Database, Tx } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
@@ -18,7 +19,7 @@ export const MANUAL_ACCOUNT = { brokerName: 'Manual', accountLabel: '' } as cons
 export interface ManualHolding {
   userId: string;
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   quantity: number;
   averagePrice: number;
   isin?: string;

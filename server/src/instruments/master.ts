@@ -17,6 +17,7 @@ import { STARTER_INSTRUMENTS } from '@app/common/instruments/starter';
 import { STARTER_RENAMES } from '@app/common/instruments/starter-renames';
 import type { Exchange, Instrument, SymbolChange } from '@app/common/instruments/types';
 import { yahooSymbol } from '@app/common/instruments/yahoo';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { queryRows, type Database } from '../db/client.ts';
@@ -111,7 +112,7 @@ export async function loadInstrumentMaster(
       })),
     );
     index = buildSearchIndex(list);
-    bySymbol = new Map(list.map((i) => [`${i.exchange}:${i.symbol}`, i]));
+    bySymbol = new Map(list.map((i) => [instrumentKey(i.exchange, i.symbol), i]));
     byName = new Map();
     for (const i of list) {
       const key = nameKey(i.name);
@@ -157,7 +158,7 @@ export async function loadInstrumentMaster(
       const byCode =
         exchange === 'BSE' && BSE_SCRIP_CODE.test(upper) ? index.byScripCode.get(upper) : undefined;
       return (
-        bySymbol.get(`${exchange}:${upper}`) ??
+        bySymbol.get(instrumentKey(exchange, upper)) ??
         bySymbol.get(`${exchange}:${renames.get(upper) ?? upper}`) ??
         byCode
       );

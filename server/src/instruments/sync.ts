@@ -3,6 +3,7 @@
  * NSE equity, SME and ETF lists, NSE symbol changes, BSE scrip list. One transaction; each
  * file replaces only its own part, and a file that looks cut short changes nothing.
  */
+import { instrumentKey } from '@app/common/market/tick-batch';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseBseScripList } from '@app/common/instruments/bse';
@@ -131,7 +132,7 @@ export function parseMasterFiles(files: MasterFiles) {
   const parsed = SEGMENTS.flatMap((segment) => {
     const file = files[segment.kind];
     if (!file) return [];
-    const rows = new Map(segment.parse(file.text).map((i) => [`${i.exchange}:${i.symbol}`, i]));
+    const rows = new Map(segment.parse(file.text).map((i) => [instrumentKey(i.exchange, i.symbol), i]));
     return [{ segment, file, rows }];
   });
   const changes = files.nseSymbolChanges ? parseNseSymbolChanges(files.nseSymbolChanges.text) : undefined;

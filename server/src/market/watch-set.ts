@@ -9,6 +9,7 @@
  * until then; two users' concurrent changes on one instrument; a Redis restart, which also
  * rebuilds it at once).
  */
+import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey, parseInstrumentKey } from '@app/common/market/tick-batch';
 import type { MarketBus, WatchedInstrument } from '@app/streamer';
 import { sql, type SQL } from 'drizzle-orm';
@@ -28,7 +29,7 @@ export async function loadWatchedInstruments(db: Executor, userId?: string): Pro
   const ofUser: SQL = userId ? sql`and user_id = ${userId}` : sql``;
   const rows = await queryRows<{
     symbol: string;
-    exchange: 'NSE' | 'BSE';
+    exchange: Exchange;
     reference: string | null;
     scrip_code: string | null;
   }>(

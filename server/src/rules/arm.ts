@@ -15,11 +15,12 @@ import {
   type TriggerType,
   type ValueType,
 } from '@app/common/rules/index';
+import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { holdings } from '../db/schema.ts';
-import type { Exchange, LatestQuote } from './quotes.ts';
+import type { LatestQuote } from './quotes.ts';
 
 interface HeldLot {
   accountId: string;

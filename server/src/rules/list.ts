@@ -1,5 +1,6 @@
 /** Reading rules: the user's list with the latest price, and one rule by id. */
 import type { ApiPositionRule } from '@app/common/api/rules';
+import type { Exchange } from '@app/common/instruments/types';
 import { RULE_MESSAGES } from '@app/common/rules/index';
 import { and, desc, eq } from 'drizzle-orm';
 import { ruleAdjustments } from '../corporate-actions/rule-notes.ts';
@@ -7,7 +8,6 @@ import type { Executor } from '../db/client.ts';
 import { positionRules, quotes } from '../db/schema.ts';
 import { NotFound } from '../http/errors.ts';
 import { presentRule, type RuleQuote } from './presenter.ts';
-import type { Exchange } from './quotes.ts';
 
 export interface RuleFilter {
   symbol?: string;

@@ -1,4 +1,5 @@
 /** Loads active rules and price alerts as index entries: all of them at start, or one user's. */
+import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import type { TriggerType, ValueType } from '@app/common/rules/index';
 import { sql, type SQL } from 'drizzle-orm';
@@ -20,7 +21,7 @@ export interface RuleRow {
   id: string;
   user_id: string;
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   trigger_type: TriggerType;
   trigger_value: string;
   value_type: ValueType;
@@ -36,7 +37,7 @@ interface AlertRow {
   id: string;
   user_id: string;
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   direction: 'above' | 'below';
   price: string;
   version: string | number;

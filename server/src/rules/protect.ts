@@ -5,6 +5,7 @@
  * one beyond the tier's rule limit cannot be covered: both stay unprotected and are counted, so
  * the summary says so. The caller announces `rules:changed` after its commit when any was made.
  */
+import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { ruleCoversAccount } from '@app/common/portfolio/rules';
 import { PRICE_GUARD_RULE, TIER_LIMITS, type ApiNewHoldingsProtection } from '@app/common/rules/index';
@@ -13,7 +14,7 @@ import type { Tx } from '../db/client.ts';
 import { positionRules, users } from '../db/schema.ts';
 import { armRule, loadHoldingsBook, type ArmedLevels } from './arm.ts';
 import { coveredInstruments, lockUserTier } from './limits.ts';
-import { latestQuotes, type Exchange } from './quotes.ts';
+import { latestQuotes } from './quotes.ts';
 import { newRuleValues } from './service.ts';
 
 /** A holding the change created: an instrument in one account. */

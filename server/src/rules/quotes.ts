@@ -1,11 +1,10 @@
 /** The latest quote per instrument, from the `quotes` table: the price rules are armed from. */
 import type { ApiCurrentPrice } from '@app/common/api/rules';
+import { EXCHANGES, type Exchange } from '@app/common/instruments/types';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { and, inArray, or, eq } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { quotes } from '../db/schema.ts';
-
-export type Exchange = 'NSE' | 'BSE';
 
 export interface LatestQuote {
   symbol: string;
@@ -61,7 +60,7 @@ export async function currentPrices(
   symbols: readonly string[],
   exchange?: Exchange,
 ): Promise<Record<string, ApiCurrentPrice>> {
-  const exchanges: Exchange[] = exchange ? [exchange] : ['NSE', 'BSE'];
+  const exchanges: readonly Exchange[] = exchange ? [exchange] : EXCHANGES;
   const wanted = exchanges.flatMap((ex) => symbols.map((symbol) => ({ symbol, exchange: ex })));
   const found = await latestQuotes(db, wanted);
   const result: Record<string, ApiCurrentPrice> = {};

@@ -5,6 +5,7 @@
  * trailing peak, and over its targets only when the price is at or over their lowest level:
  * on a normal tick most instruments cost a lookup and three comparisons. No I/O here.
  */
+import type { Exchange } from '@app/common/instruments/types';
 import type { Quote } from '@app/common/market/tick-batch';
 import {
   computeTriggerPrice,
@@ -35,7 +36,7 @@ export interface WatchEntry {
   /** `NSE:RELIANCE`. */
   key: string;
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   triggerType: ExecutionTriggerType;
   direction: AlertDirection;
   /** The trigger level now. */

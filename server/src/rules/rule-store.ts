@@ -6,6 +6,7 @@
  * groups of contiguous arrays (slot, level, and the trailing peak for stops) with bounds that
  * let a batch skip the instrument when its price cannot cross anything or raise any peak.
  */
+import type { Exchange } from '@app/common/instruments/types';
 import { formatUuid, hashWords } from './uuid-words.ts';
 
 export { parseUuid } from './uuid-words.ts';
@@ -104,7 +105,7 @@ export class Group {
 export interface Instrument {
   key: string;
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   below: Group;
   above: Group;
 }
@@ -170,7 +171,7 @@ export class RuleStore {
   }
 
   /** The instrument's ordinal, created when new. */
-  instrument(exchange: 'NSE' | 'BSE', symbol: string, key: string): number {
+  instrument(exchange: Exchange, symbol: string, key: string): number {
     const byExchange = this.instrumentOrdinals[exchange];
     let ordinal = byExchange.get(symbol);
     if (ordinal === undefined) {

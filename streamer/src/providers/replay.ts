@@ -11,6 +11,7 @@
  * `asOf` is the row's time when that is an absolute time (ISO 8601, epoch seconds or ms);
  * for a bare label such as `09:15` it is the moment the batch is played.
  */
+import type { Exchange } from '@app/common/instruments/types';
 import { readFileSync } from 'node:fs';
 import { priceChange } from '@app/common/market/quote-math';
 import type { Quote } from '@app/common/market/tick-batch';
@@ -19,7 +20,7 @@ import type { QuoteProvider } from './types.ts';
 /** One priced row of a replay file. */
 export interface ReplayRow {
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   price: number;
   prevClose: number | null;
 }

@@ -3,13 +3,14 @@
  * `maxSymbolsPerRequest` instruments; chunking, back-off, retries and the stale-quote cache
  * live in `../poll.ts`, never in a provider.
  */
+import type { Exchange } from '@app/common/instruments/types';
 import type { Quote } from '@app/common/market/tick-batch';
 import type { MarketCalendar } from '@app/common/market/calendar';
 
 /** An instrument to quote, as held in the watch set. */
 export interface WatchedInstrument {
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   /**
    * Its holders' average buy price, when someone holds it: where the simulated market starts
    * an instrument it has no price level of its own for. Real feeds ignore it.

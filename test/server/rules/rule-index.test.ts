@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Quote } from '@app/common/market/tick-batch';
+import { EXCHANGES } from '@app/common/instruments/types';
+import { instrumentKey, type Quote } from '@app/common/market/tick-batch';
 import { round2 } from '@app/common/portfolio/position-math';
 import { computeTriggerPrice, isCrossed, type ValueType } from '@app/common/rules/index';
 import { expect } from 'chai';
@@ -98,7 +99,7 @@ function randomEntry(r: () => number, userId: string, id: string = randomUUID())
   const common = {
     id,
     userId,
-    key: `${exchange}:${symbol}`,
+    key: instrumentKey(exchange, symbol),
     symbol,
     exchange,
     version,
@@ -156,19 +157,17 @@ function randomEntry(r: () => number, userId: string, id: string = randomUUID())
 
 function batch(r: () => number): Quote[] {
   return SYMBOLS.flatMap((symbol) =>
-    (['NSE', 'BSE'] as const)
-      .filter(() => r() < 0.8)
-      .map((exchange) => ({
-        symbol,
-        exchange,
-        ltp: round2((100 + Math.floor(r() * 5) * 10) * (0.9 + r() * 0.2)),
-        prevClose: 100,
-        change: 0,
-        changePercent: 0,
-        asOf: Date.now(),
-        delayMinutes: 0,
-        stale: r() < 0.05,
-      })),
+    EXCHANGES.filter(() => r() < 0.8).map((exchange) => ({
+      symbol,
+      exchange,
+      ltp: round2((100 + Math.floor(r() * 5) * 10) * (0.9 + r() * 0.2)),
+      prevClose: 100,
+      change: 0,
+      changePercent: 0,
+      asOf: Date.now(),
+      delayMinutes: 0,
+      stale: r() < 0.05,
+    })),
   );
 }
 

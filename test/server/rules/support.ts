@@ -1,5 +1,6 @@
 /** Shared steps of the rules and alerts tests: prices by hand, holdings, rules, clean-up. */
 import type { ApiPositionRule, ApiRuleExecution } from '@app/common/api/rules';
+import type { Exchange } from '@app/common/instruments/types';
 import type { Quote, TickBatch } from '@app/common/market/tick-batch';
 import { and, eq, inArray } from 'drizzle-orm';
 import { quotes, users } from '../../../server/src/db/schema.ts';
@@ -19,10 +20,10 @@ export function tickBatch(
 ): TickBatch {
   const at = Date.now() + sequence++;
   const quotes: Quote[] = Object.entries(prices).map(([key, ltp]) => {
-    const [exchange, symbol] = key.includes(':') ? (key.split(':') as ['NSE' | 'BSE', string]) : ['NSE', key];
+    const [exchange, symbol] = key.includes(':') ? (key.split(':') as [Exchange, string]) : ['NSE', key];
     return {
       symbol,
-      exchange: exchange as 'NSE' | 'BSE',
+      exchange: exchange as Exchange,
       ltp,
       prevClose: prevCloses[key] ?? null,
       change: null,
@@ -46,11 +47,7 @@ export async function publishPrices(
 }
 
 /** Removes an instrument's latest quote (the run's PostgreSQL database is shared by every test). */
-export async function forgetQuote(
-  app: TestApp,
-  symbol: string,
-  exchange: 'NSE' | 'BSE' = 'NSE',
-): Promise<void> {
+export async function forgetQuote(app: TestApp, symbol: string, exchange: Exchange = 'NSE'): Promise<void> {
   await app.runtime.deps.db
     .delete(quotes)
     .where(and(eq(quotes.symbol, symbol), eq(quotes.exchange, exchange)));
@@ -62,7 +59,7 @@ export async function addHolding(
   symbol: string,
   quantity = 10,
   averagePrice = 1000,
-  exchange: 'NSE' | 'BSE' = 'NSE',
+  exchange: Exchange = 'NSE',
 ): Promise<void> {
   const res = await apiClient(app.url).post(
     '/api/holdings/manual',

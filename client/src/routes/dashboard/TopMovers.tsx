@@ -1,4 +1,5 @@
 import { formatInr } from '@app/common/format/money';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import { gainClass, signedPercent } from '../holdings/table/format.ts';
 import type { Mover } from './dashboardMath.ts';
 
@@ -30,7 +31,7 @@ function MoverList({ title, movers, empty }: { title: string; movers: Mover[]; e
       ) : (
         <ol className="movers-list">
           {movers.map((m) => (
-            <li key={`${m.exchange}:${m.symbol}`}>
+            <li key={instrumentKey(m.exchange, m.symbol)}>
               <span className="mover-symbol">
                 {m.symbol} <span className="badge">{m.exchange}</span>
               </span>

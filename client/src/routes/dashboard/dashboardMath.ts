@@ -1,4 +1,5 @@
 /** Dashboard figures (pure, unit-tested): checklist progress, allocation and the day's movers. */
+import type { Exchange } from '@app/common/instruments/types';
 import { ruleCoversAccount } from '@app/common/portfolio/rules';
 import type { AggregatedHolding, RuleCoverage } from '@app/common/portfolio/types';
 import { dayChange } from '@app/common/portfolio/position-math';
@@ -6,7 +7,7 @@ import { holdingKey, type QuoteLike } from '../../live/liveHoldings.ts';
 
 interface HeldPosition {
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   broker_account_id: string | number | null;
 }
 
@@ -72,7 +73,7 @@ export function allocation(
 
 export interface Mover {
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   ltp: number;
   changePercent: number;
 }

@@ -1,8 +1,9 @@
 import { formatInr, formatPercent, formatSignedInr } from '@app/common/format/index';
+import type { Exchange } from '@app/common/instruments/types';
 
 interface PreviewRow {
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   ltp: number;
   changePercent: number;
   rule: string;

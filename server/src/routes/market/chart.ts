@@ -10,6 +10,7 @@
  * Real feeds poll only in market hours (plus once after the close, stamped with the exchange's
  * time), so a closed day never has minute bars of its own.
  */
+import type { Exchange } from '@app/common/instruments/types';
 import { and, asc, desc, eq, gte } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { priceBars, quotes } from '../../db/schema.ts';
@@ -21,7 +22,7 @@ export const DAILY_CLOSES = 30;
 /** `GET /api/market/chart/:exchange/:symbol`, as sent. */
 export interface PriceChart {
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   interval: '1m' | '1d';
   /** Oldest first; `t` is the bar's start (epoch ms), `close` its last price. */
   bars: { t: number; close: number }[];
@@ -31,7 +32,7 @@ export interface PriceChart {
 /** Loads the chart of one instrument at `now` (see the module comment for the rule). */
 export async function loadPriceChart(input: {
   db: Executor;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   symbol: string;
   now: number;
 }): Promise<PriceChart> {

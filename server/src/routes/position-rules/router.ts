@@ -13,6 +13,7 @@ import {
   type PatchRuleInput,
   type UpdateRuleInput,
 } from '@app/common/api/rules';
+import { EXCHANGES } from '@app/common/instruments/types';
 import { z } from 'zod';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -34,7 +35,7 @@ import { ruleCoverage } from '../../rules/coverage.ts';
 
 const listQuery = z.object({
   symbol: z.string().trim().toUpperCase().max(40).optional(),
-  exchange: z.enum(['NSE', 'BSE']).optional(),
+  exchange: z.enum(EXCHANGES).optional(),
 });
 
 /** /position-rules (spec §7): exit rules on holdings, armed and checked by the server. */

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { EXCHANGES } from '@app/common/instruments/types';
 import { yahooSymbol } from '@app/common/instruments/yahoo';
 import { z } from 'zod';
 import { requireUser } from '../../auth/require-user.ts';
@@ -7,7 +8,7 @@ import { NotFound } from '../../http/errors.ts';
 import { ok } from '../../http/envelope.ts';
 import { input, validate } from '../../http/validate.ts';
 
-const exchange = z.enum(['NSE', 'BSE'], { message: 'exchange must be NSE or BSE' });
+const exchange = z.enum(EXCHANGES, { message: 'exchange must be NSE or BSE' });
 const searchQuery = z.object({
   query: z.string().trim().max(60).default(''),
   limit: z.coerce.number().int().min(1).max(20).default(5),

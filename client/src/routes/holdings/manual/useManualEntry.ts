@@ -1,4 +1,5 @@
 import { validateManualRows, type ManualHolding } from '@app/common/holdings/manual';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import type { ApiNewHoldingsProtection } from '@app/common/rules/index';
 import { useState } from 'react';
 import { ApiError, api } from '../../../api/client.ts';
@@ -50,7 +51,7 @@ export function useManualEntry(
     setSaving(false);
     const added = valid.length - failures.length;
     if (failures.length > 0) {
-      const failed = new Set(failures.map((f) => `${f.exchange}:${f.symbol}`));
+      const failed = new Set(failures.map((f) => instrumentKey(f.exchange, f.symbol)));
       setRows((prev) => {
         const kept = prev.filter((row) =>
           failed.has(`${row.exchange || 'NSE'}:${row.symbol.trim().toUpperCase()}`),

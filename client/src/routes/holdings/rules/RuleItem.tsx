@@ -1,11 +1,11 @@
 import type { ApiPositionRule } from '@app/common/api/rules';
 import { formatIstDateTime } from '@app/common/format/ist';
 import { formatInr } from '@app/common/format/money';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import { describeRule } from '@app/common/rules/index';
 import { useState } from 'react';
 import { ErrorBox } from '../../../components/ErrorBox.tsx';
 import { useQuote } from '../../../live/hooks.ts';
-import { quoteKey } from '../../../live/quoteStore.ts';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
 import { AdjustmentNote } from './AdjustmentNote.tsx';
 import { LiveNumber } from '../table/LiveNumber.tsx';
@@ -34,7 +34,7 @@ export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) 
   const levels = liveLevels(rule, pushed, ltp);
   const check = checkParts(
     rule.status,
-    lastCheck(rule, useQuote(quoteKey(rule.exchange, rule.symbol)), levels.trigger),
+    lastCheck(rule, useQuote(instrumentKey(rule.exchange, rule.symbol)), levels.trigger),
   );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -4,6 +4,7 @@
  * the rows Price Guard fills, and the sentences a failed save shows.
  */
 import type { Exchange } from '@app/common/instruments/types';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import {
   DEFAULT_RULE_DRAFT,
@@ -97,7 +98,7 @@ export function priceGuardTargets(
         accountId: String(account.broker_account_id),
       };
       if (hasDraft(draftKey(target))) continue;
-      targets.push({ ...target, rowKey: `${row.exchange}:${row.symbol}` });
+      targets.push({ ...target, rowKey: instrumentKey(row.exchange, row.symbol) });
     }
   }
   return targets;

@@ -5,12 +5,13 @@ import type {
   ApiExecutionsPage,
   ApiPositionRule,
 } from '@app/common/api/rules';
+import type { Exchange } from '@app/common/instruments/types';
 import { api } from '../../../api/client.ts';
 
 /** A rule as POST /api/position-rules accepts it (the server fills in the rest). */
 export interface NewRule {
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   rule_name?: string;
   rule_scope: 'all_holdings' | 'specific_account';
   target_account_id: string | null;

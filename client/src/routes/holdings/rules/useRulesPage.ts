@@ -4,12 +4,13 @@
  * highlight for 3 s), Save All, and which rules dialog is open.
  */
 import type { ApiPositionRule } from '@app/common/api/rules';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import { planSaveAll } from '@app/common/rules/index';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useLiveEvent } from '../../../live/hooks.ts';
-import { quoteKey, quoteStore } from '../../../live/quoteStore.ts';
+import { quoteStore } from '../../../live/quoteStore.ts';
 import type { ApiHolding } from '../holdingsView.ts';
 import { DraftStore, type DraftState } from './draftStore.ts';
 import { levelStore } from './levelStore.ts';
@@ -125,7 +126,7 @@ export function useRulesPage({ rows, holdings, rules, reload, expand, notify }: 
 
   const addForRow = useCallback(
     (row: AggregatedHolding) => {
-      if (addDrafts([row], false) === 0) expand([`${row.exchange}:${row.symbol}`]);
+      if (addDrafts([row], false) === 0) expand([instrumentKey(row.exchange, row.symbol)]);
     },
     [addDrafts, expand],
   );
@@ -133,13 +134,13 @@ export function useRulesPage({ rows, holdings, rules, reload, expand, notify }: 
   const snapshotPrices = useMemo(() => {
     const map = new Map<string, number>();
     for (const h of holdings)
-      if (h.current_price != null) map.set(quoteKey(h.exchange, h.symbol), Number(h.current_price));
+      if (h.current_price != null) map.set(instrumentKey(h.exchange, h.symbol), Number(h.current_price));
     return map;
   }, [holdings]);
 
   const saveAll = useCallback(async () => {
     const priced = drafts.list().map((draft: DraftState) => {
-      const key = quoteKey(draft.exchange, draft.symbol);
+      const key = instrumentKey(draft.exchange, draft.symbol);
       return { ...draft, currentPrice: quoteStore.get(key)?.ltp ?? snapshotPrices.get(key) ?? null };
     });
     const plan = planSaveAll(priced);

@@ -1,3 +1,4 @@
+import { instrumentKey } from '@app/common/market/tick-batch';
 import type { HoldingSortField } from '@app/common/portfolio/sort';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import type { Density } from '../density.ts';
@@ -41,7 +42,7 @@ export function HoldingsList({
 }: HoldingsListProps) {
   const mobile = useMediaQuery(MOBILE_QUERY);
   const compact = density === 'compact';
-  const key = (row: AggregatedHolding) => `${row.exchange}:${row.symbol}`;
+  const key = (row: AggregatedHolding) => instrumentKey(row.exchange, row.symbol);
 
   if (mobile) {
     return (

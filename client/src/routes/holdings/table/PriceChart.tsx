@@ -1,5 +1,7 @@
 import { formatIstDate, formatIstTime } from '@app/common/format/ist';
 import { formatInr } from '@app/common/format/money';
+import type { Exchange } from '@app/common/instruments/types';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import { useEffect, useMemo, useState } from 'react';
 import {
   CartesianGrid,
@@ -13,12 +15,11 @@ import {
 } from 'recharts';
 import { api } from '../../../api/client.ts';
 import { usePriceSeries } from '../../../live/hooks.ts';
-import { quoteKey } from '../../../live/quoteStore.ts';
 import { BAR_MS, mergeChartSeries, priceAxis, type ChartResponse } from './chartData.ts';
 
 interface PriceChartProps {
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   avgPrice: number;
 }
 
@@ -30,7 +31,7 @@ type Loaded = { key: string; chart: ChartResponse | null };
  * Loaded on demand (recharts stays out of the first download).
  */
 export default function PriceChart({ symbol, exchange, avgPrice }: PriceChartProps) {
-  const key = quoteKey(exchange, symbol);
+  const key = instrumentKey(exchange, symbol);
   const live = usePriceSeries(key);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
 

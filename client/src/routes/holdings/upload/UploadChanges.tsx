@@ -1,5 +1,6 @@
 import { formatInr } from '@app/common/format/money';
 import type { ImportChanges } from '@app/common/holdings/upload-preview';
+import { instrumentKey } from '@app/common/market/tick-batch';
 
 const quantity = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 4 });
 
@@ -46,7 +47,7 @@ export function UploadChanges({
           </p>
           <ul>
             {changes.remove.map((h) => (
-              <li key={`${h.exchange}:${h.symbol}`}>
+              <li key={instrumentKey(h.exchange, h.symbol)}>
                 <span className="upload-removed-symbol">
                   <s>{h.symbol}</s> <span className="badge">{h.exchange}</span>
                 </span>

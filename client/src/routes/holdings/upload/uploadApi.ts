@@ -1,13 +1,14 @@
 /** `POST /api/holdings/upload-csv`: the preview (dry run) and the import, as the server answers them. */
 import type { UploadAccountChoice } from '@app/common/holdings/schemas';
 import type { UploadAccountPlan } from '@app/common/holdings/upload-preview';
+import type { Exchange } from '@app/common/instruments/types';
 import type { ApiNewHoldingsProtection } from '@app/common/rules/index';
 import { api } from '../../../api/client.ts';
 
 export interface PreviewRow {
   line: number;
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
   company_name: string;
   isin: string | null;
   quantity: number;
@@ -53,7 +54,7 @@ export interface UploadSummary {
 export interface SymbolOverride {
   line: number;
   symbol: string;
-  exchange: 'NSE' | 'BSE';
+  exchange: Exchange;
 }
 
 /** What the dialog sends: the same for the preview and the import. */

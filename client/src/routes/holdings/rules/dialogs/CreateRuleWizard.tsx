@@ -1,4 +1,5 @@
 import type { ApiPositionRule } from '@app/common/api/rules';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import { WIZARD_STEPS } from '@app/common/rules/index';
 import { useState } from 'react';
@@ -26,7 +27,7 @@ interface CreateRuleWizardProps {
   onCreated: (rule: ApiPositionRule) => void;
 }
 
-const keyOf = (row: AggregatedHolding) => `${row.exchange}:${row.symbol}`;
+const keyOf = (row: AggregatedHolding) => instrumentKey(row.exchange, row.symbol);
 
 /** Create Position Rule (spec §4 Wizard): name, scope, trigger, action; Next and Previous. */
 export default function CreateRuleWizard({

@@ -1,10 +1,11 @@
 import type { ApiPositionRule } from '@app/common/api/rules';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import { useId, useMemo, useState } from 'react';
 import { ErrorBox } from '../../../../components/ErrorBox.tsx';
 import { EmptyState } from '../../../../components/EmptyState.tsx';
 import { ShieldIcon } from '../../../../components/icons.tsx';
 import { useQuotesVersion } from '../../../../live/hooks.ts';
-import { quoteKey, quoteStore } from '../../../../live/quoteStore.ts';
+import { quoteStore } from '../../../../live/quoteStore.ts';
 import { ConfirmDialog } from '../../ConfirmDialog.tsx';
 import { levelStore } from '../levelStore.ts';
 import { updateRuleError } from '../ruleDrafts.ts';
@@ -22,7 +23,7 @@ const BULK_DONE: Record<BulkAction, string> = { enable: 'enabled', disable: 'dis
 
 /** The rule's last check now: the live quote and the live level when newer than the list's. */
 function checkOf(rule: ApiPositionRule): RuleCheck | null {
-  const live = quoteStore.get(quoteKey(rule.exchange, rule.symbol));
+  const live = quoteStore.get(instrumentKey(rule.exchange, rule.symbol));
   return lastCheck(rule, live, liveLevels(rule, levelStore.get(rule.id), live?.ltp).trigger);
 }
 

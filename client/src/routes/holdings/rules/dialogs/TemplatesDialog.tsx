@@ -1,3 +1,4 @@
+import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import { BUILT_IN_TEMPLATES, templateDialogError, templateRules } from '@app/common/rules/index';
 import { useId, useMemo, useState } from 'react';
@@ -16,7 +17,7 @@ interface TemplatesDialogProps {
   onApplied: (count: number, templateName: string, skipped: string[]) => void;
 }
 
-const keyOf = (row: AggregatedHolding) => `${row.exchange}:${row.symbol}`;
+const keyOf = (row: AggregatedHolding) => instrumentKey(row.exchange, row.symbol);
 
 /**
  * Apply Rule Templates (spec §2, §5): a template, the holdings, and all accounts or one; saved

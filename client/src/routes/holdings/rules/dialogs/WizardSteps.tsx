@@ -1,4 +1,5 @@
 import { formatInr } from '@app/common/format/money';
+import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import { describeRule, RULE_MESSAGES, type TriggerType } from '@app/common/rules/index';
 import { useId } from 'react';
@@ -54,7 +55,10 @@ export function NameStep({
           onChange={(event) => onChange({ holding: event.target.value, target_account_id: null })}
         >
           {rows.map((row) => (
-            <option key={`${row.exchange}:${row.symbol}`} value={`${row.exchange}:${row.symbol}`}>
+            <option
+              key={instrumentKey(row.exchange, row.symbol)}
+              value={instrumentKey(row.exchange, row.symbol)}
+            >
               {row.symbol} ({row.exchange})
             </option>
           ))}
