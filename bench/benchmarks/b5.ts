@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { round2 } from '@app/common/portfolio/position-math';
 import { plausibleSymbols } from '../lib/market.ts';
 import type { HoldingRow } from '../lib/seed.ts';
 import { startAppServer, tokenFor } from '../lib/servers.ts';
@@ -37,10 +38,10 @@ export interface B5Evidence {
 export function zerodhaCsv(rows: readonly HoldingRow[]): string {
   const header = '"Instrument","Qty.","Avg. cost","LTP","Invested","Cur. val","P&L","Net chg.","Day chg.",""';
   const lines = rows.map((r) => {
-    const ltp = Math.round(r.averagePrice * 1.05 * 100) / 100;
-    const invested = Math.round(r.quantity * r.averagePrice * 100) / 100;
-    const value = Math.round(r.quantity * ltp * 100) / 100;
-    return `"${r.symbol}",${r.quantity},${r.averagePrice},${ltp},${invested},${value},${Math.round((value - invested) * 100) / 100},5,0.4,""`;
+    const ltp = round2(r.averagePrice * 1.05);
+    const invested = round2(r.quantity * r.averagePrice);
+    const value = round2(r.quantity * ltp);
+    return `"${r.symbol}",${r.quantity},${r.averagePrice},${ltp},${invested},${value},${round2(value - invested)},5,0.4,""`;
   });
   return [header, ...lines].join('\n');
 }
@@ -49,7 +50,7 @@ export function holdingRows(n: number): HoldingRow[] {
   return plausibleSymbols(n).map((symbol, i) => ({
     symbol,
     quantity: 1 + ((i * 37) % 500),
-    averagePrice: Math.round((10 + ((i * 7919) % 499_000) / 100) * 100) / 100,
+    averagePrice: round2(10 + ((i * 7919) % 499_000) / 100),
   }));
 }
 

@@ -3,6 +3,7 @@
  * batches over them. The seeding SQL (seed.ts) and the bare baselines use the same rule.
  */
 import { instrumentKey, type Quote, type TickBatch } from '@app/common/market/tick-batch';
+import { round2 } from '@app/common/portfolio/position-math';
 
 const ROOTS = `
   ADANI BHARAT HIND TATA BAJAJ MAHA RELI INFO ASIAN SUN GODREJ JINDAL KOTAK AXIS INDUS SHREE
@@ -52,8 +53,8 @@ export function tickBatch(symbols: readonly string[], seq: number): TickBatch {
   const asOf = Date.now();
   const quotes: Quote[] = symbols.map((symbol, i) => {
     const prevClose = 100 + (i % 900);
-    const ltp = Math.round(prevClose * (1 + Math.sin(seq + i) / 50) * 100) / 100;
-    const change = Math.round((ltp - prevClose) * 100) / 100;
+    const ltp = round2(prevClose * (1 + Math.sin(seq + i) / 50));
+    const change = round2(ltp - prevClose);
     return {
       symbol,
       exchange: 'NSE',

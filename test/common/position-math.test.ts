@@ -4,6 +4,7 @@ import {
   dayChange,
   positionFigures,
   positionValues,
+  round2,
   type PositionQuote,
 } from '../../common/src/portfolio/position-math.ts';
 import type { RawHolding } from '../../common/src/portfolio/types.ts';
@@ -55,6 +56,20 @@ const CASES: Array<{ name: string; accounts: HoldingBase[]; quote: PositionQuote
 ];
 
 describe('position math: one rule for the server and the live client', () => {
+  it('rounds every amount with three decimals half away from zero, as on paper', () => {
+    // n / 1000 rupees is exactly n tenths of a paisa: the expected paise come from integers.
+    const paper = (n: number) => (Math.sign(n) * Math.floor((Math.abs(n) + 5) / 10)) / 100;
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (let i = 0; i < 20_000; i++) {
+      const n = (next() % 2_000_000_000) - 1_000_000_000;
+      if (round2(n / 1000) !== paper(n)) expect(round2(n / 1000), `${n / 1000}`).to.equal(paper(n));
+    }
+    expect(round2(1.005)).to.equal(1.01);
+    expect(round2(-2.675)).to.equal(-2.68);
+    expect(round2(0.1 + 0.2)).to.equal(0.3);
+  });
+
   it('rounds each figure once, to paise, from the unrounded inputs', () => {
     expect(positionValues(3, 0.1, 0.1 + 0.2)).to.deep.equal({
       purchase_value: 0.3,

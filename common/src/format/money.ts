@@ -1,6 +1,7 @@
 /**
  * Rupee formatting with Indian digit grouping (lakh, crore). Pure: no DOM, safe on the server.
  */
+import { round2 } from '../portfolio/position-math.ts';
 
 /** What the money formatters print for a value that is not a finite number. */
 export const MISSING_VALUE = '—';
@@ -54,17 +55,13 @@ export function formatCompactInr(value: number): string {
   if (!Number.isFinite(value)) return MISSING_VALUE;
   const sign = value < 0 ? '-' : '';
   const abs = Math.abs(value);
-  const lakhs = roundTo2(abs / 1e5);
+  const lakhs = round2(abs / 1e5);
   if (lakhs < 1) return formatInr(value);
   if (lakhs < 100) return `${sign}₹${compactNumber.format(lakhs)} L`;
-  return `${sign}₹${compactNumber.format(roundTo2(abs / 1e7))} Cr`;
+  return `${sign}₹${compactNumber.format(round2(abs / 1e7))} Cr`;
 }
 
 const compactNumber = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-function roundTo2(value: number): number {
-  return Math.round(value * 100) / 100;
-}
 
 function isNegativeAfterRounding(value: number, formattedAbs: string, opts: InrOptions): boolean {
   return value < 0 && formattedAbs !== inrFormatter(opts.fractionDigits ?? 2).format(0);

@@ -1,5 +1,5 @@
 /** Small price helpers shared by the quote providers and their consumers. */
-import { dayChange } from '../portfolio/position-math.ts';
+import { dayChange, round2 } from '../portfolio/position-math.ts';
 
 /**
  * Absolute and percentage change of `ltp` against the previous close, rounded to 2 decimals
@@ -19,5 +19,5 @@ export const NSE_TICK_SIZE = 0.05;
 /** Rounds a price to the nearest tick (₹0.05 by default), never below one tick. */
 export function roundToTick(price: number, tick = NSE_TICK_SIZE): number {
   const ticks = Math.max(1, Math.round(price / tick));
-  return Math.round(ticks * tick * 100) / 100;
+  return round2(ticks * tick);
 }

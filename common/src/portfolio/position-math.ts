@@ -12,11 +12,20 @@
 /** Rounds to paise (2 decimals), half away from zero, without binary drift (1.005 → 1.01). */
 export function round2(value: number): number {
   if (!Number.isFinite(value)) return value;
-  const sign = value < 0 ? -1 : 1;
-  const text = String(Math.abs(value));
-  // Shifting the decimal point in the text avoids 1.005 * 100 = 100.49999…
-  const cents = text.includes('e') ? Math.abs(value) * 100 : Number(`${text}e2`);
-  return (sign * Math.round(cents)) / 100;
+  const abs = Math.abs(value);
+  const cents = abs * 100;
+  // Binary drift (1.005 * 100 = 100.49999…) matters only next to half a paisa: only there is the
+  // slower exact shift of the decimal point in the text needed (hot paths round every tick).
+  const fraction = cents - Math.floor(cents);
+  const nearHalf = Math.abs(fraction - 0.5) <= 1e-6 + cents * 1e-12;
+  const rounded = Math.round(nearHalf ? decimalCents(abs) : cents);
+  return (value < 0 ? -rounded : rounded) / 100;
+}
+
+/** `abs × 100` computed on its decimal text, so 1.005 gives exactly 100.5. */
+function decimalCents(abs: number): number {
+  const text = String(abs);
+  return text.includes('e') ? abs * 100 : Number(`${text}e2`);
 }
 
 /** `part / whole × 100`, or 0 when there is no whole (unrounded: totals are computed from it). */

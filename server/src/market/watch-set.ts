@@ -11,6 +11,7 @@
  */
 import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey, parseInstrumentKey } from '@app/common/market/tick-batch';
+import { round2 } from '@app/common/portfolio/position-math';
 import type { MarketBus, WatchedInstrument } from '@app/streamer';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
@@ -52,7 +53,7 @@ export async function loadWatchedInstruments(db: Executor, userId?: string): Pro
   return rows
     .map((r): WatchedInstrument => {
       const instrument: WatchedInstrument = { symbol: r.symbol, exchange: r.exchange };
-      const reference = r.reference === null ? Number.NaN : Math.round(Number(r.reference) * 100) / 100;
+      const reference = r.reference === null ? Number.NaN : round2(Number(r.reference));
       if (Number.isFinite(reference) && reference > 0) instrument.referencePrice = reference;
       if (r.exchange === 'BSE' && r.scrip_code) instrument.scripCode = r.scrip_code;
       return instrument;
