@@ -13,10 +13,11 @@ import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey, parseInstrumentKey } from '@app/common/market/tick-batch';
 import { round2 } from '@app/common/portfolio/position-math';
 import type { MarketBus, WatchedInstrument } from '@app/streamer';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { queryRows, type Executor } from '../db/client.ts';
+import { isWatchedSql, watchedInstrumentsSql } from './watched.ts';
 
 /**
  * The instruments to poll (only `userId`'s when given): those watched that the symbol master lists. A symbol the master does
@@ -27,7 +28,6 @@ import { queryRows, type Executor } from '../db/client.ts';
  * its scrip code, the name Yahoo lists it under.
  */
 export async function loadWatchedInstruments(db: Executor, userId?: string): Promise<WatchedInstrument[]> {
-  const ofUser: SQL = userId ? sql`and user_id = ${userId}` : sql``;
   const rows = await queryRows<{
     symbol: string;
     exchange: Exchange;
@@ -36,11 +36,7 @@ export async function loadWatchedInstruments(db: Executor, userId?: string): Pro
   }>(
     db,
     sql`
-    with w as (
-      select symbol, exchange from holdings where true ${ofUser}
-      union select symbol, exchange from position_rules where (is_active or rearm_at is not null) ${ofUser}
-      union select symbol, exchange from price_alerts where is_active ${ofUser}
-    )
+    with w as (${watchedInstrumentsSql(userId)})
     select w.symbol, w.exchange, r.reference, i.scrip_code from w
     left join (
       select h.symbol, h.exchange,
@@ -70,12 +66,7 @@ async function stillWatched(db: Executor, keys: readonly string[]): Promise<Set<
     sql`
     select k.symbol, k.exchange
     from jsonb_to_recordset(${JSON.stringify(parsed)}::jsonb) as k(symbol text, exchange text)
-    where exists (select 1 from holdings h where h.exchange = k.exchange and h.symbol = k.symbol)
-       or exists (select 1 from position_rules r
-                  where r.exchange = k.exchange and r.symbol = k.symbol
-                    and (r.is_active or r.rearm_at is not null))
-       or exists (select 1 from price_alerts a
-                  where a.exchange = k.exchange and a.symbol = k.symbol and a.is_active)`,
+    where ${isWatchedSql(sql.raw('k.exchange'), sql.raw('k.symbol'))}`,
   );
   return new Set(rows.map((r) => instrumentKey(r.exchange, r.symbol)));
 }

@@ -7,10 +7,10 @@
  */
 import { instrumentKey, type TickBatch } from '@app/common/market/tick-batch';
 import type { LiveQuote, QuotesMessage } from '@app/common/realtime/events';
-import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { queryRows, type Executor } from '../db/client.ts';
 import type { HoldingsCache } from '../holdings/cache.ts';
+import { watchedInstrumentsSql } from '../market/watched.ts';
 import { userRoom, type RealtimeServer } from './socket-server.ts';
 import { preEncoded } from './wire.ts';
 
@@ -28,14 +28,7 @@ function intern(key: string): string {
 
 /** The instruments a user holds or has an active rule or price alert on (distinct keys). */
 export async function loadUserInstruments(db: Executor, userId: string): Promise<string[]> {
-  const rows = await queryRows<{ symbol: string; exchange: string }>(
-    db,
-    sql`
-    select symbol, exchange from holdings where user_id = ${userId}
-    union select symbol, exchange from position_rules
-      where user_id = ${userId} and (is_active or rearm_at is not null)
-    union select symbol, exchange from price_alerts where user_id = ${userId} and is_active`,
-  );
+  const rows = await queryRows<{ symbol: string; exchange: string }>(db, watchedInstrumentsSql(userId));
   return rows.map((r) => intern(instrumentKey(r.exchange, r.symbol)));
 }
 
