@@ -84,6 +84,13 @@ describe('client: holdings page helpers', () => {
     expect(quotes[1]).to.deep.include({ symbol: 'TCS', ltp: 3400, prevClose: null, change: null });
   });
 
+  it("rounds a seeded quote's change to paise, as a tick batch carries it", () => {
+    const [quote] = snapshotQuotes([
+      holding({ current_price: 100.015, prev_close: 100, quote_as_of: '2026-08-03T10:00:00.000Z' }),
+    ]);
+    expect(quote).to.deep.include({ change: 0.02, changePercent: 0.02 });
+  });
+
   it('edits in place only a manually added holding held in one account', () => {
     const [sbin, tcs] = aggregateHoldings(list);
     expect(isInlineEditable(tcs!)).to.equal(true);

@@ -3,6 +3,7 @@
  * answers with, the quotes it carries, the search, account and protection filters, and the
  * load-error texts of spec §8.
  */
+import { priceChange } from '@app/common/market/quote-math';
 import { isUnprotected } from '@app/common/portfolio/coverage';
 import type { LiveQuote } from '@app/common/realtime/events';
 import type { HoldingSortField, SortDirection } from '@app/common/portfolio/sort';
@@ -36,14 +37,13 @@ export function snapshotQuotes(holdings: readonly ApiHolding[]): LiveQuote[] {
     if (h.current_price === null || h.current_price === undefined || !(ltp > 0) || Number.isNaN(asOf))
       continue;
     const prevClose = h.prev_close === null || h.prev_close === undefined ? null : Number(h.prev_close);
-    const change = prevClose ? ltp - prevClose : null;
     quotes.push({
       symbol: h.symbol,
       exchange: h.exchange,
       ltp,
       prevClose,
-      change,
-      changePercent: prevClose && change !== null ? (change / prevClose) * 100 : null,
+      // As a tick batch carries it (the providers call the same function).
+      ...priceChange(ltp, prevClose),
       asOf,
       delayMinutes: h.quote_delay_minutes ?? 0,
       ...(h.quote_stale ? { stale: true as const } : {}),
