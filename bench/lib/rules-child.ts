@@ -2,8 +2,8 @@
  * B3's rules engine side, alone in its process (so its heap is the index's): builds the
  * engine's in-memory index from the synthetic rule book and times tick batches through it.
  */
-import { RuleIndex } from '../../server/src/rules/rule-index.ts';
-import { ruleEntry } from '../../server/src/rules/load.ts';
+import { RuleIndex } from '../../server/src/triggers/rule-index.ts';
+import { ruleEntry } from '../../server/src/triggers/load.ts';
 import { serveParent, settledMemory } from './child.ts';
 import { ruleBatch, ruleInstruments, ruleRows, type Instrument, type RulePlan } from './rules.ts';
 

@@ -9,7 +9,7 @@ import type { Exchange } from '@app/common/instruments/types';
 import type { Quote, TickBatch } from '@app/common/market/tick-batch';
 import { round2 } from '@app/common/portfolio/position-math';
 import { computeTriggerPrice, type TriggerType, type ValueType } from '@app/common/rules/index';
-import type { RuleRow } from '../../server/src/rules/load.ts';
+import type { RuleRow } from '../../server/src/triggers/load.ts';
 import { plausibleSymbols } from './market.ts';
 
 export interface RulePlan {

@@ -21,7 +21,7 @@ import {
   type DeliveryOverrides,
   type DeliveryWorker,
   type RetentionJob,
-} from './alerts/index.ts';
+} from './deliveries/index.ts';
 import { createApp } from './app.ts';
 import { createCorporateActionsJob, type CorporateActionsJob } from './corporate-actions/job.ts';
 import { createDigestJob, type DigestJob } from './digest/job.ts';

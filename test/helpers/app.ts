@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseConfig } from '@app/config';
 import { pino, type Logger } from 'pino';
-import type { DeliveryOverrides } from '../../server/src/alerts/index.ts';
+import type { DeliveryOverrides } from '../../server/src/deliveries/index.ts';
 import type { DatabaseHandle } from '../../server/src/db/client.ts';
 import { startServerRuntime, type RuntimeOptions, type ServerRuntime } from '../../server/src/runtime.ts';
 import { testServices } from './root-hooks.ts';

@@ -7,7 +7,7 @@
  * every instance: the `alert` push, the users' rules reloaded, their holdings refreshed.
  */
 import { sql } from 'drizzle-orm';
-import { presentExecution } from '../alerts/executions.ts';
+import { presentExecution } from '../executions/history.ts';
 import { queryRows, type Executor } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 import { corporateActions } from '../db/schema.ts';

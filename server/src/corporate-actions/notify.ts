@@ -12,7 +12,7 @@ import {
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { alertDeliveries, notificationEndpoints, ruleExecutions } from '../db/schema.ts';
-import type { ExecutionRow } from '../alerts/executions.ts';
+import type { ExecutionRow } from '../executions/history.ts';
 import type { Adjustments } from './adjust.ts';
 import type { CorporateActionRow } from './store.ts';
 

@@ -6,10 +6,10 @@ export {
   type RulesEngineOptions,
   type RulesEngineTunables,
   type RuleLevels,
-} from './engine.ts';
-export { RuleIndex, MovedPeaks, type WatchEntry, type Crossing } from './rule-index.ts';
+} from '../triggers/engine.ts';
+export { RuleIndex, MovedPeaks, type WatchEntry, type Crossing } from '../triggers/rule-index.ts';
 export { createRules, updateRule, type RulesDeps } from './service.ts';
 export { setRuleActive, deleteRule, bulkRuleAction } from './activation.ts';
 export { listRules, getRule } from './list.ts';
 export { currentPrices, latestQuotes } from './quotes.ts';
-export { IN_APP_ONLY } from './claim.ts';
+export { IN_APP_ONLY } from '../triggers/claim.ts';

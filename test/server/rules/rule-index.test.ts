@@ -4,8 +4,8 @@ import { instrumentKey, type Quote } from '@app/common/market/tick-batch';
 import { round2 } from '@app/common/portfolio/position-math';
 import { computeTriggerPrice, isCrossed, type ValueType } from '@app/common/rules/index';
 import { expect } from 'chai';
-import { RuleIndex, trailingLevel, type WatchEntry } from '../../../server/src/rules/rule-index.ts';
-import { parseUuid } from '../../../server/src/rules/rule-store.ts';
+import { RuleIndex, trailingLevel, type WatchEntry } from '../../../server/src/triggers/rule-index.ts';
+import { parseUuid } from '../../../server/src/triggers/rule-store.ts';
 
 /** The index's contract as plain objects (the engine's first design): what the typed one must match. */
 class ReferenceIndex {

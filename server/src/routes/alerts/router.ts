@@ -9,10 +9,10 @@ import {
 import type { z } from 'zod';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
-import { executionHistory } from '../../alerts/executions.ts';
-import { alertsOverview, deleteAlert, markAllRead, updateAlert } from '../../alerts/feed.ts';
-import { createPriceAlert } from '../../alerts/price-alerts.ts';
-import { alertQuota } from '../../alerts/quota.ts';
+import { executionHistory } from '../../executions/history.ts';
+import { alertsOverview, deleteAlert, markAllRead, updateAlert } from '../../executions/feed.ts';
+import { createPriceAlert } from '../../price-alerts/service.ts';
+import { alertQuota } from '../../executions/quota.ts';
 import { ok } from '../../http/envelope.ts';
 import { uuidParams } from '../../http/params.ts';
 import { rateLimit } from '../../http/rate-limit.ts';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { executionsQuery, type ExecutionsQuery } from '@app/common/api/rules';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
-import { listExecutions } from '../../alerts/executions.ts';
+import { listExecutions } from '../../executions/history.ts';
 import { ok } from '../../http/envelope.ts';
 import { input, validate } from '../../http/validate.ts';
 

@@ -10,14 +10,14 @@ import type { SessionUser } from '../auth/require-user.ts';
 import type { Executor } from '../db/client.ts';
 import { ruleExecutions } from '../db/schema.ts';
 import { Invalid, NotFound } from '../http/errors.ts';
-import { feedItems, findExecution } from './executions.ts';
+import { feedItems, findExecution } from './history.ts';
 import {
   deletePriceAlert,
   findPriceAlert,
   listPriceAlerts,
   updatePriceAlert,
   type PriceAlertDeps,
-} from './price-alerts.ts';
+} from '../price-alerts/service.ts';
 
 /** The feed covers the last 30 days, newest 50 items. */
 export const FEED_DAYS = 30;

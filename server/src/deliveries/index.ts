@@ -8,7 +8,7 @@ import type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
 import { createPollingDeliveryWorker } from './worker.ts';
 
 export type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
-export { createRetentionJob, deleteExpiredExecutions, type RetentionJob } from './retention.ts';
+export { createRetentionJob, deleteExpiredExecutions, type RetentionJob } from '../executions/retention.ts';
 export type { RetryPolicy } from './send.ts';
 
 /** Tunables of the delivery worker; tests shorten the waits. */

@@ -26,8 +26,8 @@ import {
   type TriggerType,
 } from '@app/common/rules/index';
 import { sql, type SQL } from 'drizzle-orm';
-import { decideQuotas, limitedUsers, lockQuotaUsers, monthCountsSql } from '../alerts/quota.ts';
-import type { ExecutionRow } from '../alerts/executions.ts';
+import { decideQuotas, limitedUsers, lockQuotaUsers, monthCountsSql } from '../executions/quota.ts';
+import type { ExecutionRow } from '../executions/history.ts';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Database, type Tx } from '../db/client.ts';
 import { versionSql } from './load.ts';

@@ -12,12 +12,7 @@ import { createHash } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { settlesWithin } from '../util/settles-within.ts';
-import {
-  claimDeliveries,
-  claimDueDeliveries,
-  overdueDeliveryIds,
-  type ClaimedDelivery,
-} from './deliveries.ts';
+import { claimDeliveries, claimDueDeliveries, overdueDeliveryIds, type ClaimedDelivery } from './outbox.ts';
 import { deliverBatch, type DeliveryDeps } from './send.ts';
 import type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
 

@@ -26,8 +26,8 @@ import { renderCorporateActionEmail } from '../mail/templates/corporate-action.t
 import { renderDigestEmail } from '../mail/templates/digest.ts';
 import { DIGEST_EXECUTION, type DigestContent } from '../digest/content.ts';
 import { digestsOfExecutions } from '../digest/record.ts';
-import { markFailed, markRetry, markSent, settleExecutions, type ClaimedDelivery } from './deliveries.ts';
-import { COUNTS_TOWARD_QUOTA } from './quota.ts';
+import { markFailed, markRetry, markSent, settleExecutions, type ClaimedDelivery } from './outbox.ts';
+import { COUNTS_TOWARD_QUOTA } from '../executions/quota.ts';
 
 /** Executions emailed one rendered message each instead of the alert template. */
 const NOTICE_EXECUTIONS = new Set([CORPORATE_ACTION_EXECUTION, DIGEST_EXECUTION]);

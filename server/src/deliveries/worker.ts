@@ -4,7 +4,7 @@
  * batches at once when the outbox is full). A trigger's commit wakes it at once (`dispatch`);
  * the poll catches retries as they fall due.
  */
-import { claimDueDeliveries, type ClaimedDelivery } from './deliveries.ts';
+import { claimDueDeliveries, type ClaimedDelivery } from './outbox.ts';
 import { deliverBatch, type DeliveryDeps, type RetryPolicy } from './send.ts';
 import type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
 

@@ -6,7 +6,7 @@
  * message, so every instance loads the rule's new watch (after dropping the fired one).
  */
 import { describePriceAlert } from '@app/common/rules/index';
-import { presentExecution } from '../alerts/executions.ts';
+import { presentExecution } from '../executions/history.ts';
 import type { Change } from '../events/changes.ts';
 import type { ClaimedTrigger } from './claim.ts';
 
