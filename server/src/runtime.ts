@@ -44,7 +44,7 @@ import { relayFeedStatus } from './realtime/feed-status.ts';
 import { createQuoteFanout, type QuoteFanout } from './realtime/quote-fanout.ts';
 import { localPushes } from './realtime/pushes.ts';
 import { createSocketServer, userRoom, type RealtimeServer } from './realtime/socket-server.ts';
-import { createRulesEngine, type RulesEngine, type RulesEngineTunables } from './rules/index.ts';
+import { createRulesEngine, type RulesEngine, type RulesEngineTunables } from './triggers/index.ts';
 import { settlesWithin } from './util/settles-within.ts';
 
 /**

@@ -12,7 +12,7 @@ import type { TickBatch } from '@app/common/market/tick-batch';
 import type { MarketBus } from '@app/streamer';
 import type { Logger } from 'pino';
 import type { Executor } from '../db/client.ts';
-import type { RulesEngine } from '../rules/index.ts';
+import type { RulesEngine } from '../triggers/index.ts';
 import type { BatchOwnership } from './batch-owner.ts';
 import { ingestTickBatch } from './ingest.ts';
 
