@@ -11,7 +11,7 @@ import {
   type SubscriptionTier,
 } from '@app/common/rules/index';
 import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/index';
-import { DIGEST_EXECUTION } from '../digest/content.ts';
+import { DIGEST_EXECUTION } from '@app/common/digest/index';
 import { sql, type SQL } from 'drizzle-orm';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor, type Tx } from '../db/client.ts';
