@@ -10,7 +10,7 @@ import {
 import { sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../db/client.ts';
 import { Forbidden } from '../http/errors.ts';
-import { lockUserTier } from '../rules/limits.ts';
+import { lockUserTier } from '../users/tier.ts';
 
 export interface HoldingsRoomCheck {
   userId: string;

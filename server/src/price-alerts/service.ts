@@ -9,7 +9,7 @@ import type { Executor, Tx } from '../db/client.ts';
 import { priceAlerts, quotes } from '../db/schema.ts';
 import type { AppDeps } from '../deps.ts';
 import { Forbidden, Invalid, NotFound } from '../http/errors.ts';
-import { lockUserTier } from '../rules/limits.ts';
+import { lockUserTier } from '../users/tier.ts';
 
 export type PriceAlertDeps = Pick<AppDeps, 'db' | 'events' | 'redis' | 'log' | 'instruments'>;
 export type PriceAlertRow = typeof priceAlerts.$inferSelect;

@@ -1,21 +1,9 @@
 /** Tier limits on rules (spec §6): rules may cover at most 50 (Basic) or 200 (Advanced) holdings. */
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { holdingsLimitMessage, TIER_LIMITS, type SubscriptionTier } from '@app/common/rules/index';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../db/client.ts';
-import { users } from '../db/schema.ts';
-import { Forbidden, NotFound } from '../http/errors.ts';
-
-/** Locks the user's row for the rest of the transaction (serialises limit checks); returns the tier. */
-export async function lockUserTier(tx: Tx, userId: string): Promise<SubscriptionTier> {
-  const [row] = await tx
-    .select({ tier: users.subscriptionTier })
-    .from(users)
-    .where(eq(users.id, userId))
-    .for('update');
-  if (!row) throw new NotFound('User not found');
-  return row.tier;
-}
+import { Forbidden } from '../http/errors.ts';
 
 /**
  * The instruments (`NSE:ITC`) the user's active rules, and rules waiting to re-arm, cover: what

@@ -12,8 +12,9 @@ import { PRICE_GUARD_RULE, TIER_LIMITS, type ApiNewHoldingsProtection } from '@a
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { positionRules, users } from '../db/schema.ts';
+import { lockUserTier } from '../users/tier.ts';
 import { armRule, loadHoldingsBook, type ArmedLevels } from './arm.ts';
-import { coveredInstruments, lockUserTier } from './limits.ts';
+import { coveredInstruments } from './limits.ts';
 import { latestQuotes } from './quotes.ts';
 import { newRuleValues } from './service.ts';
 

@@ -24,8 +24,9 @@ import { positionRules } from '../db/schema.ts';
 import type { AppDeps } from '../deps.ts';
 import { ownedAccount } from '../holdings/accounts.ts';
 import { Invalid, NotFound } from '../http/errors.ts';
+import { lockUserTier } from '../users/tier.ts';
 import { armRule, loadHoldingsBook, notHeldProblem, type ArmedLevels, type ArmOutcome } from './arm.ts';
-import { assertHoldingsLimit, lockUserTier } from './limits.ts';
+import { assertHoldingsLimit } from './limits.ts';
 import { presentRule, type RuleRow } from './presenter.ts';
 import { latestQuotes } from './quotes.ts';
 
