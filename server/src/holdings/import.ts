@@ -15,7 +15,7 @@ import { holdings } from '../db/schema.ts';
 import { protectNewHoldings } from '../rules/protect.ts';
 import { deleteUncoveredRules } from '../rules/uncovered.ts';
 import { Conflict } from '../http/errors.ts';
-import { ensureAccount } from './accounts.ts';
+import { ensureAccount } from '../accounts/broker-accounts.ts';
 import { accountHoldings, diffHoldings } from './import-plan.ts';
 import { assertHoldingsRoom } from './limits.ts';
 import { mergeDuplicateRows, type ResolvedRow } from './resolve.ts';

@@ -7,7 +7,7 @@ import { brokerAccounts, holdings, positionRules } from '../db/schema.ts';
 import { Conflict, Forbidden, NotFound } from '../http/errors.ts';
 import { protectNewHoldings } from '../rules/protect.ts';
 import { deleteUncoveredRules } from '../rules/uncovered.ts';
-import { ensureAccount } from './accounts.ts';
+import { ensureAccount } from '../accounts/broker-accounts.ts';
 import { assertHoldingsRoom } from './limits.ts';
 
 /**

@@ -22,7 +22,7 @@ import type { SessionUser } from '../auth/require-user.ts';
 import type { Tx } from '../db/client.ts';
 import { positionRules } from '../db/schema.ts';
 import type { AppDeps } from '../deps.ts';
-import { ownedAccount } from '../holdings/accounts.ts';
+import { ownedAccount } from '../accounts/broker-accounts.ts';
 import { Invalid, NotFound } from '../http/errors.ts';
 import { lockUserTier } from '../users/tier.ts';
 import { armRule, loadHoldingsBook, notHeldProblem, type ArmedLevels, type ArmOutcome } from './arm.ts';

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps.ts';
 import { NotImplemented } from '../../http/errors.ts';
 import { ok } from '../../http/envelope.ts';
 import { uuidParams } from '../../http/params.ts';
-import { ownedAccount } from '../../holdings/accounts.ts';
+import { ownedAccount } from '../../accounts/broker-accounts.ts';
 import { listHoldings } from '../../holdings/list.ts';
 import { deleteBrokerAccount } from '../../holdings/service.ts';
 
