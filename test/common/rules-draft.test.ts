@@ -1,10 +1,6 @@
 import { expect } from 'chai';
-import {
-  createRuleBody,
-  bulkCreateRulesBody,
-  updateRuleBody,
-  updateAlertBody,
-} from '../../common/src/api/rules.ts';
+import { updateAlertBody } from '../../common/src/api/price-alerts.ts';
+import { createRuleBody, bulkCreateRulesBody, updateRuleBody } from '../../common/src/api/rules.ts';
 import {
   crossingMessage,
   describeRule,

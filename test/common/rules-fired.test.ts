@@ -1,4 +1,5 @@
-import type { ApiPositionRule, ApiPriceAlert, ApiRuleExecution } from '@app/common/api/rules';
+import type { ApiPriceAlert } from '@app/common/api/price-alerts';
+import type { ApiPositionRule, ApiRuleExecution } from '@app/common/api/rules';
 import { firedPriceAlert, firedRule, withFiredItem } from '@app/common/rules/fired';
 import { expect } from 'chai';
 

@@ -1,4 +1,4 @@
-import type { ApiPriceAlert } from '@app/common/api/rules';
+import type { ApiPriceAlert } from '@app/common/api/price-alerts';
 import { formatInr } from '@app/common/format/money';
 import type { Exchange } from '@app/common/instruments/types';
 import { sanitizeTriggerInput } from '@app/common/rules/index';

@@ -4,7 +4,8 @@
  * `rules:changed`; an `alert` push and an `execution:status` push are patched in without a
  * request; the tab's own changes are shown at once and then confirmed by a refresh.
  */
-import type { ApiAlertsOverview, ApiPriceAlert, ApiRuleExecution } from '@app/common/api/rules';
+import type { ApiAlertsOverview, ApiPriceAlert } from '@app/common/api/price-alerts';
+import type { ApiRuleExecution } from '@app/common/api/rules';
 import type { Exchange } from '@app/common/instruments/types';
 import { ALERT_FEED_LIMIT, firedPriceAlert, withFiredItem } from '@app/common/rules/fired';
 import { useSyncExternalStore } from 'react';

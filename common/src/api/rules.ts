@@ -1,6 +1,6 @@
 /**
- * Position rules, price alerts and executions on the wire (spec §3, §7): request body schemas
- * shared by the server and the client, and the shapes the API answers with.
+ * Position rules and executions on the wire (spec §3, §7): request body schemas shared by the
+ * server and the client, and the shapes the API answers with. Price alerts: ./price-alerts.ts.
  */
 import { z } from 'zod';
 import { symbolSchema } from '../instruments/symbol.ts';
@@ -11,7 +11,6 @@ import { RULE_MESSAGES } from '../rules/messages.ts';
 import { DEFAULT_REARM_PERCENT, MAX_REARM_PERCENT, MIN_REARM_PERCENT, REARM_MODES } from '../rules/rearm.ts';
 import {
   ACTION_TYPES,
-  ALERT_DIRECTIONS,
   ORDER_TYPES,
   REFERENCE_KINDS,
   RULE_SCOPES,
@@ -22,7 +21,8 @@ import {
   type RuleScope,
 } from '../rules/types.ts';
 
-const exchange = z.preprocess(
+/** An exchange as a request gives it: NSE or BSE, any case, trimmed. */
+export const exchangeInput = z.preprocess(
   (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
   z.enum(EXCHANGES, { error: 'Exchange must be NSE or BSE' }),
 );
@@ -83,7 +83,7 @@ function refuseSell(rule: RuleChecks, ctx: z.RefinementCtx) {
 export const createRuleBody = ruleFields
   .extend({
     symbol: symbolSchema,
-    exchange: exchange.default('NSE'),
+    exchange: exchangeInput.default('NSE'),
     rule_name: ruleFields.shape.rule_name.optional(),
     rule_scope: ruleScope.default('all_holdings'),
     target_account_id: ruleFields.shape.target_account_id.optional(),
@@ -158,32 +158,9 @@ export const currentPricesQuery = z.object({
       ),
     ])
     .pipe(z.array(z.string().max(40)).min(1, { error: 'symbols is required' }).max(500)),
-  exchange: exchange.optional(),
+  exchange: exchangeInput.optional(),
 });
 export type CurrentPricesQuery = z.infer<typeof currentPricesQuery>;
-
-/** POST /api/alerts: a one-off price alert on any listed instrument. */
-export const createPriceAlertBody = z.object({
-  symbol: symbolSchema,
-  exchange: exchange.default('NSE'),
-  direction: z.enum(ALERT_DIRECTIONS, { error: 'direction must be above or below' }),
-  price: storedAmount('Price', 'Please enter a price greater than 0'),
-  note: z.string().trim().max(200, { error: 'Note can be at most 200 characters' }).optional(),
-});
-export type CreatePriceAlertInput = z.infer<typeof createPriceAlertBody>;
-
-/** PUT /api/alerts/:id: `{read}` for a feed item; `{price?, direction?, note?}` for a price alert. */
-export const updateAlertBody = z
-  .object({
-    read: z.boolean({ error: 'read must be true or false' }).optional(),
-    price: createPriceAlertBody.shape.price.optional(),
-    direction: createPriceAlertBody.shape.direction.optional(),
-    note: createPriceAlertBody.shape.note,
-  })
-  .refine((body) => Object.values(body).some((v) => v !== undefined), {
-    error: 'Nothing to change: send read, or a price or direction',
-  });
-export type UpdateAlertInput = z.infer<typeof updateAlertBody>;
 
 /** GET /api/rule-executions. Defaults: the last 30 days, 50 rows. */
 export const executionsQuery = z.object({
@@ -199,5 +176,5 @@ export const alertHistoryQuery = z.object({
   days: z.coerce.number().int().min(1).max(730).default(30),
 });
 
-/** The shapes the rules and alerts routes answer with. */
+/** The shapes the rules and executions routes answer with. */
 export type * from '../rules/responses.ts';

@@ -5,7 +5,8 @@
  * execution's time, one more execution, its level at the price that fired.
  */
 import { REARM_EXECUTION } from './rearm.ts';
-import type { ApiPositionRule, ApiPriceAlert, ApiRuleExecution } from './responses.ts';
+import type { ApiPositionRule, ApiRuleExecution } from './responses.ts';
+import type { ApiPriceAlert } from '../api/price-alerts.ts';
 
 /** The bell's feed: the newest this many items (GET /api/alerts answers as many). */
 export const ALERT_FEED_LIMIT = 50;

@@ -1,11 +1,13 @@
-/** What the rules, alerts and executions routes answer with (inside `{success, data}`). */
+/**
+ * What the rules and executions routes answer with (inside `{success, data}`); price alerts and
+ * the bell's overview: api/price-alerts.ts.
+ */
 import type { ApiRuleAdjustment } from '../api/corporate-actions.ts';
 import type { Exchange } from '../instruments/types.ts';
 import type { AlertExecution } from '../realtime/events.ts';
 import type { RearmMode } from './rearm.ts';
 import type {
   ActionType,
-  AlertDirection,
   OrderType,
   ReferenceKind,
   RuleScope,
@@ -81,28 +83,6 @@ export interface ApiRuleExecution extends AlertExecution {
   /** The rule's name (or the price alert's description), null once the rule is deleted. */
   rule_name: string | null;
   read: boolean;
-}
-
-export interface ApiPriceAlert {
-  id: string;
-  symbol: string;
-  exchange: Exchange;
-  company_name: string;
-  direction: AlertDirection;
-  price: number;
-  note: string | null;
-  is_active: boolean;
-  status: 'ACTIVE' | 'TRIGGERED';
-  triggered_at: string | null;
-  created_at: string;
-  current_price: number | null;
-}
-
-/** GET /api/alerts. */
-export interface ApiAlertsOverview {
-  price_alerts: ApiPriceAlert[];
-  feed: ApiRuleExecution[];
-  unread: number;
 }
 
 /** GET /api/alerts/quota. `total` and `remaining` are null on the Advanced tier (unlimited). */

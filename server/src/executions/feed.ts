@@ -3,7 +3,8 @@
  * PUT and DELETE take either kind of id: the user's price alerts are looked up first, then the
  * user's feed items (executions); ids are UUIDs, unique across both.
  */
-import type { ApiAlertsOverview, ApiRuleExecution, UpdateAlertInput } from '@app/common/api/rules';
+import type { ApiAlertsOverview, UpdateAlertInput } from '@app/common/api/price-alerts';
+import type { ApiRuleExecution } from '@app/common/api/rules';
 import { ALERT_FEED_LIMIT } from '@app/common/rules/fired';
 import { and, count, eq, gte, isNull } from 'drizzle-orm';
 import type { SessionUser } from '../auth/require-user.ts';

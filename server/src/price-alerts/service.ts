@@ -2,7 +2,7 @@
  * One-off price alerts ("tell me when INFY crosses 1,600") on any listed instrument, held or
  * not. Arming one adds the instrument to the watch set (through `rules:changed`).
  */
-import type { ApiPriceAlert, CreatePriceAlertInput, UpdateAlertInput } from '@app/common/api/rules';
+import type { ApiPriceAlert, CreatePriceAlertInput, UpdateAlertInput } from '@app/common/api/price-alerts';
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { SessionUser } from '../auth/require-user.ts';
 import type { Executor, Tx } from '../db/client.ts';

@@ -1,4 +1,4 @@
-import type { ApiPriceAlert } from '@app/common/api/rules';
+import type { ApiPriceAlert } from '@app/common/api/price-alerts';
 import type { AlertExecution } from '@app/common/realtime/events';
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';

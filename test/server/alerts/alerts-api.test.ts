@@ -1,10 +1,5 @@
-import type {
-  ApiAlertQuota,
-  ApiAlertsOverview,
-  ApiExecutionsPage,
-  ApiPriceAlert,
-  ApiRuleExecution,
-} from '@app/common/api/rules';
+import type { ApiAlertsOverview, ApiPriceAlert } from '@app/common/api/price-alerts';
+import type { ApiAlertQuota, ApiExecutionsPage, ApiRuleExecution } from '@app/common/api/rules';
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import { ruleExecutions } from '../../../server/src/db/schema.ts';

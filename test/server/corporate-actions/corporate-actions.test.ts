@@ -6,7 +6,8 @@
  * once; History, the bell and the email say so, and the email does not count in the quota.
  */
 import type { ApiCorporateAction } from '@app/common/api/corporate-actions';
-import type { ApiAlertQuota, ApiAlertsOverview, ApiPositionRule, ApiPriceAlert } from '@app/common/api/rules';
+import type { ApiAlertsOverview, ApiPriceAlert } from '@app/common/api/price-alerts';
+import type { ApiAlertQuota, ApiPositionRule } from '@app/common/api/rules';
 import { expect } from 'chai';
 import { syncCorporateActions } from '../../../server/src/corporate-actions/sync.ts';
 import { bootApp, type TestApp } from '../../helpers/app.ts';

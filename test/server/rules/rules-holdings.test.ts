@@ -1,4 +1,4 @@
-import type { ApiPriceAlert } from '@app/common/api/rules';
+import type { ApiPriceAlert } from '@app/common/api/price-alerts';
 import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { holdings } from '../../../server/src/db/schema.ts';

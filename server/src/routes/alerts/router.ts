@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import {
-  alertHistoryQuery,
   createPriceAlertBody,
   updateAlertBody,
   type CreatePriceAlertInput,
   type UpdateAlertInput,
-} from '@app/common/api/rules';
+} from '@app/common/api/price-alerts';
+import { alertHistoryQuery } from '@app/common/api/rules';
 import type { z } from 'zod';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
