@@ -1,6 +1,6 @@
 /**
  * B3: rule evaluation. 1,000,000 active rules (fixed stops, trailing stops, take-profits) over
- * 7,000 instruments in the engine's in-memory index (server/src/rules/rule-index.ts, built
+ * 7,000 instruments in the engine's in-memory index (server/src/triggers/rule-index.ts, built
  * directly from the synthetic rule book, in its own process), one full 7,000-quote tick batch:
  * the time `index.scan` takes (crossings found, trailing peaks raised) and the heap per rule.
  * Baseline, in the same run: the same rules in a fresh PostgreSQL database, the same batch as one

@@ -2,7 +2,7 @@
  * Tells each user touched by an adjustment, in the claiming transaction: one History row
  * (`rule_executions`, type CORPORATE_ACTION, also the bell's item and the `alert` push) and one
  * outbox row per verified email endpoint. Not an alert: it never counts against the monthly
- * email quota (alerts/quota.ts leaves this type out) and is always emailed.
+ * email quota (executions/quota.ts leaves this type out) and is always emailed.
  */
 import {
   adjustmentMessage,
