@@ -15,16 +15,11 @@ import {
 } from '@app/streamer';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
-import {
-  createDeliveryWorker,
-  createRetentionJob,
-  type DeliveryOverrides,
-  type DeliveryWorker,
-  type RetentionJob,
-} from './deliveries/index.ts';
+import { createDeliveryWorker, type DeliveryOverrides, type DeliveryWorker } from './deliveries/index.ts';
 import { createApp } from './app.ts';
 import { createCorporateActionsJob, type CorporateActionsJob } from './corporate-actions/job.ts';
 import { createDigestJob, type DigestJob } from './digest/job.ts';
+import { createRetentionJob, type RetentionJob } from './executions/retention.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { SessionUsers } from './auth/session-users.ts';

@@ -1,6 +1,6 @@
 /**
- * Alerts: price alerts, the in-app feed and History, the monthly email quota, the delivery
- * worker that empties the outbox, and the 2-year retention job.
+ * Deliveries: the worker that empties the alert outbox (`alert_deliveries`), BullMQ with Redis
+ * and database polling without.
  */
 import { createQueuedDeliveryWorker } from './queue.ts';
 import { DEFAULT_RETRY, type DeliveryDeps } from './send.ts';
@@ -8,7 +8,6 @@ import type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
 import { createPollingDeliveryWorker } from './worker.ts';
 
 export type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
-export { createRetentionJob, deleteExpiredExecutions, type RetentionJob } from '../executions/retention.ts';
 export type { RetryPolicy } from './send.ts';
 
 /** Tunables of the delivery worker; tests shorten the waits. */
