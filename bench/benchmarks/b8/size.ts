@@ -130,7 +130,7 @@ export function b8Size(quick: boolean, env: NodeJS.ProcessEnv = process.env): B8
 export type ClaimPath = 'set-based' | 'baseline';
 
 /**
- * The baseline: the firing path before issue #18, as server/src/rules/engine.ts names it (one
+ * The baseline: the firing path before issue #18, as server/src/triggers/engine.ts names it (one
  * transaction per crossing in 8 lanes, the pipeline waiting on the claims, every instance
  * claiming and storing every batch). The set-based runs take the defaults.
  */
