@@ -132,7 +132,7 @@ export function createSocketServer(
   io.engine.on('headers', (headers: Record<string, string>) =>
     Object.assign(headers, SOCKET_TRANSPORT_HEADERS),
   );
-  io.engine.on('connection', releaseUpgradeRequests);
+  releaseUpgradeRequests(io.engine);
 
   const localRooms = io.of('/').adapter.rooms;
   io.use(async (socket, next) => {

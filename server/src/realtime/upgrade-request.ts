@@ -1,48 +1,81 @@
 /**
- * Lets each connection's HTTP requests go once its WebSocket is open. engine.io would keep the
- * WebSocket upgrade request (headers, stream state: about 2 KB a socket) for the socket's life
- * through two listeners it has no further use for: the WebSocket's `onUpgradeError` (engine.io
- * removes it itself only when upgrading from long-polling) and the upgrade response's `close`
- * relay on the TCP socket (for engine.io middlewares such as pino-http; the server has none
- * that listen). The first request of each connection is also dropped.
+ * Lets each connection's HTTP requests go once its socket is open (about 1.7 KB a socket).
  *
- * These are engine.io internals: test/server/realtime/upgrade-request.test.ts fails if an
- * engine.io update makes an open socket keep its upgrade request again.
+ * engine.io answers a WebSocket upgrade with a `WebSocketResponse` (a stand-in for
+ * `http.ServerResponse`, handed to engine middlewares) whose `req` is the upgrade request, and
+ * keeps that response for the socket's life: it relays the TCP socket's `close` to it. The
+ * engine socket's `request` is the connection's first request. Both are let go through public
+ * API only: an engine middleware (`io.engine.use`) sees each upgrade's response, and once the
+ * socket is open (the engine's `connection`, or the socket's `upgrade` after long-polling) the
+ * response's `req` and the socket's `request` are cleared. Nothing reads them later: the
+ * handshake copied what Socket.IO keeps (`socket.handshake`), and this server reads no
+ * `socket.request`.
+ *
+ * test/server/realtime/upgrade-request.test.ts fails if an engine.io update keeps an open
+ * socket's requests alive another way.
  */
 import type { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 
-/** The parts of an engine.io socket (`io.engine`'s `connection` event) this touches. */
+/** The part of engine.io's upgrade response this touches (`http.ServerResponse#req`). */
+interface UpgradeResponse {
+  req: IncomingMessage | null;
+}
+
+/** An engine.io socket (the engine's `connection` event). */
 export interface EngineConnection extends EventEmitter {
-  request: unknown;
-  transport: EngineTransport;
+  id: string;
+  request: IncomingMessage | null;
+  transport: { name: string };
 }
 
-interface EngineTransport {
-  name: string;
-  /** The `ws` WebSocket, on the websocket transport. */
-  socket?: EventEmitter & { _socket?: EventEmitter | null };
+type EngineMiddleware = (req: IncomingMessage, res: UpgradeResponse, next: (err?: Error) => void) => void;
+
+/** The parts of `io.engine` this uses: its middlewares and its `connection` event. */
+export interface EngineServer extends EventEmitter {
+  use(middleware: EngineMiddleware): void;
 }
 
-type Listener = (...args: unknown[]) => void;
-
-/** engine.io's upgrade response relays the TCP socket's close as `() => this.emit("close")`. */
-const isCloseRelay = (fn: Listener) => fn.name === '' && /\.emit\(\s*["']close["']\s*\)/.test(String(fn));
-
-function releaseWebSocketUpgrade(transport: EngineTransport): void {
-  const ws = transport.name === 'websocket' ? transport.socket : undefined;
-  if (!ws) return;
-  for (const listener of ws.listeners('error') as Listener[])
-    if (listener.name === 'onUpgradeError') ws.removeListener('error', listener);
-  const tcp = ws._socket;
-  if (!tcp) return;
-  for (const raw of tcp.rawListeners('close') as Array<Listener & { listener?: Listener }>)
-    if (isCloseRelay(raw.listener ?? raw)) tcp.removeListener('close', raw);
+/** The engine socket id an upgrade of a long-polling connection names (`?sid=`), if any. */
+function upgradedSid(req: IncomingMessage): string | null {
+  return new URL(req.url ?? '/', 'http://localhost').searchParams.get('sid');
 }
 
-/** Call on `io.engine`'s `connection`: now for a WebSocket-first connection, else at its upgrade. */
-export function releaseUpgradeRequests(connection: EngineConnection): void {
-  connection.request = null;
-  // Only a long-polling connection gets a listener: a WebSocket-first one holds none for this.
-  if (connection.transport.name === 'websocket') releaseWebSocketUpgrade(connection.transport);
-  else connection.once('upgrade', releaseWebSocketUpgrade);
+/** Installs the release on an engine (`io.engine`); call once, before it takes connections. */
+export function releaseUpgradeRequests(engine: EngineServer): void {
+  // A WebSocket-first connection's upgrade, until its handshake opens a socket (or fails: weak).
+  const handshakes = new WeakMap<IncomingMessage, UpgradeResponse>();
+  // Each open long-polling connection, with its latest upgrade until that completes. Only the
+  // ids of open connections are kept: an upgrade naming any other id adds nothing.
+  const upgrades = new Map<string, UpgradeResponse | null>();
+
+  // Shared listeners (`this` is the engine socket): an open socket holds no closure of its own.
+  function onUpgrade(this: EngineConnection): void {
+    const res = upgrades.get(this.id);
+    upgrades.delete(this.id);
+    if (res) res.req = null;
+  }
+  function onClose(this: EngineConnection): void {
+    upgrades.delete(this.id);
+  }
+
+  engine.use((req, res, next) => {
+    if (req.headers.upgrade) {
+      const sid = upgradedSid(req);
+      if (!sid) handshakes.set(req, res);
+      else if (upgrades.has(sid)) upgrades.set(sid, res);
+    }
+    next();
+  });
+
+  engine.on('connection', (connection: EngineConnection) => {
+    const res = connection.request && handshakes.get(connection.request);
+    if (res) res.req = null;
+    connection.request = null;
+    if (connection.transport.name !== 'websocket') {
+      upgrades.set(connection.id, null);
+      connection.once('upgrade', onUpgrade);
+      connection.once('close', onClose);
+    }
+  });
 }
