@@ -21,6 +21,7 @@ import { authenticateSession, type Session } from '../auth/require-user.ts';
 import type { AppDeps } from '../deps.ts';
 import { Unauthorized } from '../http/errors.ts';
 import { SOCKET_TRANSPORT_HEADERS } from '../http/security.ts';
+import { adapterClient } from './adapter-clients.ts';
 import { releaseUpgradeRequests } from './upgrade-request.ts';
 import { livePathParser } from './wire.ts';
 
@@ -69,32 +70,6 @@ function countClientMessage(this: AppSocket): void {
   if (data.floodCount > FLOOD_LIMIT) this.disconnect(true);
 }
 
-/**
- * The Redis adapter sends these commands without handling a failure: during a Redis outage
- * each would become an unhandled rejection, which ends the process (a publish for a push, the
- * unsubscribes when the server closes). Failures are logged instead. Local sockets still get a
- * push; other instances' tabs miss it and refetch when they reconnect.
- */
-const ADAPTER_COMMANDS = {
-  pub: ['publish'],
-  sub: ['psubscribe', 'subscribe', 'punsubscribe', 'unsubscribe'],
-} as const;
-
-function logAdapterFailures(client: Redis, commands: readonly string[], deps: Pick<AppDeps, 'log'>): void {
-  const methods = client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  for (const command of commands) {
-    const send = methods[command]!.bind(client);
-    methods[command] = (...args) =>
-      send(...args).catch((err: unknown) => {
-        deps.log.warn(
-          { err: (err as Error).message, command },
-          'socket adapter command failed; Redis unreachable',
-        );
-        return 0;
-      });
-  }
-}
-
 export function createSocketServer(
   http: HttpServer,
   deps: AppDeps,
@@ -124,9 +99,8 @@ export function createSocketServer(
     subClient = deps.redis.duplicate({ maxRetriesPerRequest: null });
     for (const c of [pubClient, subClient])
       c.on('error', (err) => deps.log.warn({ err: err.message }, 'socket adapter redis error'));
-    logAdapterFailures(pubClient, ADAPTER_COMMANDS.pub, deps);
-    logAdapterFailures(subClient, ADAPTER_COMMANDS.sub, deps);
-    io.adapter(createAdapter(pubClient, subClient));
+    // Wrapped: the adapter leaves its commands' failures unhandled (adapter-clients.ts).
+    io.adapter(createAdapter(adapterClient(pubClient, 'pub', deps), adapterClient(subClient, 'sub', deps)));
   }
 
   io.engine.on('headers', (headers: Record<string, string>) =>
