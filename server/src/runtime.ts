@@ -109,7 +109,13 @@ export async function startServerRuntime(
 ): Promise<ServerRuntime> {
   const log = options.log ?? pino({ level: config.LOG_LEVEL });
   const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      onIdleError: (err, pool) =>
+        log.warn({ err: err.message, pool }, 'an idle database connection failed; the pool replaces it'),
+    }));
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   // The one cross-instance change mechanism; the caches it keeps current are this instance's.
@@ -201,9 +207,23 @@ export async function startServerRuntime(
     http.once('error', reject);
     http.listen(config.PORT, config.HOST, () => resolve());
   });
+  // A failed count is logged once until one succeeds: scrapes repeat every few seconds.
+  let countFailing = false;
   metrics.observe({
     sockets: () => realtime.io.of('/').sockets.size,
-    pendingDeliveries: () => countPendingDeliveries(deps.db),
+    pendingDeliveries: () =>
+      countPendingDeliveries(deps.db).then(
+        (pending) => {
+          countFailing = false;
+          return pending;
+        },
+        (err: unknown) => {
+          if (!countFailing)
+            log.warn({ err }, 'metrics: pending alert deliveries not counted; the gauge keeps its value');
+          countFailing = true;
+          return undefined;
+        },
+      ),
   });
   await watchSet.rebuild();
   deliveries.start();

@@ -44,6 +44,16 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Called with every statement's text (tests count the writes of each instance). */
   logQuery?: (query: string) => void;
+  /**
+   * Called when an idle pooled connection fails (the server restarted or cut it); the pool
+   * replaces the connection. Without it the failure is written to stderr.
+   */
+  onIdleError?: (err: Error, pool: 'api' | 'market') => void;
+}
+
+/** Where an idle connection's failure goes when the caller gave no logger (the CLIs, tests). */
+function warnIdleError(err: Error, pool: 'api' | 'market'): void {
+  console.warn(`database: an idle connection of the ${pool} pool failed (${err.message}); it is replaced`);
 }
 
 /** Claim lanes (2 by default), storing a batch, writing peaks, and one to spare. */
@@ -53,14 +63,15 @@ export const MARKET_POOL_SIZE = 5;
 export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandle> {
   if (opts.databaseUrl) {
     const logger = opts.logQuery ? { logQuery: opts.logQuery } : undefined;
-    const openPool = (max: number) => {
+    const onIdleError = opts.onIdleError ?? warnIdleError;
+    const openPool = (name: 'api' | 'market', max: number) => {
       const pool = new pg.Pool({ connectionString: opts.databaseUrl, max, connectionTimeoutMillis: 5000 });
       // An idle client's error (server restart) must not crash the process; the pool replaces it.
-      pool.on('error', () => undefined);
+      pool.on('error', (err) => onIdleError(err, name));
       return pool;
     };
-    const pool = openPool(opts.poolSize ?? 10);
-    const marketPool = openPool(MARKET_POOL_SIZE);
+    const pool = openPool('api', opts.poolSize ?? 10);
+    const marketPool = openPool('market', MARKET_POOL_SIZE);
     const db = drizzlePg(pool, { schema, logger }) as unknown as Database;
     const market = drizzlePg(marketPool, { schema, logger }) as unknown as Database;
     await migratePg(db as never, { migrationsFolder });

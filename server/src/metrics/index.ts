@@ -13,8 +13,11 @@ import { queryRows, type Executor } from '../db/client.ts';
 export interface MetricSources {
   /** Sockets connected to this instance. */
   sockets(): number;
-  /** Alert deliveries not yet sent nor given up (PENDING or SENDING), across instances. */
-  pendingDeliveries(): Promise<number>;
+  /**
+   * Alert deliveries not yet sent nor given up (PENDING or SENDING), across instances; undefined
+   * when the database did not answer (the source logs it).
+   */
+  pendingDeliveries(): Promise<number | undefined>;
 }
 
 export interface ServerMetrics {
@@ -82,7 +85,7 @@ export function createServerMetrics(): ServerMetrics {
     registers: [registry],
     async collect() {
       // A database that does not answer must not fail the scrape: the last value stays.
-      const pending = await sources?.pendingDeliveries().catch(() => undefined);
+      const pending = await sources?.pendingDeliveries();
       if (pending !== undefined) this.set(pending);
     },
   });
