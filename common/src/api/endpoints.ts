@@ -16,3 +16,7 @@ export const addEndpointBody = z
   });
 
 export type AddEndpointInput = z.infer<typeof addEndpointBody>;
+
+/** GET /api/notification-endpoints/verify?token=: any string, so a missing or malformed token gets the same sentence as an unknown one. */
+export const verifyEndpointQuery = z.object({ token: z.string().catch('') });
+export type VerifyEndpointQuery = z.infer<typeof verifyEndpointQuery>;

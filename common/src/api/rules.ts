@@ -145,6 +145,13 @@ export const bulkRuleActionBody = z.object({
 });
 export type BulkRuleActionInput = z.infer<typeof bulkRuleActionBody>;
 
+/** GET /api/position-rules?symbol=&exchange=: the user's rules, all or one instrument's. */
+export const listRulesQuery = z.object({
+  symbol: z.string().trim().toUpperCase().max(40).optional(),
+  exchange: z.enum(EXCHANGES).optional(),
+});
+export type ListRulesQuery = z.infer<typeof listRulesQuery>;
+
 /** GET /api/position-rules/current-prices?symbols=A,B[&exchange=NSE]. */
 export const currentPricesQuery = z.object({
   symbols: z

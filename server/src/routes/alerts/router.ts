@@ -1,12 +1,6 @@
 import Router from '@koa/router';
-import {
-  createPriceAlertBody,
-  updateAlertBody,
-  type CreatePriceAlertInput,
-  type UpdateAlertInput,
-} from '@app/common/api/price-alerts';
+import { createPriceAlertBody, updateAlertBody } from '@app/common/api/price-alerts';
 import { alertHistoryQuery } from '@app/common/api/rules';
-import type { z } from 'zod';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { executionHistory } from '../../executions/history.ts';
@@ -16,7 +10,7 @@ import { alertQuota } from '../../executions/quota.ts';
 import { ok } from '../../http/envelope.ts';
 import { uuidParams } from '../../http/params.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
-import { input, validate } from '../../http/validate.ts';
+import { validate, validated } from '../../http/validate.ts';
 
 /** /alerts (spec §7): the bell's feed, one-off price alerts, history and the monthly quota. */
 export function alertsRouter(deps: AppDeps): Router {
@@ -32,19 +26,19 @@ export function alertsRouter(deps: AppDeps): Router {
   router.get('/quota', async (ctx) => ok(ctx, await alertQuota(deps.db, currentUser(ctx))));
 
   router.get('/history', validate('query', alertHistoryQuery), async (ctx) => {
-    const { days } = input<z.infer<typeof alertHistoryQuery>>(ctx, 'query');
+    const { days } = validated(ctx, alertHistoryQuery);
     ok(ctx, await executionHistory(deps.db, currentUser(ctx).id, days));
   });
 
   router.post('/', writes, validate('body', createPriceAlertBody), async (ctx) => {
-    const body = input<CreatePriceAlertInput>(ctx, 'body');
+    const body = validated(ctx, createPriceAlertBody);
     ok(ctx, await createPriceAlert(deps, { user: currentUser(ctx), input: body }), 201);
   });
 
   router.post('/read-all', writes, async (ctx) => ok(ctx, await markAllRead(deps.db, currentUser(ctx).id)));
 
   router.put('/:id', uuidParams('id'), writes, validate('body', updateAlertBody), async (ctx) => {
-    const body = input<UpdateAlertInput>(ctx, 'body');
+    const body = validated(ctx, updateAlertBody);
     ok(ctx, await updateAlert(deps, { user: currentUser(ctx), id: ctx.params.id!, input: body }));
   });
 

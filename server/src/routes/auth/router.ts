@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import { demoSignInBody, googleSignInBody, logoutBody, refreshBody } from '@app/common/api/auth';
-import type { z } from 'zod';
 import { signAccessToken } from '../../auth/access-token.ts';
 import { createGoogleVerifier } from '../../auth/google.ts';
 import {
@@ -15,7 +14,7 @@ import type { AppDeps } from '../../deps.ts';
 import { MethodNotAllowed, NotFound, Unauthorized } from '../../http/errors.ts';
 import { ok } from '../../http/envelope.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
-import { input, validate } from '../../http/validate.ts';
+import { validate, validated } from '../../http/validate.ts';
 import { presentUser } from '../../users/presenter.ts';
 import { settlesWithin } from '../../util/settles-within.ts';
 import { bumpTokenVersion, signInUser } from '../../users/service.ts';
@@ -66,7 +65,7 @@ export function authRouter(deps: AppDeps): Router {
 
   router.post('/google', signInLimit, validate('body', googleSignInBody), async (ctx) => {
     if (!verifyGoogle) throw new NotFound('Google sign-in is not configured on this server');
-    const { credential } = input<z.infer<typeof googleSignInBody>>(ctx, 'body');
+    const { credential } = validated(ctx, googleSignInBody);
     const identity = await verifyGoogle(credential);
     const user = await signInUser(deps.db, { ...identity, googleSub: identity.sub });
     ok(ctx, await session(user));
@@ -74,7 +73,7 @@ export function authRouter(deps: AppDeps): Router {
 
   router.post('/login', signInLimit, validate('body', demoSignInBody), async (ctx) => {
     if (!deps.config.demoMode) throw new NotFound();
-    const { email, name } = input<z.infer<typeof demoSignInBody>>(ctx, 'body');
+    const { email, name } = validated(ctx, demoSignInBody);
     const key = email.toLowerCase();
     const user = await signInUser(deps.db, { googleSub: `demo:${key}`, email: key, name });
     ok(ctx, await session(user));
@@ -85,7 +84,7 @@ export function authRouter(deps: AppDeps): Router {
   });
 
   router.post('/refresh', refreshLimit, validate('body', refreshBody), async (ctx) => {
-    const { refresh_token } = input<z.infer<typeof refreshBody>>(ctx, 'body');
+    const { refresh_token } = validated(ctx, refreshBody);
     const rotated = await rotateRefreshToken(deps.db, refresh_token, { onRevoked: endSession });
     const [user] = await deps.db.select().from(users).where(eq(users.id, rotated.userId));
     if (!user) throw new Unauthorized();
@@ -95,7 +94,7 @@ export function authRouter(deps: AppDeps): Router {
   });
 
   router.post('/logout', validate('body', logoutBody), async (ctx) => {
-    const { refresh_token } = input<z.infer<typeof logoutBody>>(ctx, 'body');
+    const { refresh_token } = validated(ctx, logoutBody);
     const ended = refresh_token ? await revokeSession(deps.db, refresh_token) : undefined;
     if (ended) await endSession(ended);
     ok(ctx, { signed_out: true });

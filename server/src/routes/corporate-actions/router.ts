@@ -1,11 +1,11 @@
 import Router from '@koa/router';
-import { corporateActionsQuery, type CorporateActionsQuery } from '@app/common/api/corporate-actions';
+import { corporateActionsQuery } from '@app/common/api/corporate-actions';
 import { istDateOf } from '@app/common/market/calendar';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import { listCorporateActions } from '../../corporate-actions/store.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ok } from '../../http/envelope.ts';
-import { input, validate } from '../../http/validate.ts';
+import { validate, validated } from '../../http/validate.ts';
 
 /**
  * GET /corporate-actions?symbol=&exchange=: one instrument's bonuses, splits, rights,
@@ -15,7 +15,7 @@ export function corporateActionsRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/corporate-actions' });
   router.use(requireUser(deps));
   router.get('/', validate('query', corporateActionsQuery), async (ctx) => {
-    const q = input<CorporateActionsQuery>(ctx, 'query');
+    const q = validated(ctx, corporateActionsQuery);
     ok(
       ctx,
       await listCorporateActions(deps.db, {

@@ -1,19 +1,13 @@
 import Router from '@koa/router';
 import { EXPORT_HEADERS, holdingsExportRows } from '@app/common/holdings/export';
-import {
-  manualHoldingBody,
-  updateHoldingBody,
-  uploadCsvBody,
-  type UploadCsvBody,
-} from '@app/common/holdings/schemas';
+import { manualHoldingBody, updateHoldingBody, uploadCsvBody } from '@app/common/holdings/schemas';
 import { writeToString } from 'fast-csv';
-import type { z } from 'zod';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ok, okEncoded } from '../../http/envelope.ts';
 import { uuidParams } from '../../http/params.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
-import { input, validate } from '../../http/validate.ts';
+import { validate, validated } from '../../http/validate.ts';
 import { holdingsResponseBody, listHoldings } from '../../holdings/list.ts';
 import {
   addManualHolding,
@@ -51,13 +45,13 @@ export function holdingsRouter(deps: AppDeps): Router {
   });
 
   router.post('/upload-csv', uploadLimit, validate('body', uploadCsvBody), async (ctx) => {
-    const result = await handleUpload(deps, currentUser(ctx).id, input<UploadCsvBody>(ctx, 'body'));
+    const result = await handleUpload(deps, currentUser(ctx).id, validated(ctx, uploadCsvBody));
     ok(ctx, result, result.stored ? 201 : 200);
   });
 
   router.post('/manual', validate('body', manualHoldingBody), async (ctx) => {
     const user = currentUser(ctx);
-    const body = input<z.infer<typeof manualHoldingBody>>(ctx, 'body');
+    const body = validated(ctx, manualHoldingBody);
     const found = deps.instruments.find(body.symbol, body.exchange);
     const { row, guard } = await addManualHolding(deps, {
       userId: user.id,
@@ -78,7 +72,7 @@ export function holdingsRouter(deps: AppDeps): Router {
   router.put('/:id', uuidParams('id'), validate('body', updateHoldingBody), async (ctx) => {
     const user = currentUser(ctx);
     const { holding, brokerType } = await ownedHolding(deps.db, user.id, ctx.params.id!);
-    const change = input<z.infer<typeof updateHoldingBody>>(ctx, 'body');
+    const change = validated(ctx, updateHoldingBody);
     await updateHolding(deps, user.id, holding.id, change, brokerType);
     const [updated] = (await listHoldings(deps, user.id, holding.brokerAccountId)).filter(
       (h) => h.id === holding.id,

@@ -6,9 +6,8 @@ import {
   type MarketStatusAnswer,
 } from '@app/common/api/market-calendar';
 import { istDateOf, marketStatusAt, nseCalendar, type ExchangeCalendar } from '@app/common/market/calendar';
-import type { z } from 'zod';
 import { ok } from '../../http/envelope.ts';
-import { input, validate } from '../../http/validate.ts';
+import { validate, validated } from '../../http/validate.ts';
 
 /**
  * Public, read-only: GET /market/calendar?year= (holidays and special sessions of a year, with
@@ -18,7 +17,7 @@ import { input, validate } from '../../http/validate.ts';
 export function marketCalendarRouter(calendar: ExchangeCalendar = nseCalendar): Router {
   const router = new Router({ prefix: '/market' });
   router.get('/calendar', validate('query', calendarQuerySchema), (ctx) => {
-    const q = input<z.infer<typeof calendarQuerySchema>>(ctx, 'query');
+    const q = validated(ctx, calendarQuerySchema);
     const info = calendar.yearInfo(q.year ?? Number(istDateOf(new Date()).slice(0, 4)));
     const answer: MarketCalendarAnswer = {
       year: info.year,
@@ -37,7 +36,7 @@ export function marketCalendarRouter(calendar: ExchangeCalendar = nseCalendar): 
     ok(ctx, answer);
   });
   router.get('/status', validate('query', statusQuerySchema), (ctx) => {
-    const at = input<z.infer<typeof statusQuerySchema>>(ctx, 'query').at ?? new Date();
+    const at = validated(ctx, statusQuerySchema).at ?? new Date();
     const status = marketStatusAt(calendar, at);
     const answer: MarketStatusAnswer = {
       at: at.toISOString(),

@@ -1,17 +1,13 @@
 import Router from '@koa/router';
-import { addEndpointBody, type AddEndpointInput } from '@app/common/api/endpoints';
+import { addEndpointBody, verifyEndpointQuery } from '@app/common/api/endpoints';
 import type { Context } from 'koa';
-import { z } from 'zod';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { addEndpoint, deleteEndpoint, listEndpoints } from '../../endpoints/service.ts';
 import { resendVerification, verifyEndpointToken } from '../../endpoints/verification.ts';
 import { ok } from '../../http/envelope.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
-import { input, validate } from '../../http/validate.ts';
-
-/** Any string: a missing or malformed token gets the same sentence as an unknown one. */
-const verifyQuery = z.object({ token: z.string().catch('') });
+import { validate, validated } from '../../http/validate.ts';
 
 /** The /notification-endpoints routes of spec §7; all but verify need a signed-in user. */
 export function notificationEndpointsRouter(deps: AppDeps): Router {
@@ -35,12 +31,12 @@ export function notificationEndpointsRouter(deps: AppDeps): Router {
   });
 
   router.post('/', signedIn, addLimit, validate('body', addEndpointBody), async (ctx) => {
-    const body = input<AddEndpointInput>(ctx, 'body');
+    const body = validated(ctx, addEndpointBody);
     ok(ctx, await addEndpoint(deps, { ...body, user: currentUser(ctx) }), 201);
   });
 
-  router.get('/verify', verifyLimit, validate('query', verifyQuery), async (ctx) => {
-    const { token } = input<z.infer<typeof verifyQuery>>(ctx, 'query');
+  router.get('/verify', verifyLimit, validate('query', verifyEndpointQuery), async (ctx) => {
+    const { token } = validated(ctx, verifyEndpointQuery);
     ok(ctx, await verifyEndpointToken(deps, { token }));
   });
 

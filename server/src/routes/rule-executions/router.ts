@@ -1,10 +1,10 @@
 import Router from '@koa/router';
-import { executionsQuery, type ExecutionsQuery } from '@app/common/api/rules';
+import { executionsQuery } from '@app/common/api/rules';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { listExecutions } from '../../executions/history.ts';
 import { ok } from '../../http/envelope.ts';
-import { input, validate } from '../../http/validate.ts';
+import { validate, validated } from '../../http/validate.ts';
 
 const DEFAULT_DAYS = 30;
 
@@ -13,7 +13,7 @@ export function ruleExecutionsRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/rule-executions' });
   router.use(requireUser(deps));
   router.get('/', validate('query', executionsQuery), async (ctx) => {
-    const q = input<ExecutionsQuery>(ctx, 'query');
+    const q = validated(ctx, executionsQuery);
     const end = q.end_date ?? new Date();
     const start = q.start_date ?? new Date(end.getTime() - DEFAULT_DAYS * 86_400_000);
     ok(

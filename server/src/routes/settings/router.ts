@@ -1,10 +1,10 @@
 import Router from '@koa/router';
-import { updateSettingsBody, type UpdateSettingsInput } from '@app/common/api/settings';
+import { updateSettingsBody } from '@app/common/api/settings';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ok } from '../../http/envelope.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
-import { input, validate } from '../../http/validate.ts';
+import { validate, validated } from '../../http/validate.ts';
 import { getSettings, updateSettings } from '../../users/settings.ts';
 
 /** /settings: the signed-in user's own settings (no id in the path: nobody else's can be named). */
@@ -21,7 +21,7 @@ export function settingsRouter(deps: AppDeps): Router {
   });
 
   router.put('/', writes, validate('body', updateSettingsBody), async (ctx) => {
-    const change = input<UpdateSettingsInput>(ctx, 'body');
+    const change = validated(ctx, updateSettingsBody);
     ok(ctx, await updateSettings(deps.db, currentUser(ctx).id, change));
   });
 

@@ -1,23 +1,11 @@
 import Router from '@koa/router';
-import { EXCHANGES } from '@app/common/instruments/types';
 import { yahooSymbol } from '@app/common/instruments/yahoo';
-import { z } from 'zod';
+import { symbolExchange, symbolSearchQuery, validateSymbolBody } from '@app/common/api/symbols';
 import { requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { NotFound } from '../../http/errors.ts';
 import { ok } from '../../http/envelope.ts';
-import { input, validate } from '../../http/validate.ts';
-
-const exchange = z.enum(EXCHANGES, { message: 'exchange must be NSE or BSE' });
-const searchQuery = z.object({
-  query: z.string().trim().max(60).default(''),
-  limit: z.coerce.number().int().min(1).max(20).default(5),
-  exchange: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), exchange).optional(),
-});
-const validateBody = z.object({
-  symbol: z.string().trim().min(1, 'Symbol is required').max(40),
-  exchange: exchange.default('NSE'),
-});
+import { validate, validated } from '../../http/validate.ts';
 
 const present = (i: { symbol: string; name: string; exchange: string; isin: string; kind: string }) => ({
   symbol: i.symbol,
@@ -31,12 +19,12 @@ const present = (i: { symbol: string; name: string; exchange: string; isin: stri
 export function symbolsRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/symbols' });
   router.use(requireUser(deps));
-  router.get('/search', validate('query', searchQuery), (ctx) => {
-    const q = input<z.infer<typeof searchQuery>>(ctx, 'query');
+  router.get('/search', validate('query', symbolSearchQuery), (ctx) => {
+    const q = validated(ctx, symbolSearchQuery);
     ok(ctx, deps.instruments.search(q.query, { limit: q.limit, exchange: q.exchange }).map(present));
   });
-  router.post('/validate', validate('body', validateBody), (ctx) => {
-    const { symbol, exchange } = input<z.infer<typeof validateBody>>(ctx, 'body');
+  router.post('/validate', validate('body', validateSymbolBody), (ctx) => {
+    const { symbol, exchange } = validated(ctx, validateSymbolBody);
     const found = deps.instruments.find(symbol, exchange);
     ok(ctx, {
       valid: Boolean(found),
@@ -47,7 +35,7 @@ export function symbolsRouter(deps: AppDeps): Router {
     });
   });
   router.get('/details/:exchange/:symbol', (ctx) => {
-    const ex = exchange.safeParse(String(ctx.params.exchange).toUpperCase());
+    const ex = symbolExchange.safeParse(String(ctx.params.exchange).toUpperCase());
     const found = ex.success ? deps.instruments.find(String(ctx.params.symbol), ex.data) : undefined;
     if (!found) throw new NotFound('Symbol not found');
     ok(ctx, {
