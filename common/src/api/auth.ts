@@ -23,6 +23,7 @@ export const pageEventBody = z.object({
   path: z.string().min(1).max(512).startsWith('/'),
   referrer: z.string().max(1024).optional(),
 });
+export type PageEventInput = z.infer<typeof pageEventBody>;
 
 export interface ApiUser {
   id: string;

@@ -45,6 +45,30 @@ export function requireUser(deps: AppDeps) {
   };
 }
 
+/**
+ * Route guard for routes open to everyone: puts the user on ctx.state.user when a valid bearer
+ * token came, and nobody (undefined) when none did or it was refused. Any other failure (the
+ * session could not be checked) fails the request as usual.
+ */
+export function optionalUser(deps: AppDeps) {
+  return async (ctx: Context, next: Next) => {
+    const header = ctx.get('Authorization');
+    const token = header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    try {
+      ctx.state.user = token ? await authenticate(deps, token) : undefined;
+    } catch (err) {
+      if (!(err instanceof Unauthorized)) throw err;
+      ctx.state.user = undefined;
+    }
+    await next();
+  };
+}
+
+/** The user of a route guarded by `optionalUser`, if one signed in. */
+export function signedInUser(ctx: Context): SessionUser | undefined {
+  return ctx.state.user as SessionUser | undefined;
+}
+
 /** The signed-in user of a guarded route. */
 export function currentUser(ctx: Context): SessionUser {
   return ctx.state.user as SessionUser;

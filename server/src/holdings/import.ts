@@ -50,7 +50,12 @@ export async function importHoldings(
   const rows = mergeDuplicateRows(cmd.rows);
   const { summary, rulesChanged } = await deps.db.transaction(async (tx) => {
     const { brokerName, accountLabel } = cmd.target;
-    const account = await ensureAccount(tx, cmd.userId, brokerName, accountLabel, 'CSV_IMPORT');
+    const account = await ensureAccount(tx, {
+      userId: cmd.userId,
+      brokerName,
+      accountLabel,
+      brokerType: 'CSV_IMPORT',
+    });
     const accountName = accountDisplayName(account.brokerName, account.accountLabel);
     // The file replaces the account's holdings: it will keep exactly these rows.
     await assertHoldingsRoom(tx, {

@@ -19,8 +19,7 @@ export interface HoldingsSource {
  */
 export async function listHoldings(
   { db, holdingsCache: cache }: HoldingsSource,
-  userId: string,
-  accountId?: string,
+  { userId, accountId }: { userId: string; accountId?: string },
 ): Promise<PresentedHolding[]> {
   let all: PresentedHolding[];
   if (cache) all = await cache.list(userId);
@@ -38,7 +37,7 @@ export async function listHoldings(
 export async function holdingsResponseBody(source: HoldingsSource, userId: string): Promise<Buffer> {
   const encode = (list: PresentedHolding[]) => Buffer.from(JSON.stringify({ success: true, data: list }));
   const cache = source.holdingsCache;
-  return cache ? cache.listEncoded(userId, encode) : encode(await listHoldings(source, userId));
+  return cache ? cache.listEncoded(userId, encode) : encode(await listHoldings(source, { userId }));
 }
 
 /** Active rules per holding-account, for the dashboard's Active Rules count. */

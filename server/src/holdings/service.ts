@@ -37,13 +37,11 @@ export async function addManualHolding(
 ) {
   const { db, events } = deps;
   const added = await db.transaction(async (tx) => {
-    const account = await ensureAccount(
-      tx,
-      cmd.userId,
-      MANUAL_ACCOUNT.brokerName,
-      MANUAL_ACCOUNT.accountLabel,
-      'USER_ADDED',
-    );
+    const account = await ensureAccount(tx, {
+      userId: cmd.userId,
+      ...MANUAL_ACCOUNT,
+      brokerType: 'USER_ADDED',
+    });
     const [held] = await tx
       .select({ count: count() })
       .from(holdings)
@@ -81,7 +79,8 @@ export async function addManualHolding(
 }
 
 /** The user's holding with its account's broker type, or 404. */
-export async function ownedHolding(db: Database, userId: string, id: string) {
+/** The user's own holding with its account's type, or 404 (also for other users' holdings). */
+export async function ownedHolding(db: Database, { userId, id }: { userId: string; id: string }) {
   const [row] = await db
     .select({ holding: holdings, brokerType: brokerAccounts.brokerType })
     .from(holdings)
@@ -91,12 +90,18 @@ export async function ownedHolding(db: Database, userId: string, id: string) {
   return row;
 }
 
+/** What an inline edit changes on a holding (its account's `brokerType` says whether it may). */
+export interface HoldingChange {
+  userId: string;
+  id: string;
+  brokerType: string;
+  change: { quantity?: number; average_price?: number };
+}
+
+/** Edits a manually added holding (imported ones are refused), then tells every instance. */
 export async function updateHolding(
   { db, events }: HoldingsDeps,
-  userId: string,
-  id: string,
-  change: { quantity?: number; average_price?: number },
-  brokerType: string,
+  { userId, id, brokerType, change }: HoldingChange,
 ) {
   if (brokerType !== 'USER_ADDED') {
     throw new Forbidden(
@@ -148,7 +153,10 @@ async function removeWithRules(
 }
 
 /** Deletes one holding, and the user's rules that covered only it. */
-export async function deleteHolding(deps: HoldingsRemovalDeps, userId: string, id: string): Promise<void> {
+export async function deleteHolding(
+  deps: HoldingsRemovalDeps,
+  { userId, id }: { userId: string; id: string },
+): Promise<void> {
   await removeWithRules(deps, userId, async (tx) => {
     const deleted = await tx
       .delete(holdings)
@@ -171,7 +179,10 @@ export async function deleteAllHoldings(deps: HoldingsRemovalDeps, userId: strin
 }
 
 /** Deletes a broker account with its holdings, and the rules left covering nothing. */
-export async function deleteBrokerAccount(deps: HoldingsRemovalDeps, userId: string, accountId: string) {
+export async function deleteBrokerAccount(
+  deps: HoldingsRemovalDeps,
+  { userId, accountId }: { userId: string; accountId: string },
+) {
   await removeWithRules(deps, userId, async (tx) => {
     // Its account-specific rules go with it; deleted here so the other instances hear of them.
     const cascaded = await tx

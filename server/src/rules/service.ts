@@ -73,7 +73,7 @@ export function rejectArming(outcomes: ArmOutcome[], mode: 'single' | 'bulk', sk
 
 /** Every target account must be the user's own (404 otherwise). */
 async function assertOwnAccounts(tx: Tx, userId: string, ids: Iterable<string | null | undefined>) {
-  for (const id of new Set(ids)) if (id) await ownedAccount(tx, userId, id);
+  for (const id of new Set(ids)) if (id) await ownedAccount(tx, { userId, accountId: id });
 }
 
 /** A rule to create; Price Guard's defaults name no re-arming (never). */

@@ -54,3 +54,9 @@ export async function bumpTokenVersion(db: Executor, userId: string): Promise<vo
     .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
     .where(eq(users.id, userId));
 }
+
+/** The user row with this id, if any. */
+export async function findUser(db: Executor, { id }: { id: string }) {
+  const [user] = await db.select().from(users).where(eq(users.id, id));
+  return user;
+}

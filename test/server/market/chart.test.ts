@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { priceBars, quotes } from '../../../server/src/db/schema.ts';
 import { istDayStart } from '../../../server/src/market/ingest.ts';
-import { DAILY_CLOSES, loadPriceChart, type PriceChart } from '../../../server/src/routes/market/chart.ts';
+import { DAILY_CLOSES, loadPriceChart, type PriceChart } from '../../../server/src/market/chart.ts';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';

@@ -30,14 +30,14 @@ export function holdingsRouter(deps: AppDeps): Router {
   router.get('/', async (ctx) => okEncoded(ctx, await holdingsResponseBody(deps, currentUser(ctx).id)));
 
   router.get('/export', async (ctx) => {
-    const rows = holdingsExportRows(await listHoldings(deps, currentUser(ctx).id));
+    const rows = holdingsExportRows(await listHoldings(deps, { userId: currentUser(ctx).id }));
     ctx.set('Content-Type', 'text/csv; charset=utf-8');
     ctx.set('Content-Disposition', 'attachment; filename="holdings.csv"');
     ctx.body = await writeToString([[...EXPORT_HEADERS], ...rows]);
   });
 
   router.get('/user-added', async (ctx) => {
-    const all = await listHoldings(deps, currentUser(ctx).id);
+    const all = await listHoldings(deps, { userId: currentUser(ctx).id });
     ok(
       ctx,
       all.filter((h) => h.broker_type === 'USER_ADDED'),
@@ -71,17 +71,17 @@ export function holdingsRouter(deps: AppDeps): Router {
 
   router.put('/:id', uuidParams('id'), validate('body', updateHoldingBody), async (ctx) => {
     const user = currentUser(ctx);
-    const { holding, brokerType } = await ownedHolding(deps.db, user.id, ctx.params.id!);
+    const { holding, brokerType } = await ownedHolding(deps.db, { userId: user.id, id: ctx.params.id! });
     const change = validated(ctx, updateHoldingBody);
-    await updateHolding(deps, user.id, holding.id, change, brokerType);
-    const [updated] = (await listHoldings(deps, user.id, holding.brokerAccountId)).filter(
-      (h) => h.id === holding.id,
-    );
+    await updateHolding(deps, { userId: user.id, id: holding.id, brokerType, change });
+    const [updated] = (
+      await listHoldings(deps, { userId: user.id, accountId: holding.brokerAccountId })
+    ).filter((h) => h.id === holding.id);
     ok(ctx, updated);
   });
 
   router.delete('/:id', uuidParams('id'), async (ctx) => {
-    await deleteHolding(deps, currentUser(ctx).id, ctx.params.id!);
+    await deleteHolding(deps, { userId: currentUser(ctx).id, id: ctx.params.id! });
     ok(ctx, { deleted: true });
   });
   return router;

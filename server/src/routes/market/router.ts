@@ -3,9 +3,9 @@ import { requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { NotFound } from '../../http/errors.ts';
 import { ok } from '../../http/envelope.ts';
-import { loadPriceChart } from './chart.ts';
+import { loadPriceChart } from '../../market/chart.ts';
 
-/** /market/chart/:exchange/:symbol: today's minute bars, or recent daily closes (rule in ./chart.ts). */
+/** /market/chart/:exchange/:symbol: today's minute bars, or recent daily closes (rule in market/chart.ts). */
 export function marketRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/market' });
   router.use(requireUser(deps));

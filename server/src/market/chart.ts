@@ -12,9 +12,9 @@
  */
 import type { Exchange } from '@app/common/instruments/types';
 import { and, asc, desc, eq, gte } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { priceBars, quotes } from '../../db/schema.ts';
-import { istDayStart } from '../../market/ingest.ts';
+import type { Executor } from '../db/client.ts';
+import { priceBars, quotes } from '../db/schema.ts';
+import { istDayStart } from './ingest.ts';
 
 /** Daily closes shown when today has no minute bars. */
 export const DAILY_CLOSES = 30;
