@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { FRESH_QUOTE_MS, indicatorState, isNseSessionOpen } from '../../client/src/live/marketState.ts';
+import { SOCKET_ERRORS } from '@app/common/realtime/events';
+import {
+  FRESH_QUOTE_MS,
+  indicatorState,
+  isNseSessionOpen,
+  refusalResponse,
+} from '../../client/src/live/marketState.ts';
 
 /** The newest quote: printed at `asOf`, from a source delayed by `delayMinutes`. */
 const live = (asOf: number, delayMinutes = 0) => ({ asOf, delayMinutes });
@@ -8,6 +14,19 @@ const live = (asOf: number, delayMinutes = 0) => ({ asOf, delayMinutes });
 const ist = (iso: string) => Date.parse(`${iso}+05:30`);
 
 describe('client: market state and the live indicator', () => {
+  it('renews the session only when the handshake refused the token: an outage is retried, never a sign-out', () => {
+    expect(refusalResponse(SOCKET_ERRORS.unauthorized)).to.deep.equal({ renewSession: true, tooMany: false });
+    expect(refusalResponse(SOCKET_ERRORS.unavailable), 'database unreachable').to.deep.equal({
+      renewSession: false,
+      tooMany: false,
+    });
+    expect(refusalResponse(SOCKET_ERRORS.tooManyConnections)).to.deep.equal({
+      renewSession: false,
+      tooMany: true,
+    });
+    expect(refusalResponse('xhr poll error')).to.deep.equal({ renewSession: false, tooMany: false });
+  });
+
   it('knows the NSE session: 09:15 to 15:30 IST, Monday to Friday', () => {
     expect(isNseSessionOpen(ist('2026-08-03T09:14:00'))).to.equal(false); // Monday
     expect(isNseSessionOpen(ist('2026-08-03T09:14:59'))).to.equal(false);

@@ -4,7 +4,9 @@
  * itself. Needs a PostgreSQL server (the run's, or the local one).
  */
 import { SOCKET_ERRORS } from '@app/common/realtime/events';
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
+import { pino } from 'pino';
 import { bootApp, type TestApp } from '../helpers/app.ts';
 import { apiClient } from '../helpers/http.ts';
 import { testServices } from '../helpers/root-hooks.ts';
@@ -20,6 +22,7 @@ describe('reliability: PostgreSQL becomes unreachable', function () {
   let app: TestApp;
   let proxy: TcpProxy;
   let drop: (() => Promise<void>) | undefined;
+  const logged: Array<{ level: number; msg: string }> = [];
 
   before(async () => {
     let url = testServices().databaseUrl;
@@ -35,7 +38,13 @@ describe('reliability: PostgreSQL becomes unreachable', function () {
     const target = new URL(url);
     proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
     target.host = `127.0.0.1:${proxy.port}`;
-    app = await bootApp({ env: { DATABASE_URL: target.toString() } });
+    const sink = new Writable({
+      write(line: Buffer, _encoding, done) {
+        logged.push(JSON.parse(line.toString()) as { level: number; msg: string });
+        done();
+      },
+    });
+    app = await bootApp({ env: { DATABASE_URL: target.toString() }, log: pino({ level: 'warn' }, sink) });
   });
   after(async () => {
     await app?.close();
@@ -81,8 +90,13 @@ describe('reliability: PostgreSQL becomes unreachable', function () {
       }
     };
     await proxy.cut();
+    const handshakeWarnings = () =>
+      logged.filter((l) => l.msg.startsWith('socket handshakes cannot check')).length;
     try {
+      const before = handshakeWarnings();
       expect(await handshake()).to.equal(SOCKET_ERRORS.unavailable);
+      expect(await handshake(), 'the tab retrying').to.equal(SOCKET_ERRORS.unavailable);
+      expect(handshakeWarnings() - before, 'logged once for the outage, not per handshake').to.equal(1);
     } finally {
       await proxy.restore();
     }

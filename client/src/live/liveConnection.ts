@@ -18,15 +18,11 @@
  *   payload), `rules:levels` (with the levels).
  */
 import type { ApiRuleExecution } from '@app/common/api/rules';
-import {
-  SOCKET_ERRORS,
-  type ClientToServerEvents,
-  type ServerToClientEvents,
-} from '@app/common/realtime/events';
+import type { ClientToServerEvents, ServerToClientEvents } from '@app/common/realtime/events';
 import { io, type Socket } from 'socket.io-client';
 import { refreshSession } from '../api/client.ts';
 import { getAccessToken } from '../api/tokens.ts';
-import type { ConnectionStatus } from './marketState.ts';
+import { refusalResponse, type ConnectionStatus } from './marketState.ts';
 import { quoteStore } from './quoteStore.ts';
 
 type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -143,8 +139,9 @@ function open(): void {
     if (live.active) return setStatus('reconnecting');
     // Too many tabs open: say so, and keep trying (a tab closing frees a place). Only a refused
     // token renews the session; other refusals (the server briefly unable to check) just retry.
-    if (err.message === SOCKET_ERRORS.tooManyConnections) setStatus('too-many');
-    reconnectLater(live, err.message === SOCKET_ERRORS.unauthorized);
+    const refusal = refusalResponse(err.message);
+    if (refusal.tooMany) setStatus('too-many');
+    reconnectLater(live, refusal.renewSession);
   });
   live.on('feed:status', ({ live: feedLive }) => {
     if (live.connected) setStatus(feedLive ? 'live' : 'reconnecting');

@@ -17,6 +17,26 @@ import { SOCKET_ERRORS } from '@app/common/realtime/events';
  */
 export type ConnectionStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'too-many' | 'offline';
 
+/** What the tab does after the server refused its socket handshake with `message`. */
+export interface RefusalResponse {
+  /** Renew the session before trying again: only when the token itself was refused. */
+  renewSession: boolean;
+  /** Show 'too-many' (the account has too many sockets) instead of reconnecting. */
+  tooMany: boolean;
+}
+
+/**
+ * How a refused handshake is handled: every refusal is retried with backoff; only a refused
+ * token renews the session (which may end in signing out). A server that could not check the
+ * token (its database unreachable: SOCKET_ERRORS.unavailable) is simply retried later.
+ */
+export function refusalResponse(message: string): RefusalResponse {
+  return {
+    renewSession: message === SOCKET_ERRORS.unauthorized,
+    tooMany: message === SOCKET_ERRORS.tooManyConnections,
+  };
+}
+
 export type IndicatorTone = 'live' | 'delayed' | 'closed' | 'pending' | 'offline';
 
 export interface IndicatorState {

@@ -109,6 +109,8 @@ export function createSocketServer(
   releaseUpgradeRequests(io.engine);
 
   const localRooms = io.of('/').adapter.rooms;
+  // During an outage every tab retries: logged once, and again after a check has succeeded.
+  let checksFailing = false;
   io.use(async (socket, next) => {
     const token = socket.handshake.auth?.token;
     let session: Session;
@@ -118,9 +120,16 @@ export function createSocketServer(
       });
     } catch (err) {
       if (err instanceof Unauthorized) return next(new Error(SOCKET_ERRORS.unauthorized));
-      deps.log.warn({ err }, 'socket handshake could not check its token');
+      // Not the token's fault (the database is unreachable): the client retries, still signed in.
+      if (!checksFailing)
+        deps.log.warn(
+          { err },
+          'socket handshakes cannot check tokens; refused as unavailable until they can',
+        );
+      checksFailing = true;
       return next(new Error(SOCKET_ERRORS.unavailable));
     }
+    checksFailing = false;
     const { user, claims } = session;
     // Counted and joined in one step: concurrent handshakes cannot all pass the check. A socket
     // that never connects after all leaves its rooms (Socket.IO cleans it up).
