@@ -59,7 +59,7 @@ export async function digestContent(
   day: string,
   nextDay: string,
 ): Promise<DigestContent> {
-  const rules = (await listRules(db, userId))
+  const rules = (await listRules(db, { userId }))
     .filter((r) => r.is_active)
     // Nearest to firing first, as Manage Rules sorts them; unpriced last.
     .sort((a, b) => (a.distance_percent ?? Infinity) - (b.distance_percent ?? Infinity))

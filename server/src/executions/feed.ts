@@ -34,8 +34,7 @@ const feedSince = (now: Date) => new Date(now.getTime() - FEED_DAYS * 86_400_000
 /** GET /api/alerts. */
 export async function alertsOverview(
   deps: PriceAlertDeps,
-  userId: string,
-  now = new Date(),
+  { userId, now = new Date() }: { userId: string; now?: Date },
 ): Promise<ApiAlertsOverview> {
   const since = feedSince(now);
   const [alerts, feed, [unread]] = await Promise.all([

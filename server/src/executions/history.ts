@@ -84,8 +84,7 @@ function windowOf(userId: string, start: Date, end: Date): SQL {
 /** GET /api/rule-executions: newest first, with the total in the window for paging. */
 export async function listExecutions(
   db: Executor,
-  userId: string,
-  w: ExecutionWindow,
+  { userId, ...w }: { userId: string } & ExecutionWindow,
 ): Promise<ApiExecutionsPage> {
   const where = windowOf(userId, w.start, w.end);
   const rows = await selectExecutions(db)
@@ -98,7 +97,10 @@ export async function listExecutions(
 }
 
 /** GET /api/alerts/history: the last `days` days, newest first (at most 1,000 rows). */
-export async function executionHistory(db: Executor, userId: string, days: number, now = new Date()) {
+export async function executionHistory(
+  db: Executor,
+  { userId, days, now = new Date() }: { userId: string; days: number; now?: Date },
+) {
   const rows = await selectExecutions(db)
     .where(windowOf(userId, new Date(now.getTime() - days * 86_400_000), now))
     .orderBy(desc(ruleExecutions.executedAt), desc(ruleExecutions.id))

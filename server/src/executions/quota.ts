@@ -98,8 +98,7 @@ export function decideQuotas(
 /** GET /api/alerts/quota. Advanced: `total` and `remaining` are null (unlimited). */
 export async function alertQuota(
   db: Executor,
-  user: { id: string; subscriptionTier: SubscriptionTier },
-  now = new Date(),
+  { user, now = new Date() }: { user: { id: string; subscriptionTier: SubscriptionTier }; now?: Date },
 ): Promise<ApiAlertQuota> {
   const counted = await countedThisMonth(db, user.id, now);
   const limit = TIER_LIMITS[user.subscriptionTier].monthlyEmails;

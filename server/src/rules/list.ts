@@ -32,8 +32,7 @@ function quoteOf(row: { ltp: string | null; asOf: Date | null }): RuleQuote | nu
 /** Every rule of the user (active, triggered and disabled), newest first, with live levels. */
 export async function listRules(
   db: Executor,
-  userId: string,
-  filter: RuleFilter = {},
+  { userId, ...filter }: { userId: string } & RuleFilter,
 ): Promise<ApiPositionRule[]> {
   const rows = await selectRules(db)
     .where(
@@ -52,7 +51,10 @@ export async function listRules(
 }
 
 /** The user's rule `id`, or 404 (also for other users' rules). */
-export async function getRule(db: Executor, userId: string, id: string): Promise<ApiPositionRule> {
+export async function getRule(
+  db: Executor,
+  { userId, id }: { userId: string; id: string },
+): Promise<ApiPositionRule> {
   const [row] = await selectRules(db).where(and(eq(positionRules.id, id), eq(positionRules.userId, userId)));
   if (!row) throw new NotFound(RULE_MESSAGES.ruleNotFound);
   const adjustments = await ruleAdjustments(db, [id]);

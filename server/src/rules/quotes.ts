@@ -57,8 +57,7 @@ export async function latestQuotes(
  */
 export async function currentPrices(
   db: Executor,
-  symbols: readonly string[],
-  exchange?: Exchange,
+  { symbols, exchange }: { symbols: readonly string[]; exchange?: Exchange | undefined },
 ): Promise<Record<string, ApiCurrentPrice>> {
   const exchanges: readonly Exchange[] = exchange ? [exchange] : EXCHANGES;
   const wanted = exchanges.flatMap((ex) => symbols.map((symbol) => ({ symbol, exchange: ex })));

@@ -21,8 +21,7 @@ export async function getSettings(db: Executor, userId: string): Promise<ApiSett
 /** Changes the settings named in `change`; answers all of them. */
 export async function updateSettings(
   db: Executor,
-  userId: string,
-  change: UpdateSettingsInput,
+  { userId, change }: { userId: string; change: UpdateSettingsInput },
 ): Promise<ApiSettings> {
   const [row] = await db
     .update(users)

@@ -21,13 +21,13 @@ export function alertsRouter(deps: AppDeps): Router {
   );
   router.use(requireUser(deps));
 
-  router.get('/', async (ctx) => ok(ctx, await alertsOverview(deps, currentUser(ctx).id)));
+  router.get('/', async (ctx) => ok(ctx, await alertsOverview(deps, { userId: currentUser(ctx).id })));
 
-  router.get('/quota', async (ctx) => ok(ctx, await alertQuota(deps.db, currentUser(ctx))));
+  router.get('/quota', async (ctx) => ok(ctx, await alertQuota(deps.db, { user: currentUser(ctx) })));
 
   router.get('/history', validate('query', alertHistoryQuery), async (ctx) => {
     const { days } = validated(ctx, alertHistoryQuery);
-    ok(ctx, await executionHistory(deps.db, currentUser(ctx).id, days));
+    ok(ctx, await executionHistory(deps.db, { userId: currentUser(ctx).id, days }));
   });
 
   router.post('/', writes, validate('body', createPriceAlertBody), async (ctx) => {

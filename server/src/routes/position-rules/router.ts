@@ -36,12 +36,12 @@ export function positionRulesRouter(deps: AppDeps): Router {
   router.use(requireUser(deps));
 
   router.get('/', validate('query', listRulesQuery), async (ctx) => {
-    ok(ctx, await listRules(deps.db, currentUser(ctx).id, validated(ctx, listRulesQuery)));
+    ok(ctx, await listRules(deps.db, { userId: currentUser(ctx).id, ...validated(ctx, listRulesQuery) }));
   });
 
   router.get('/current-prices', validate('query', currentPricesQuery), async (ctx) => {
     const { symbols, exchange } = validated(ctx, currentPricesQuery);
-    ok(ctx, await currentPrices(deps.db, symbols, exchange));
+    ok(ctx, await currentPrices(deps.db, { symbols, exchange }));
   });
 
   router.get('/coverage', async (ctx) => {
@@ -68,7 +68,7 @@ export function positionRulesRouter(deps: AppDeps): Router {
   });
 
   router.get('/:id', uuidParams('id'), async (ctx) => {
-    ok(ctx, await getRule(deps.db, currentUser(ctx).id, ctx.params.id!));
+    ok(ctx, await getRule(deps.db, { userId: currentUser(ctx).id, id: ctx.params.id! }));
   });
 
   router.put('/:id', uuidParams('id'), writes, validate('body', updateRuleBody), async (ctx) => {

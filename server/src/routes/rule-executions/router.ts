@@ -18,7 +18,13 @@ export function ruleExecutionsRouter(deps: AppDeps): Router {
     const start = q.start_date ?? new Date(end.getTime() - DEFAULT_DAYS * 86_400_000);
     ok(
       ctx,
-      await listExecutions(deps.db, currentUser(ctx).id, { start, end, limit: q.limit, offset: q.offset }),
+      await listExecutions(deps.db, {
+        userId: currentUser(ctx).id,
+        start,
+        end,
+        limit: q.limit,
+        offset: q.offset,
+      }),
     );
   });
   return router;

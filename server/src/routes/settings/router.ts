@@ -22,7 +22,7 @@ export function settingsRouter(deps: AppDeps): Router {
 
   router.put('/', writes, validate('body', updateSettingsBody), async (ctx) => {
     const change = validated(ctx, updateSettingsBody);
-    ok(ctx, await updateSettings(deps.db, currentUser(ctx).id, change));
+    ok(ctx, await updateSettings(deps.db, { userId: currentUser(ctx).id, change }));
   });
 
   return router;
