@@ -71,7 +71,7 @@ describe('e2e: a rule adjusted for a bonus', function () {
     );
     expect(res.status, res.body.error).to.equal(201);
     // The file is read after the ex-date (19 Dec 2025): the bonus is applied at once.
-    await syncCorporateActions(app.runtime.deps.db, { text: bcText(), source: 'e2e' }, '2025-12-16');
+    await syncCorporateActions(app.runtime.deps.db, { text: bcText(), source: 'e2e', today: '2025-12-16' });
     const applied = await app.runtime.corporateActions.runOnce();
     expect(applied.map((a) => a.action.symbol)).to.include('LALPATHLAB');
     // The ex-bonus session's price.

@@ -186,9 +186,7 @@ describe('e2e: History', function () {
     // Recorded by the digest's own path (its email goes to the outbox and succeeds).
     const digest = await recordDigest(
       { ...app.runtime.deps, deliveries: app.runtime.deliveries },
-      user.id,
-      '2025-12-18',
-      '2025-12-19',
+      { userId: user.id, day: '2025-12-18', nextDay: '2025-12-19' },
     );
     expect(digest?.deliveryIds).to.have.length(1);
     const page = await openSignedIn(browser, app, user, '/history');

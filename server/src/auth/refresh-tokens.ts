@@ -17,7 +17,10 @@ export function hashToken(raw: string): string {
 }
 
 /** Creates a refresh token in `familyId` (a new family when omitted); returns the raw token. */
-export async function issueRefreshToken(db: Executor, userId: string, familyId: string = randomUUID()) {
+export async function issueRefreshToken(
+  db: Executor,
+  { userId, familyId = randomUUID() }: { userId: string; familyId?: string },
+) {
   const raw = randomBytes(32).toString('base64url');
   const [row] = await db
     .insert(refreshTokens)
@@ -58,11 +61,11 @@ export async function rotateRefreshToken(
       if (!token || token.revokedAt || token.expiresAt <= now) throw expired();
       if (token.rotatedAt) {
         if (now.getTime() - token.rotatedAt.getTime() > REUSE_GRACE_MS) {
-          await revokeFamily(tx, token.familyId, now);
+          await revokeFamily(tx, { familyId: token.familyId, now });
           return { reused: true as const, userId: token.userId, familyId: token.familyId };
         }
         // A concurrent refresh from another tab: give it its own token in the same family.
-        const next = await issueRefreshToken(tx, token.userId, token.familyId);
+        const next = await issueRefreshToken(tx, { userId: token.userId, familyId: token.familyId });
         return {
           reused: false as const,
           userId: token.userId,
@@ -70,7 +73,7 @@ export async function rotateRefreshToken(
           refreshToken: next.raw,
         };
       }
-      const next = await issueRefreshToken(tx, token.userId, token.familyId);
+      const next = await issueRefreshToken(tx, { userId: token.userId, familyId: token.familyId });
       await tx
         .update(refreshTokens)
         .set({ rotatedAt: now, replacedBy: next.id })
@@ -92,7 +95,10 @@ export async function rotateRefreshToken(
     });
 }
 
-export async function revokeFamily(db: Executor, familyId: string, now = new Date()): Promise<void> {
+export async function revokeFamily(
+  db: Executor,
+  { familyId, now = new Date() }: { familyId: string; now?: Date },
+): Promise<void> {
   await db
     .update(refreshTokens)
     .set({ revokedAt: now })
@@ -106,7 +112,7 @@ export async function revokeSession(db: Database, raw: string): Promise<SessionR
     .from(refreshTokens)
     .where(eq(refreshTokens.tokenHash, hashToken(raw)));
   if (!token) return undefined;
-  await revokeFamily(db, token.familyId);
+  await revokeFamily(db, { familyId: token.familyId });
   return token;
 }
 

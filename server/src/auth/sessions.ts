@@ -43,7 +43,7 @@ export async function startSession(
   deps: Pick<AppDeps, 'db' | 'jwtSecret'>,
   { user }: { user: SessionUser },
 ): Promise<SessionTokens> {
-  const refresh = await issueRefreshToken(deps.db, user.id);
+  const refresh = await issueRefreshToken(deps.db, { userId: user.id });
   return {
     accessToken: signAccessToken({ user, sessionId: refresh.familyId }, deps.jwtSecret),
     refreshToken: refresh.raw,

@@ -21,9 +21,7 @@ export interface StoreResult {
  */
 export async function storeCorporateActions(
   db: Executor,
-  actions: readonly ParsedCorporateAction[],
-  source: string,
-  today: string,
+  { actions, source, today }: { actions: readonly ParsedCorporateAction[]; source: string; today: string },
 ): Promise<StoreResult> {
   if (actions.length === 0) return { added: 0, due: 0 };
   const rows = await db

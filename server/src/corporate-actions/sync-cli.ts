@@ -60,7 +60,7 @@ try {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
-    const result = await syncCorporateActions(database.db, file, today);
+    const result = await syncCorporateActions(database.db, { ...file, today });
     console.log(
       `${file.source}: ${result.read} corporate actions (bonus, split, rights, demerger, buy-back), ${result.added} new; ${result.ignored} other equity rows (dividends and the like) left out.`,
     );

@@ -42,11 +42,10 @@ export interface SyncResult extends StoreResult {
 /** Stores the actions of a `bc` file's text. Throws BcFileError for a file without its columns. */
 export async function syncCorporateActions(
   db: Executor,
-  file: { text: string; source: string },
-  today: string,
+  { text, source, today }: { text: string; source: string; today: string },
 ): Promise<SyncResult> {
-  const { actions, ignored } = parseBcFile(file.text);
-  const stored = await storeCorporateActions(db, actions, file.source, today);
+  const { actions, ignored } = parseBcFile(text);
+  const stored = await storeCorporateActions(db, { actions, source, today });
   return { ...stored, read: actions.length, ignored };
 }
 

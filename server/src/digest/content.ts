@@ -52,12 +52,17 @@ export interface DigestContent {
 /** Midnight IST of a YYYY-MM-DD day. */
 export const istMidnight = (day: string) => new Date(`${day}T00:00:00+05:30`);
 
+/** Whose digest, for which trading day (IST dates), and the next trading day (its ex-dates). */
+export interface DigestDay {
+  userId: string;
+  day: string;
+  nextDay: string;
+}
+
 /** The user's digest for `day`, with `nextDay`'s ex-dates. */
 export async function digestContent(
   db: Executor,
-  userId: string,
-  day: string,
-  nextDay: string,
+  { userId, day, nextDay }: DigestDay,
 ): Promise<DigestContent> {
   const rules = (await listRules(db, { userId }))
     .filter((r) => r.is_active)

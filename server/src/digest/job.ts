@@ -43,7 +43,7 @@ export function createDigestJob(deps: DigestDeps, opts: DigestJobOptions = {}): 
       const recorded: RecordedDigest[] = [];
       for (const userId of await dueDigestUsers(deps.db, due.day)) {
         if (stopped()) break;
-        const digest = await recordDigest(deps, userId, due.day, due.nextDay);
+        const digest = await recordDigest(deps, { userId, day: due.day, nextDay: due.nextDay });
         if (digest) recorded.push(digest);
       }
       if (recorded.length > 0)

@@ -10,7 +10,13 @@ import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 import { alertDeliveries, digests, ruleExecutions } from '../db/schema.ts';
-import { DIGEST_EXECUTION, digestContent, digestSummary, type DigestContent } from './content.ts';
+import {
+  DIGEST_EXECUTION,
+  digestContent,
+  digestSummary,
+  type DigestContent,
+  type DigestDay,
+} from './content.ts';
 
 export type DigestDeps = Pick<AppDeps, 'db' | 'log'> & {
   /** Hands committed outbox rows to the delivery worker. */
@@ -42,12 +48,10 @@ export interface RecordedDigest {
 /** Records one user's digest for `day`; null when it was already recorded (here or elsewhere). */
 export async function recordDigest(
   deps: DigestDeps,
-  userId: string,
-  day: string,
-  nextDay: string,
+  { userId, day, nextDay }: DigestDay,
 ): Promise<RecordedDigest | null> {
   const recorded = await deps.db.transaction(async (tx) => {
-    const content = await digestContent(tx, userId, day, nextDay);
+    const content = await digestContent(tx, { userId, day, nextDay });
     const [claimed] = await tx
       .insert(digests)
       .values({ userId, day, content })

@@ -7,7 +7,10 @@ import { ENDPOINT_ERRORS } from './errors.ts';
 import type { EndpointRow } from './presenter.ts';
 
 /** The user's endpoint `id`; NotFound for another user's id and for ids that are not UUIDs. */
-export async function loadOwnEndpoint(db: Database, userId: string, id: string): Promise<EndpointRow> {
+export async function loadOwnEndpoint(
+  db: Database,
+  { userId, id }: { userId: string; id: string },
+): Promise<EndpointRow> {
   if (!isUuid(id)) throw new NotFound(ENDPOINT_ERRORS.notFound);
   const [endpoint] = await db
     .select()

@@ -85,7 +85,7 @@ export async function deleteEndpoint(
   deps: AppDeps,
   { user, id }: { user: SessionUser; id: string },
 ): Promise<{ id: string; deleted: true }> {
-  const endpoint = await loadOwnEndpoint(deps.db, user.id, id);
+  const endpoint = await loadOwnEndpoint(deps.db, { userId: user.id, id });
   if (isAccountEmail(endpoint, user.email)) throw new Forbidden(ENDPOINT_ERRORS.accountEmail);
   await deps.db
     .delete(notificationEndpoints)

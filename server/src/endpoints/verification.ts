@@ -64,7 +64,7 @@ export async function resendVerification(
   deps: AppDeps,
   { user, id }: { user: SessionUser; id: string },
 ): Promise<ApiEndpointSendResult> {
-  const endpoint = await loadOwnEndpoint(deps.db, user.id, id);
+  const endpoint = await loadOwnEndpoint(deps.db, { userId: user.id, id });
   if (endpoint.type !== 'email') throw new Invalid(ENDPOINT_ERRORS.notEmail);
   if (endpoint.verificationStatus === 'verified') throw new Conflict(ENDPOINT_ERRORS.alreadyVerified);
   const now = new Date();
@@ -84,7 +84,7 @@ export async function resendVerification(
     )
     .returning();
   if (!claimed) {
-    const current = await loadOwnEndpoint(deps.db, user.id, id);
+    const current = await loadOwnEndpoint(deps.db, { userId: user.id, id });
     if (current.verificationStatus === 'verified') throw new Conflict(ENDPOINT_ERRORS.alreadyVerified);
     const waitMs = (current.lastSentAt?.getTime() ?? 0) + RESEND_INTERVAL_MS - now.getTime();
     throw new TooManyRequests(Math.min(60, Math.max(1, waitMs / 1000)), ENDPOINT_ERRORS.resendTooSoon);

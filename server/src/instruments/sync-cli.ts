@@ -47,7 +47,7 @@ const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir:
 try {
   // A fresh database holds the shipped snapshot first: a file is judged against what it knows.
   await seedFreshInstall(database.db);
-  const result = await syncInstrumentMaster(database.db, files);
+  const result = await syncInstrumentMaster(database.db, { files });
   console.log(`synced ${result.instruments} instruments and ${result.renames} symbol changes`, result.byFile);
   if (config.DATABASE_URL)
     console.log('servers running on this database pick the new master up within a minute');

@@ -147,8 +147,7 @@ export function parseMasterFiles(files: MasterFiles) {
  */
 export async function syncInstrumentMaster(
   db: Database,
-  files: MasterFiles,
-  source = 'exchange',
+  { files, source = 'exchange' }: { files: MasterFiles; source?: string },
 ): Promise<SyncResult> {
   const { parsed, changes } = parseMasterFiles(files);
   const byFile: SyncResult['byFile'] = {};

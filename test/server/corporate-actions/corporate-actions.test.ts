@@ -53,11 +53,11 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
   });
 
   it('reads the real bc rows and lists them at GET /api/corporate-actions', async () => {
-    const result = await syncCorporateActions(
-      app.runtime.deps.db,
-      { text: bcText(), source: 'bc16122025.csv' },
-      '2025-12-16',
-    );
+    const result = await syncCorporateActions(app.runtime.deps.db, {
+      text: bcText(),
+      source: 'bc16122025.csv',
+      today: '2025-12-16',
+    });
     expect(result).to.deep.equal({ read: 7, added: 7, due: 0, ignored: 8 });
     const user = await users.make();
     const res = await api().get<ApiCorporateAction[]>('/api/corporate-actions?symbol=lalpathlab', user.token);
@@ -75,7 +75,11 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
     });
     // The same file again adds nothing.
     expect(
-      await syncCorporateActions(app.runtime.deps.db, { text: bcText(), source: 'again' }, '2025-12-16'),
+      await syncCorporateActions(app.runtime.deps.db, {
+        text: bcText(),
+        source: 'again',
+        today: '2025-12-16',
+      }),
     ).to.deep.include({ added: 0 });
     const bad = await api().get('/api/corporate-actions?symbol=NOT%20A%20SYMBOL&exchange=NYSE', user.token);
     expect(bad.status).to.equal(400);
@@ -292,11 +296,11 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
       // NUVAMA's split (ex 26 Dec) was not known on its ex-date: the file is read on the 29th.
       await forgetActions(app, ['NUVAMA']);
       clock.set('2025-12-29T11:00:00');
-      const result = await syncCorporateActions(
-        app.runtime.deps.db,
-        { text: bcText(), source: 'late' },
-        '2025-12-29',
-      );
+      const result = await syncCorporateActions(app.runtime.deps.db, {
+        text: bcText(),
+        source: 'late',
+        today: '2025-12-29',
+      });
       expect(result).to.deep.include({ added: 1, due: 1 });
       const rule = await eventually(async () => {
         const [r] = await listRules(quick, user);

@@ -47,11 +47,11 @@ describe('the evening digest', () => {
     other = await bootApp({ embeddedStreamer: false, now: clock.now, database: app.runtime.deps.database });
     await forgetActions(app);
     // The real bc rows: LALPATHLAB goes ex-bonus on 19 Dec, the next trading day.
-    await syncCorporateActions(
-      app.runtime.deps.db,
-      { text: bcText(), source: 'bc16122025.csv' },
-      '2025-12-16',
-    );
+    await syncCorporateActions(app.runtime.deps.db, {
+      text: bcText(),
+      source: 'bc16122025.csv',
+      today: '2025-12-16',
+    });
     protectedUser = await users.make();
     optedOut = await users.make();
     noRules = await users.make();

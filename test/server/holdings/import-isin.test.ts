@@ -143,7 +143,7 @@ describe('a symbol sync reaches a running server', () => {
     const equity = files.nseEquity!;
     const listed = `${equity.text.trimEnd()}\nZZNEWLISTING,ZZ New Listing Limited,EQ,24-NOV-2026,10,1,INE000Z01010,10\n`;
     const result = await syncInstrumentMaster(app.runtime.deps.db, {
-      nseEquity: { ...equity, text: listed },
+      files: { nseEquity: { ...equity, text: listed } },
     });
     expect(result.byFile.nseEquity).to.equal(2385);
     const stats = await eventually(

@@ -57,9 +57,9 @@ describe('symbol master: the shipped snapshot, safe syncs and BSE scrip codes', 
   it('refuses a file with fewer than half the stored rows, and changes nothing', async () => {
     const before = await stats();
     let refused: unknown;
-    await syncInstrumentMaster(app.runtime.deps.db, { nseEquity: await truncatedEquityList(5) }).catch(
-      (err: unknown) => (refused = err),
-    );
+    await syncInstrumentMaster(app.runtime.deps.db, {
+      files: { nseEquity: await truncatedEquityList(5) },
+    }).catch((err: unknown) => (refused = err));
     expect(refused).to.be.instanceOf(TruncatedMasterFile);
     expect((refused as Error).message).to.equal(
       'EQUITY_L.csv has 5 rows, fewer than half of the 2,384 stored: it looks cut short, so nothing was changed.',
@@ -71,7 +71,7 @@ describe('symbol master: the shipped snapshot, safe syncs and BSE scrip codes', 
   it('replaces only the parts a sync is given files for', async () => {
     const before = await stats();
     const files = await readMasterFiles(dataDir, await readdir(dataDir));
-    const result = await syncInstrumentMaster(app.runtime.deps.db, { nseEtf: files.nseEtf! });
+    const result = await syncInstrumentMaster(app.runtime.deps.db, { files: { nseEtf: files.nseEtf! } });
     expect(Object.keys(result.byFile)).to.deep.equal(['nseEtf']);
     await app.runtime.deps.instruments.reload();
     const after = await stats();

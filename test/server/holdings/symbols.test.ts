@@ -28,7 +28,7 @@ describe('symbol master and search', () => {
 
   it("syncs the exchanges' files, then ranks RELIANCE first and finds HDFCBANK by ISIN", async () => {
     const files = await readMasterFiles(dataDir, await readdir(dataDir));
-    const result = await syncInstrumentMaster(app.runtime.deps.db, files);
+    const result = await syncInstrumentMaster(app.runtime.deps.db, { files });
     expect(result.byFile.nseEquity).to.equal(2384);
     await app.runtime.deps.instruments.reload();
 

@@ -329,7 +329,7 @@ describe('re-arming through a split', () => {
 
     // KMEW's split from ₹10 to ₹5 (ex 22 Dec 2025, the real bc row): ratio 2.
     clock.set('2025-12-22T08:00:00');
-    await syncCorporateActions(app.runtime.deps.db, { text: bcText(), source: 'test' }, '2025-12-22');
+    await syncCorporateActions(app.runtime.deps.db, { text: bcText(), source: 'test', today: '2025-12-22' });
     const rule = await eventually(async () => {
       const [r] = await listRules(app, user);
       return r && r.adjustments.length > 0 ? r : undefined;

@@ -45,7 +45,10 @@ export function holdingsRouter(deps: AppDeps): Router {
   });
 
   router.post('/upload-csv', uploadLimit, validate('body', uploadCsvBody), async (ctx) => {
-    const result = await handleUpload(deps, currentUser(ctx).id, validated(ctx, uploadCsvBody));
+    const result = await handleUpload(deps, {
+      userId: currentUser(ctx).id,
+      body: validated(ctx, uploadCsvBody),
+    });
     ok(ctx, result, result.stored ? 201 : 200);
   });
 

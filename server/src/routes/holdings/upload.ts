@@ -25,7 +25,8 @@ import {
 import { chooseImportTarget } from '../../holdings/target-account.ts';
 import { Conflict, Invalid } from '../../http/errors.ts';
 
-export async function handleUpload(deps: AppDeps, userId: string, body: UploadCsvBody) {
+/** Previews or imports one uploaded file for the user (`body.dry_run`: preview only). */
+export async function handleUpload(deps: AppDeps, { userId, body }: { userId: string; body: UploadCsvBody }) {
   let table: string[][];
   try {
     table = await csvRows(body.csvData);
