@@ -35,8 +35,7 @@ const DUE = sql`((status = 'PENDING' and next_attempt_at <= now()) or (status = 
 /** Claims up to `limit` due rows (SKIP LOCKED: workers never wait for, or take, each other's). */
 export async function claimDueDeliveries(
   db: Executor,
-  limit: number,
-  lockMs: number,
+  { limit, lockMs }: { limit: number; lockMs: number },
 ): Promise<ClaimedDelivery[]> {
   const rows = await queryRows<Row>(
     db,
@@ -52,8 +51,7 @@ export async function claimDueDeliveries(
 /** Claims the listed rows that are due (a queue job's); not those sent, failed, not yet due or claimed. */
 export async function claimDeliveries(
   db: Executor,
-  ids: readonly string[],
-  lockMs: number,
+  { ids, lockMs }: { ids: readonly string[]; lockMs: number },
 ): Promise<ClaimedDelivery[]> {
   if (ids.length === 0) return [];
   const rows = await queryRows<Row>(
@@ -68,7 +66,10 @@ export async function claimDeliveries(
 }
 
 /** Ids of due rows older than `graceMs`: jobs the queue may have lost (the sweeper re-enqueues them). */
-export async function overdueDeliveryIds(db: Executor, graceMs: number, limit: number): Promise<string[]> {
+export async function overdueDeliveryIds(
+  db: Executor,
+  { graceMs, limit }: { graceMs: number; limit: number },
+): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(
     db,
     sql`select id from alert_deliveries

@@ -69,11 +69,13 @@ export function createQueuedDeliveryWorker(
   const sendJob = async (job: Job<DeliveryJobData>) => {
     await opts.claimsFirst?.();
     const ids = job.data.deliveryIds ?? (job.data.deliveryId ? [job.data.deliveryId] : []);
-    const batch = await claimDeliveries(deps.db, ids, opts.lockMs);
+    const batch = await claimDeliveries(deps.db, { ids, lockMs: opts.lockMs });
     // Other due rows ride along (their own jobs then find nothing to do): one provider request
     // carries a whole burst of alerts even when each was enqueued on its own.
     if (batch.length < opts.batchSize) {
-      batch.push(...(await claimDueDeliveries(deps.db, opts.batchSize - batch.length, opts.lockMs)));
+      batch.push(
+        ...(await claimDueDeliveries(deps.db, { limit: opts.batchSize - batch.length, lockMs: opts.lockMs })),
+      );
     }
     const outcomes = await deliverBatch(deps, batch, opts.retry, opts.onOutcome);
     // Retries as delayed jobs, one per delay; a fresh id per attempt (this job's id is still taken).
@@ -115,7 +117,7 @@ export function createQueuedDeliveryWorker(
   let sweeper: NodeJS.Timeout | undefined;
   let sweeping: Promise<void> | undefined;
   const sweep = () => {
-    sweeping ??= overdueDeliveryIds(deps.db, opts.graceMs, 500)
+    sweeping ??= overdueDeliveryIds(deps.db, { graceMs: opts.graceMs, limit: 500 })
       .then((ids) => enqueue(ids))
       .catch((err: unknown) => log.warn({ err }, 'delivery sweep failed; will retry'))
       .finally(() => (sweeping = undefined));

@@ -17,7 +17,7 @@ export function createPollingDeliveryWorker(deps: DeliveryDeps, opts: DeliveryWo
   let started = false;
   let stopped = false;
 
-  const claim = () => claimDueDeliveries(deps.db, opts.batchSize, opts.lockMs);
+  const claim = () => claimDueDeliveries(deps.db, { limit: opts.batchSize, lockMs: opts.lockMs });
 
   /** Sends batches until one comes back short (the outbox is empty for now). */
   async function lane(first: ClaimedDelivery[]): Promise<void> {

@@ -39,7 +39,7 @@ export async function alertsOverview(
   const since = feedSince(now);
   const [alerts, feed, [unread]] = await Promise.all([
     listPriceAlerts(deps, userId),
-    feedItems(deps.db, userId, since, FEED_LIMIT),
+    feedItems(deps.db, { userId, since, limit: FEED_LIMIT }),
     deps.db
       .select({ n: count() })
       .from(ruleExecutions)
@@ -60,22 +60,23 @@ export async function updateAlert(
   deps: PriceAlertDeps,
   cmd: { user: SessionUser; id: string; input: UpdateAlertInput },
 ) {
-  if (await findPriceAlert(deps.db, cmd.user.id, cmd.id)) {
+  if (await findPriceAlert(deps.db, { userId: cmd.user.id, id: cmd.id })) {
     return { kind: 'price_alert' as const, price_alert: await updatePriceAlert(deps, cmd) };
   }
-  if (!(await findExecution(deps.db, cmd.user.id, cmd.id))) throw new NotFound(FEED_MESSAGES.notFound);
+  if (!(await findExecution(deps.db, { userId: cmd.user.id, id: cmd.id })))
+    throw new NotFound(FEED_MESSAGES.notFound);
   if (cmd.input.read === undefined) throw new Invalid(FEED_MESSAGES.readOnly);
   await deps.db
     .update(ruleExecutions)
     .set({ readAt: cmd.input.read ? new Date() : null })
     .where(eq(ruleExecutions.id, cmd.id));
-  const item: ApiRuleExecution = (await findExecution(deps.db, cmd.user.id, cmd.id))!;
+  const item: ApiRuleExecution = (await findExecution(deps.db, { userId: cmd.user.id, id: cmd.id }))!;
   return { kind: 'feed' as const, item };
 }
 
 /** DELETE /api/alerts/:id: a price alert is deleted; a feed item is dismissed (History keeps it). */
 export async function deleteAlert(deps: PriceAlertDeps, cmd: { user: SessionUser; id: string }) {
-  if (await findPriceAlert(deps.db, cmd.user.id, cmd.id)) return deletePriceAlert(deps, cmd);
+  if (await findPriceAlert(deps.db, { userId: cmd.user.id, id: cmd.id })) return deletePriceAlert(deps, cmd);
   const dismissed = await deps.db
     .update(ruleExecutions)
     .set({ dismissedAt: new Date() })

@@ -109,7 +109,10 @@ export async function executionHistory(
 }
 
 /** The bell's feed: executions since `since` not dismissed, newest first. */
-export async function feedItems(db: Executor, userId: string, since: Date, limit: number) {
+export async function feedItems(
+  db: Executor,
+  { userId, since, limit }: { userId: string; since: Date; limit: number },
+) {
   const rows = await selectExecutions(db)
     .where(
       and(
@@ -126,8 +129,7 @@ export async function feedItems(db: Executor, userId: string, since: Date, limit
 /** One of the user's executions with its rule name, or undefined. */
 export async function findExecution(
   db: Executor,
-  userId: string,
-  id: string,
+  { userId, id }: { userId: string; id: string },
 ): Promise<ApiRuleExecution | undefined> {
   const [row] = await selectExecutions(db).where(
     and(eq(ruleExecutions.id, id), eq(ruleExecutions.userId, userId)),

@@ -105,11 +105,10 @@ export async function importHoldings(
     const uncovered = removed.length > 0 ? await deleteUncoveredRules(tx, cmd.userId) : [];
     const added = rows.filter((r) => !had.has(instrumentKey(r.exchange, r.symbol)));
     const created = added.length;
-    const guard = await protectNewHoldings(
-      tx,
-      cmd.userId,
-      added.map((r) => ({ symbol: r.symbol, exchange: r.exchange, accountId: account.id })),
-    );
+    const guard = await protectNewHoldings(tx, {
+      userId: cmd.userId,
+      created: added.map((r) => ({ symbol: r.symbol, exchange: r.exchange, accountId: account.id })),
+    });
     const summary: ImportSummary = {
       broker_account_id: account.id,
       account_name: accountName,

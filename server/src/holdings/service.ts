@@ -66,9 +66,10 @@ export async function addManualHolding(
       .onConflictDoNothing()
       .returning();
     if (!row) throw new Conflict(`${cmd.symbol} (${cmd.exchange}) already exists`);
-    const guard = await protectNewHoldings(tx, cmd.userId, [
-      { symbol: row.symbol, exchange: row.exchange, accountId: account.id },
-    ]);
+    const guard = await protectNewHoldings(tx, {
+      userId: cmd.userId,
+      created: [{ symbol: row.symbol, exchange: row.exchange, accountId: account.id }],
+    });
     return { row, guard };
   });
   void events.publish([

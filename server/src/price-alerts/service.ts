@@ -110,7 +110,7 @@ export async function createPriceAlert(
 }
 
 /** The user's price alert `id`, or undefined. */
-export async function findPriceAlert(db: Executor, userId: string, id: string) {
+export async function findPriceAlert(db: Executor, { userId, id }: { userId: string; id: string }) {
   const [row] = await db
     .select()
     .from(priceAlerts)
@@ -128,7 +128,7 @@ export async function updatePriceAlert(
     throw new Invalid(PRICE_ALERT_MESSAGES.feedItem);
   }
   const row = await deps.db.transaction(async (tx) => {
-    const existing = await findPriceAlert(tx, user.id, id);
+    const existing = await findPriceAlert(tx, { userId: user.id, id });
     if (!existing) throw new NotFound(PRICE_ALERT_MESSAGES.notFound);
     if (!existing.isActive) await assertRoomForOneMore(tx, user.id);
     const [updated] = await tx

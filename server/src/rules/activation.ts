@@ -75,7 +75,7 @@ async function enable(tx: Tx, userId: string, rows: RuleRow[], mode: 'single' | 
     ),
   );
   rejectArming(outcomes, mode);
-  await assertHoldingsLimit(tx, userId, tier, waking);
+  await assertHoldingsLimit(tx, { userId, tier, adding: waking });
   const now = new Date();
   const updated = new Map<string, RuleRow>();
   for (const [i, rule] of waking.entries()) {

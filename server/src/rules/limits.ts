@@ -24,9 +24,11 @@ export async function coveredInstruments(tx: Tx, userId: string): Promise<Set<st
  */
 export async function assertHoldingsLimit(
   tx: Tx,
-  userId: string,
-  tier: SubscriptionTier,
-  adding: ReadonlyArray<{ symbol: string; exchange: string }>,
+  {
+    userId,
+    tier,
+    adding,
+  }: { userId: string; tier: SubscriptionTier; adding: ReadonlyArray<{ symbol: string; exchange: string }> },
 ): Promise<void> {
   const covered = await coveredInstruments(tx, userId);
   const before = covered.size;

@@ -31,8 +31,7 @@ export interface NewHolding {
  */
 export async function protectNewHoldings(
   tx: Tx,
-  userId: string,
-  created: readonly NewHolding[],
+  { userId, created }: { userId: string; created: readonly NewHolding[] },
 ): Promise<ApiNewHoldingsProtection | null> {
   const [user] = await tx.select({ on: users.protectNewHoldings }).from(users).where(eq(users.id, userId));
   if (!user?.on) return null;

@@ -159,12 +159,7 @@ export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Pro
       if (outcome.ok) kept.push({ rule, levels: outcome });
       else skipped.push(skippedRule(rule, outcome.message));
     }
-    await assertHoldingsLimit(
-      tx,
-      userId,
-      tier,
-      kept.map((k) => k.rule),
-    );
+    await assertHoldingsLimit(tx, { userId, tier, adding: kept.map((k) => k.rule) });
     const rows = await tx
       .insert(positionRules)
       .values(kept.map(({ rule, levels }) => newRuleValues(userId, rule, levels)))
