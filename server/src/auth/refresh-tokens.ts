@@ -48,8 +48,11 @@ export interface SessionRef {
  */
 export async function rotateRefreshToken(
   db: Database,
-  raw: string,
-  { now = new Date(), onRevoked }: { now?: Date; onRevoked?: (session: SessionRef) => unknown } = {},
+  {
+    raw,
+    now = new Date(),
+    onRevoked,
+  }: { raw: string; now?: Date; onRevoked?: (session: SessionRef) => unknown },
 ) {
   return db
     .transaction(async (tx) => {

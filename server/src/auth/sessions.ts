@@ -59,7 +59,7 @@ export async function renewSession(
   deps: Pick<AppDeps, 'db' | 'jwtSecret' | 'events'>,
   { refreshToken }: { refreshToken: string },
 ): Promise<SessionTokens> {
-  const rotated = await rotateRefreshToken(deps.db, refreshToken, { onRevoked: announceSession(deps) });
+  const rotated = await rotateRefreshToken(deps.db, { raw: refreshToken, onRevoked: announceSession(deps) });
   const user = await findUser(deps.db, { id: rotated.userId });
   if (!user) throw new Unauthorized();
   return {

@@ -52,7 +52,7 @@ export async function applyCorporateAction(deps: ApplyDeps, id: string): Promise
       .returning();
     if (!action) return null;
     const adjusted = await adjustForAction(tx, action);
-    const notices = await recordNotices(tx, action, adjusted);
+    const notices = await recordNotices(tx, { action, adjustments: adjusted });
     await tx
       .update(corporateActions)
       .set({

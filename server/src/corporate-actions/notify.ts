@@ -82,7 +82,10 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 }
 
 /** Writes each touched user's History row and outbox rows. */
-export async function recordNotices(tx: Tx, action: CorporateActionRow, a: Adjustments): Promise<Notice[]> {
+export async function recordNotices(
+  tx: Tx,
+  { action, adjustments: a }: { action: CorporateActionRow; adjustments: Adjustments },
+): Promise<Notice[]> {
   const users = perUser(action, a);
   if (users.size === 0) return [];
   const endpoints = await tx

@@ -77,7 +77,7 @@ export function createQueuedDeliveryWorker(
         ...(await claimDueDeliveries(deps.db, { limit: opts.batchSize - batch.length, lockMs: opts.lockMs })),
       );
     }
-    const outcomes = await deliverBatch(deps, batch, opts.retry, opts.onOutcome);
+    const outcomes = await deliverBatch(deps, { jobs: batch, policy: opts.retry, onOutcome: opts.onOutcome });
     // Retries as delayed jobs, one per delay; a fresh id per attempt (this job's id is still taken).
     const retries = new Map<number, ClaimedDelivery[]>();
     outcomes.forEach((outcome, i) => {

@@ -189,9 +189,15 @@ function afterFailure(
  */
 export async function deliverBatch(
   deps: DeliveryDeps,
-  jobs: readonly ClaimedDelivery[],
-  policy: RetryPolicy,
-  onOutcome?: (outcome: DeliveryOutcome) => void,
+  {
+    jobs,
+    policy,
+    onOutcome,
+  }: {
+    jobs: readonly ClaimedDelivery[];
+    policy: RetryPolicy;
+    onOutcome?: ((outcome: DeliveryOutcome) => void) | undefined;
+  },
 ): Promise<DeliveryOutcome[]> {
   if (jobs.length === 0) return [];
   const contexts = await loadContexts(deps, [...new Set(jobs.map((j) => j.executionId))]);

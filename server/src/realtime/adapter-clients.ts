@@ -15,7 +15,10 @@ import type { AppDeps } from '../deps.ts';
  * Wraps `client` for the adapter: methods run on the connection itself, and a promise they
  * return gets a handler that logs a rejection once (`role` names the connection: pub or sub).
  */
-export function adapterClient(client: Redis, role: 'pub' | 'sub', deps: Pick<AppDeps, 'log'>): Redis {
+export function adapterClient(
+  deps: Pick<AppDeps, 'log'>,
+  { client, role }: { client: Redis; role: 'pub' | 'sub' },
+): Redis {
   return new Proxy(client, {
     get(target, property, wrapper) {
       const value: unknown = Reflect.get(target, property, target);

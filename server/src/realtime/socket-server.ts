@@ -100,7 +100,12 @@ export function createSocketServer(
     for (const c of [pubClient, subClient])
       c.on('error', (err) => deps.log.warn({ err: err.message }, 'socket adapter redis error'));
     // Wrapped: the adapter leaves its commands' failures unhandled (adapter-clients.ts).
-    io.adapter(createAdapter(adapterClient(pubClient, 'pub', deps), adapterClient(subClient, 'sub', deps)));
+    io.adapter(
+      createAdapter(
+        adapterClient(deps, { client: pubClient, role: 'pub' }),
+        adapterClient(deps, { client: subClient, role: 'sub' }),
+      ),
+    );
   }
 
   io.engine.on('headers', (headers: Record<string, string>) =>

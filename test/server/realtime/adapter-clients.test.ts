@@ -50,7 +50,7 @@ describe('realtime: the Redis adapter gets its connections wrapped', () => {
 
   it('logs a failed command the adapter does not handle, and leaves no unhandled rejection', async () => {
     const { warnings, log } = recordingLog();
-    const client = adapterClient(redis, 'pub', { log });
+    const client = adapterClient({ log }, { client: redis, role: 'pub' });
     void client.publish('socket.io#/#', 'packet');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(unhandled).to.deep.equal([]);
@@ -61,7 +61,7 @@ describe('realtime: the Redis adapter gets its connections wrapped', () => {
 
   it('still rejects a command the adapter awaits, and keeps chaining on the wrapper', async () => {
     const { log } = recordingLog();
-    const client = adapterClient(redis, 'sub', { log });
+    const client = adapterClient({ log }, { client: redis, role: 'sub' });
     const failure = await client.subscribe('channel').then(
       () => undefined,
       (err: unknown) => err,
