@@ -1,7 +1,7 @@
-import type { SessionUser } from '../auth/require-user.ts';
+import type { users } from '../db/schema.ts';
 
 /** The user as the client sees it (spec §3 User). */
-export function presentUser(user: SessionUser) {
+export function presentUser(user: typeof users.$inferSelect) {
   return {
     id: user.id,
     name: user.name,
