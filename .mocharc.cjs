@@ -1,7 +1,7 @@
 // The whole suite: unit, API, realtime and browser tests. Root hooks boot shared services.
 // Test files named on the command line (`npx mocha test/a.test.ts`) run alone; mocha would
-// otherwise add them to the whole suite.
-const namedFiles = process.argv.slice(2).some((arg) => /\.test\.ts$/.test(arg));
+// otherwise add them to the whole suite. An option's value (`--ignore=test/a.test.ts`) names none.
+const namedFiles = process.argv.slice(2).some((arg) => !arg.startsWith('-') && /\.test\.ts$/.test(arg));
 
 module.exports = {
   'node-option': ['import=tsx'],

@@ -153,17 +153,47 @@ for (const [name, args] of gates) {
   console.log(`✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
-console.log('\n▶ mocha (.mocharc.cjs)');
-const counts = { passing: 0, failing: 0, pending: 0 };
+/**
+ * Test files that run after the parallel part, one at a time: they start and SIGKILL real server
+ * and streamer processes, time Redis and database outages, or measure throughput, so they need
+ * the machine to themselves (see docs/tests.md).
+ */
+const SERIAL = [
+  'test/reliability/**/*.test.ts',
+  'test/bench/**/*.test.ts',
+  'test/server/rules/replay-processes.test.ts',
+  'test/server/realtime/processes.test.ts',
+];
+/** Parallel mocha workers: many tests wait on sockets, Redis and PostgreSQL rather than the CPU. */
+const jobs = Number(process.env.TEST_JOBS) || 3;
 const color = process.stdout.isTTY ? ['--color'] : ['--no-color'];
-const code = await run(
-  process.execPath,
-  [mochaBin, '--reporter', 'spec', ...color, ...process.argv.slice(2)],
-  (line) => {
+const extra = process.argv.slice(2);
+const counts = { passing: 0, failing: 0, pending: 0 };
+
+/** One mocha run; adds its epilogue's counts, and counts a crash before it as one failure. */
+async function mocha(title, args) {
+  console.log(`\n▶ mocha ${title}`);
+  const started = Date.now();
+  const tally = { passing: 0, failing: 0, pending: 0 };
+  const code = await run(process.execPath, [mochaBin, '--reporter', 'spec', ...color, ...args], (line) => {
     // The spec reporter's epilogue: "  12 passing (3s)", "  1 failing", "  2 pending".
     const match = /^\s*(\d+) (passing|failing|pending)\b/.exec(stripVTControlCharacters(line));
-    if (match) counts[match[2]] = Number(match[1]);
-  },
-);
-// A crash before the epilogue (or a failed root hook) still counts as a failure.
-finish(counts.passing, code !== 0 ? Math.max(counts.failing, 1) : counts.failing);
+    if (match) tally[match[2]] = Number(match[1]);
+  });
+  counts.passing += tally.passing;
+  counts.failing += code !== 0 ? Math.max(tally.failing, 1) : tally.failing;
+  console.log(
+    `mocha ${title}: ${tally.passing} passed, ${tally.failing} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+}
+
+if (extra.some((arg) => !arg.startsWith('-') && /\.test\.ts$/.test(arg))) {
+  // Files named after `--`: just those, in one process, as `npx mocha FILE` runs them.
+  await mocha('(named files)', extra);
+} else {
+  // `--ignore=GLOB` as one argument: .mocharc.cjs reads a bare `….test.ts` as a named file.
+  const ignore = SERIAL.map((glob) => `--ignore=${glob}`);
+  await mocha(`in parallel (${jobs} workers)`, ['--parallel', '--jobs', String(jobs), ...ignore, ...extra]);
+  await mocha('serially', [...SERIAL, ...extra]);
+}
+finish(counts.passing, counts.failing);

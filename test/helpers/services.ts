@@ -16,8 +16,10 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Creates a uniquely named database on the server of `baseUrl`; returns its URL. */
-export async function createFreshDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/** Creates a uniquely named database on the server of `baseUrl`; returns its name and URL. */
+export async function createFreshDatabase(
+  baseUrl: string,
+): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `pg_test_${process.pid}_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -25,20 +27,25 @@ export async function createFreshDatabase(baseUrl: string): Promise<{ url: strin
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  return { name, url: url.toString(), drop: () => dropDatabase(baseUrl, name) };
+}
+
+/** Drops database `name` on the server of `baseUrl` (connecting as `baseUrl`), if it exists. */
+export async function dropDatabase(baseUrl: string, name: string): Promise<void> {
+  const c = new pg.Client({ connectionString: baseUrl });
+  await c.connect();
+  try {
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await c.end();
+  }
 }
 
 export interface RedisServer {
   url: string;
   port: number;
+  /** The running redis-server's process id (undefined once stopped). */
+  pid(): number | undefined;
   stop(): Promise<void>;
   /** Starts it again on the same port (after stop). */
   start(): Promise<void>;
@@ -79,5 +86,6 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
     await exited;
   };
   await start();
-  return { url: `redis://127.0.0.1:${p}`, port: p, stop, start };
+  const pid = () => (child && child.exitCode === null && child.signalCode === null ? child.pid : undefined);
+  return { url: `redis://127.0.0.1:${p}`, port: p, pid, stop, start };
 }
