@@ -12,18 +12,13 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { syncCorporateActions } from '../../server/src/corporate-actions/sync.ts';
 import type { TestApp } from '../helpers/app.ts';
-import {
-  assertNoHorizontalScroll,
-  DESKTOP,
-  launchBrowser,
-  PHONE,
-  screenshotDir,
-} from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
+import { assertNoHorizontalScroll, DESKTOP, PHONE, screenshotDir } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { bcText, forgetActions } from '../server/corporate-actions/support.ts';
 import { forgetUsers, publishPrices } from '../server/rules/support.ts';
-import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+import { signedInContext, watchPageErrors } from './support.ts';
 
 const docsDir = fileURLToPath(new URL('../../docs/', import.meta.url));
 
@@ -38,14 +33,15 @@ describe('e2e: a rule adjusted for a bonus', function () {
     dir = await mkdtemp(path.join(tmpdir(), 'corporate-actions-e2e-'));
     const replayFile = path.join(dir, 'replay.csv');
     await writeFile(replayFile, 'time,symbol,exchange,price,prev_close\nopen,LALPATHLAB,NSE,3010,2995\n');
-    app = await bootBrowserApp({
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: replayFile,
-      REPLAY_LOOP: 'true',
-      QUOTE_INTERVAL_MS: '600000',
-    });
+    ({ app, browser } = await startBrowserSuite({
+      env: {
+        QUOTE_PROVIDER: 'replay',
+        REPLAY_FILE: replayFile,
+        REPLAY_LOOP: 'true',
+        QUOTE_INTERVAL_MS: '600000',
+      },
+    }));
     await forgetActions(app);
-    browser = await launchBrowser();
     user = await signIn(app, { name: 'Meera Iyer' });
     const api = apiClient(app.url);
     const held = await api.post(
@@ -82,8 +78,7 @@ describe('e2e: a rule adjusted for a bonus', function () {
     // The run's PostgreSQL database is shared: leave no LALPATHLAB holding or rule for later tests.
     if (app && user) await forgetUsers(app, [user]);
     if (app) await forgetActions(app);
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -7,11 +7,11 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
-import { launchBrowser, PHONE, screenshot } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
+import { PHONE, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { openSignedIn, pageErrors } from './helpers.ts';
-import { bootBrowserApp } from './support.ts';
 
 describe('e2e: Dashboard checklist', function () {
   this.timeout(60_000);
@@ -22,16 +22,14 @@ describe('e2e: Dashboard checklist', function () {
   let errors: string[];
 
   before(async () => {
-    app = await bootBrowserApp();
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite());
     user = await signIn(app, { name: 'Kavya Rao' });
     page = await openSignedIn(browser, app, user, '/dashboard');
     errors = pageErrors(page);
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
   });
 
   it('shows a new user the holdings step, and Price Guard disabled with its tooltip', async () => {

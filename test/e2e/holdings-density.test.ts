@@ -12,10 +12,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
-import { assertNoHorizontalScroll, launchBrowser, PHONE, screenshotDir } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
+import { assertNoHorizontalScroll, PHONE, screenshotDir } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+import { signedInContext, watchPageErrors } from './support.ts';
 
 /** Symbol, quantity, buy price, replayed price, previous close. */
 const HOLDINGS: [string, number, number, number, number][] = [
@@ -74,13 +75,14 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
     await writeFile(replayFile, `${REPLAY}\n`);
     // One batch at start, then none for ten minutes: a page that does not load the snapshot
     // has no quote unless the header seeds one.
-    app = await bootBrowserApp({
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: replayFile,
-      REPLAY_LOOP: 'true',
-      QUOTE_INTERVAL_MS: '600000',
-    });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite({
+      env: {
+        QUOTE_PROVIDER: 'replay',
+        REPLAY_FILE: replayFile,
+        REPLAY_LOOP: 'true',
+        QUOTE_INTERVAL_MS: '600000',
+      },
+    }));
     user = await signIn(app, { name: 'Meera Iyer' });
     const api = apiClient(app.url);
     for (const [symbol, quantity, average_price] of HOLDINGS) {
@@ -102,8 +104,7 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
     await rm(dir, { recursive: true, force: true });
   });
 

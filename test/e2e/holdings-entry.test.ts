@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
-import { launchBrowser, PHONE } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
+import { PHONE } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+import { signedInContext, watchPageErrors } from './support.ts';
 
 const REPLAY = [
   'time,symbol,exchange,price,prev_close',
@@ -56,13 +57,14 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
     dir = await mkdtemp(path.join(tmpdir(), 'holdings-entry-e2e-'));
     const replayFile = path.join(dir, 'replay.csv');
     await writeFile(replayFile, `${REPLAY}\n`);
-    app = await bootBrowserApp({
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: replayFile,
-      REPLAY_LOOP: 'true',
-      QUOTE_INTERVAL_MS: '500',
-    });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite({
+      env: {
+        QUOTE_PROVIDER: 'replay',
+        REPLAY_FILE: replayFile,
+        REPLAY_LOOP: 'true',
+        QUOTE_INTERVAL_MS: '500',
+      },
+    }));
     user = await signIn(app, { name: 'Nikhil Shah' });
     const api = apiClient(app.url);
     for (const holding of [
@@ -84,8 +86,7 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
     await rm(dir, { recursive: true, force: true });
   });
 

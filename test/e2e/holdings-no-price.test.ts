@@ -9,10 +9,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
-import { launchBrowser, PHONE, screenshot } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
+import { PHONE, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+import { signedInContext, watchPageErrors } from './support.ts';
 
 const REPLAY = ['time,symbol,exchange,price,prev_close', 'open,SBIN,NSE,1021.10,1025.30'].join('\n');
 
@@ -27,13 +28,14 @@ describe('e2e: holdings without a price', function () {
     dir = await mkdtemp(path.join(tmpdir(), 'no-price-e2e-'));
     const replayFile = path.join(dir, 'replay.csv');
     await writeFile(replayFile, `${REPLAY}\n`);
-    app = await bootBrowserApp({
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: replayFile,
-      REPLAY_LOOP: 'true',
-      QUOTE_INTERVAL_MS: '400',
-    });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite({
+      env: {
+        QUOTE_PROVIDER: 'replay',
+        REPLAY_FILE: replayFile,
+        REPLAY_LOOP: 'true',
+        QUOTE_INTERVAL_MS: '400',
+      },
+    }));
     user = await signIn(app, { name: 'Ravi Iyer' });
     const api = apiClient(app.url);
     for (const [symbol, quantity, price] of [
@@ -50,8 +52,7 @@ describe('e2e: holdings without a price', function () {
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
     await rm(dir, { recursive: true, force: true });
   });
 

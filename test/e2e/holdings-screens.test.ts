@@ -11,10 +11,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ruleExecutions } from '../../server/src/db/schema.ts';
 import { readShared } from '../common/helpers.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { assertNoHorizontalScroll, DESKTOP, launchBrowser, PHONE, screenshot } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
+import { assertNoHorizontalScroll, DESKTOP, PHONE, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+import { signedInContext, watchPageErrors } from './support.ts';
 
 const REPLAY = [
   'time,symbol,exchange,price,prev_close',
@@ -44,13 +45,14 @@ describe('e2e: screenshots of Holdings, Dashboard and History', function () {
     dir = await mkdtemp(path.join(tmpdir(), 'screens-e2e-'));
     const replayFile = path.join(dir, 'replay.csv');
     await writeFile(replayFile, `${REPLAY}\n`);
-    app = await bootBrowserApp({
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: replayFile,
-      REPLAY_LOOP: 'true',
-      QUOTE_INTERVAL_MS: '500',
-    });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite({
+      env: {
+        QUOTE_PROVIDER: 'replay',
+        REPLAY_FILE: replayFile,
+        REPLAY_LOOP: 'true',
+        QUOTE_INTERVAL_MS: '500',
+      },
+    }));
     user = await signIn(app, { name: 'Asha Verma' });
     const api = apiClient(app.url);
     const upload = await api.post(
@@ -106,8 +108,7 @@ describe('e2e: screenshots of Holdings, Dashboard and History', function () {
 
   after(async () => {
     for (const context of contexts) await context.close();
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -8,11 +8,12 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { readShared } from '../common/helpers.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import path from 'node:path';
-import { assertNoHorizontalScroll, launchBrowser, screenshot, screenshotDir } from '../helpers/browser.ts';
+import { assertNoHorizontalScroll, screenshot, screenshotDir } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { bootBrowserApp, signedInContext, tableSymbols, watchPageErrors } from './support.ts';
+import { signedInContext, tableSymbols, watchPageErrors } from './support.ts';
 
 /** The same Dhan account a month later: more HDFC Bank, Coal India and ONGC sold, one unknown row. */
 const NEXT_STATEMENT = [
@@ -31,8 +32,7 @@ describe('e2e: the upload dialog (account, skipped rows, removals)', function ()
   let user: SignedInUser;
 
   before(async () => {
-    app = await bootBrowserApp();
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite());
     user = await signIn(app, { name: 'Ravi Iyer' });
     const first = await apiClient(app.url).post(
       '/api/holdings/upload-csv',
@@ -47,8 +47,7 @@ describe('e2e: the upload dialog (account, skipped rows, removals)', function ()
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
   });
 
   /** Opens the dialog on `target` and chooses the next statement. */

@@ -11,16 +11,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
-import { launchBrowser, screenshot } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
+import { screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import {
-  bootBrowserApp,
-  consoleWorkbook,
-  signedInContext,
-  tableSymbols,
-  watchPageErrors,
-} from './support.ts';
+import { consoleWorkbook, signedInContext, tableSymbols, watchPageErrors } from './support.ts';
 
 const KITE_FILE = fileURLToPath(
   new URL('../../../shared/fixtures/brokers/zerodha_kite_holdings.csv', import.meta.url),
@@ -52,13 +47,14 @@ describe('e2e: Holdings page', function () {
     dir = await mkdtemp(path.join(tmpdir(), 'holdings-e2e-'));
     const replayFile = path.join(dir, 'replay.csv');
     await writeFile(replayFile, `${REPLAY}\n`);
-    app = await bootBrowserApp({
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: replayFile,
-      REPLAY_LOOP: 'true',
-      QUOTE_INTERVAL_MS: '400',
-    });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite({
+      env: {
+        QUOTE_PROVIDER: 'replay',
+        REPLAY_FILE: replayFile,
+        REPLAY_LOOP: 'true',
+        QUOTE_INTERVAL_MS: '400',
+      },
+    }));
     user = await signIn(app, { name: 'Asha Verma' });
     context = await signedInContext(browser, app, user);
     page = await context.newPage();
@@ -66,8 +62,7 @@ describe('e2e: Holdings page', function () {
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
     await rm(dir, { recursive: true, force: true });
   });
 

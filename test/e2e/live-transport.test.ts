@@ -6,10 +6,10 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+import { signedInContext, watchPageErrors } from './support.ts';
 
 const LTP = 'tr.holding-row[data-symbol="RELIANCE"] [data-col="ltp"] [data-live-value]';
 
@@ -46,8 +46,7 @@ describe('e2e: the live connection’s transport', function () {
   let user: SignedInUser;
 
   before(async () => {
-    app = await bootBrowserApp({ QUOTE_INTERVAL_MS: '300' });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite({ env: { QUOTE_INTERVAL_MS: '300' } }));
     user = await signIn(app);
     const res = await apiClient(app.url).post(
       '/api/holdings/manual',
@@ -58,8 +57,7 @@ describe('e2e: the live connection’s transport', function () {
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
   });
 
   it('connects over a WebSocket from the first request, with no long-polling', async () => {

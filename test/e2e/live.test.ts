@@ -9,10 +9,11 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { readShared } from '../common/helpers.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { assertNoHorizontalScroll, launchBrowser, PHONE, screenshot } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
+import { assertNoHorizontalScroll, PHONE, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+import { signedInContext, watchPageErrors } from './support.ts';
 
 const LTP = 'tr.holding-row[data-symbol="RELIANCE"] [data-col="ltp"] [data-live-value]';
 
@@ -86,12 +87,11 @@ describe('e2e: live prices across tabs', function () {
   let stopRecordingBatches: () => void = () => undefined;
 
   before(async () => {
-    app = await bootBrowserApp({ QUOTE_INTERVAL_MS: '300' });
+    ({ app, browser } = await startBrowserSuite({ env: { QUOTE_INTERVAL_MS: '300' } }));
     stopRecordingBatches = app.runtime.bus.onBatch((batch) => {
       const quote = batch.quotes.find((q) => q.symbol === 'RELIANCE' && q.exchange === 'NSE');
       if (quote) batches.push({ at: batch.at, ltp: quote.ltp });
     });
-    browser = await launchBrowser();
     user = await signIn(app, { name: 'Ravi Iyer' });
     const api = apiClient(app.url);
     for (const [symbol, quantity, price] of [
@@ -113,8 +113,7 @@ describe('e2e: live prices across tabs', function () {
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
   });
 
   it('shows Live in the header of both tabs', async () => {

@@ -7,14 +7,9 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import {
-  assertNoHorizontalScroll,
-  DESKTOP,
-  launchBrowser,
-  newPage,
-  requireBuiltClient,
-} from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
+import { assertNoHorizontalScroll, DESKTOP, newPage } from '../helpers/browser.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { addHolding } from '../server/rules/support.ts';
 import { signedInContext } from './support.ts';
@@ -133,15 +128,13 @@ describe('e2e: every route at 360 px, with labelled fields and no serious axe vi
   let user: SignedInUser;
 
   before(async () => {
-    app = await bootApp({ clientDist: requireBuiltClient() });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite());
     user = await signIn(app, { name: 'Sunita Deshpande' });
     await addHolding(app, user, 'RELIANCE', 25, 2450.5);
     await addHolding(app, user, 'TCS', 8, 3900);
   });
   after(async () => {
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
   });
 
   async function checkRoute(page: Page, route: RouteCase) {

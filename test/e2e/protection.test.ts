@@ -9,19 +9,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { bootApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import {
   assertNoHorizontalScroll,
   DESKTOP,
-  launchBrowser,
   PHONE,
-  requireBuiltClient,
   screenshot,
   screenshotDir,
   type Viewport,
 } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
-import { freePort } from '../helpers/services.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { addHolding, createRule, publishPrices } from '../server/rules/support.ts';
 import { openSignedIn, pageErrors, pathOf } from './helpers.ts';
@@ -39,13 +37,9 @@ describe('e2e: protection that follows new holdings, coverage, and the last chec
 
   before(async () => {
     // Prices come only from the test (no simulated feed), so the screens are the same every run.
-    const port = await freePort();
-    app = await bootApp({
-      clientDist: requireBuiltClient(),
+    ({ app, browser } = await startBrowserSuite({
       embeddedStreamer: false,
-      env: { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` },
-    });
-    browser = await launchBrowser();
+    }));
     user = await signIn(app, { name: 'Meera Iyer' });
     await publishPrices(app, { ITC: 412.35, TCS: 3250, INFY: 1580, HDFCBANK: 1010 });
     // Held before the setting: ITC bare, TCS with a rule of its own.
@@ -57,8 +51,7 @@ describe('e2e: protection that follows new holdings, coverage, and the last chec
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
   });
 
   /** A viewport-sized PNG of `element` scrolled under the header, in docs/ or test-results/. */

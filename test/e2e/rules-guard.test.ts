@@ -12,11 +12,10 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { ApiPositionRule } from '@app/common/api/rules';
 import type { TestApp } from '../helpers/app.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { openSignedIn, pageErrors } from './helpers.ts';
-import { bootBrowserApp } from './support.ts';
 
 const GUARDED = [
   'ASIANPAINT',
@@ -97,13 +96,14 @@ describe('e2e: Price Guard timings, draft Save and Cancel, Manage Position Rules
     const file = path.join(dir, 'replay.csv');
     const rows = [...GUARDED, UNGUARDED].map((s) => `open,${s},NSE,${PRICE},${PRICE}`);
     await writeFile(file, ['time,symbol,exchange,price,prev_close', ...rows].join('\n') + '\n');
-    app = await bootBrowserApp({
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: file,
-      REPLAY_LOOP: 'true',
-      QUOTE_INTERVAL_MS: '300',
-    });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite({
+      env: {
+        QUOTE_PROVIDER: 'replay',
+        REPLAY_FILE: file,
+        REPLAY_LOOP: 'true',
+        QUOTE_INTERVAL_MS: '300',
+      },
+    }));
     user = await signIn(app, { name: 'Farah Khan' });
     const api = apiClient(app.url);
     for (const symbol of [...GUARDED, UNGUARDED]) {
@@ -133,8 +133,7 @@ describe('e2e: Price Guard timings, draft Save and Cancel, Manage Position Rules
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
     await rm(dir, { recursive: true, force: true });
   });
 

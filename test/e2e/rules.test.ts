@@ -12,11 +12,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
-import { assertNoHorizontalScroll, launchBrowser, screenshot, screenshotDir } from '../helpers/browser.ts';
+import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
+import { assertNoHorizontalScroll, screenshot, screenshotDir } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { pathOf } from './helpers.ts';
-import { bootBrowserApp, signedInContext, watchPageErrors } from './support.ts';
+import { signedInContext, watchPageErrors } from './support.ts';
 
 const STEADY_BATCHES = 30;
 const INTERVAL_MS = 600;
@@ -64,13 +65,14 @@ describe('e2e: exit rules and alerts', function () {
     dir = await mkdtemp(path.join(tmpdir(), 'rules-e2e-'));
     const file = path.join(dir, 'replay.csv');
     await writeFile(file, replayFile());
-    app = await bootBrowserApp({
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: file,
-      REPLAY_LOOP: 'false',
-      QUOTE_INTERVAL_MS: String(INTERVAL_MS),
-    });
-    browser = await launchBrowser();
+    ({ app, browser } = await startBrowserSuite({
+      env: {
+        QUOTE_PROVIDER: 'replay',
+        REPLAY_FILE: file,
+        REPLAY_LOOP: 'false',
+        QUOTE_INTERVAL_MS: String(INTERVAL_MS),
+      },
+    }));
     user = await signIn(app, { name: 'Meera Nair' });
     const api = apiClient(app.url);
     for (const holding of [
@@ -86,8 +88,7 @@ describe('e2e: exit rules and alerts', function () {
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
+    await stopBrowserSuite({ app, browser });
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -1,25 +1,14 @@
 /**
- * Browser-test plumbing for the signed-in screens: the real app serving the built client on
- * a fixed free port (so APP_URL, and with it the Socket.IO origin check, matches the page),
- * a signed-in browser context, and the files the tests upload.
+ * Browser-test plumbing for the signed-in screens: a signed-in browser context and the files
+ * the tests upload (the app and Chromium come from `startBrowserSuite`).
  */
 import { parseCsv } from '@app/common/holdings/csv';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { readShared } from '../common/helpers.ts';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import { DESKTOP, requireBuiltClient, type Viewport } from '../helpers/browser.ts';
-import { freePort } from '../helpers/services.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { DESKTOP, type Viewport } from '../helpers/browser.ts';
 import type { SignedInUser } from '../helpers/users.ts';
-
-/** Boots the app with the built client at http://127.0.0.1:<port>, which is also its APP_URL. */
-export async function bootBrowserApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const port = await freePort();
-  return bootApp({
-    clientDist: requireBuiltClient(),
-    env: { PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, ...env },
-  });
-}
 
 /** A browser context whose localStorage holds the user's tokens (as after signing in). */
 export async function signedInContext(
