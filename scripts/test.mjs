@@ -154,15 +154,21 @@ for (const [name, args] of gates) {
 }
 
 /**
- * Test files that run after the parallel part, one at a time: they start and SIGKILL real server
- * and streamer processes, time Redis and database outages, or measure throughput, so they need
- * the machine to themselves (see docs/tests.md).
+ * Test files that run after the parallel part, one at a time, so each has the machine to itself:
+ * they start and SIGKILL real server and streamer processes, time Redis and database outages,
+ * measure throughput, or boot a PGlite database and load the instrument snapshot inside a 20 s
+ * hook (those timed out beside two other workers on 2 cores; docs/tests.md).
  */
 const SERIAL = [
   'test/reliability/**/*.test.ts',
   'test/bench/**/*.test.ts',
   'test/server/rules/replay-processes.test.ts',
   'test/server/realtime/processes.test.ts',
+  'test/server/corporate-actions/sync-cli.test.ts',
+  'test/security/fuzz.test.ts',
+  'test/server/holdings/broker-formats.test.ts',
+  'test/server/holdings/import-isin.test.ts',
+  'test/server/holdings/symbols.test.ts',
 ];
 /** Parallel mocha workers: many tests wait on sockets, Redis and PostgreSQL rather than the CPU. */
 const jobs = Number(process.env.TEST_JOBS) || 3;
