@@ -37,18 +37,21 @@ export async function request<T = unknown>(
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
-/** Bound to one app: `api.get('/api/holdings', token)`. */
-export function apiClient(baseUrl: string) {
+/**
+ * Bound to one app: `api.get('/api/holdings', token)`. `baseUrl` may be a function, read at each
+ * call, for a client made before its app has booted (a suite's opening).
+ */
+export function apiClient(baseUrl: string | (() => string)) {
+  const url = typeof baseUrl === 'string' ? () => baseUrl : baseUrl;
   return {
-    get: <T = unknown>(path: string, token?: string) =>
-      request<T>(baseUrl, 'GET', path, undefined, { token }),
+    get: <T = unknown>(path: string, token?: string) => request<T>(url(), 'GET', path, undefined, { token }),
     post: <T = unknown>(path: string, body?: unknown, token?: string) =>
-      request<T>(baseUrl, 'POST', path, body ?? {}, { token }),
+      request<T>(url(), 'POST', path, body ?? {}, { token }),
     put: <T = unknown>(path: string, body?: unknown, token?: string) =>
-      request<T>(baseUrl, 'PUT', path, body ?? {}, { token }),
+      request<T>(url(), 'PUT', path, body ?? {}, { token }),
     patch: <T = unknown>(path: string, body?: unknown, token?: string) =>
-      request<T>(baseUrl, 'PATCH', path, body ?? {}, { token }),
+      request<T>(url(), 'PATCH', path, body ?? {}, { token }),
     delete: <T = unknown>(path: string, token?: string) =>
-      request<T>(baseUrl, 'DELETE', path, undefined, { token }),
+      request<T>(url(), 'DELETE', path, undefined, { token }),
   };
 }

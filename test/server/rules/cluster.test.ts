@@ -2,7 +2,7 @@ import type { ApiBulkCreateResult, ApiPositionRule } from '@app/common/api/rules
 import { expect } from 'chai';
 import { inArray, sql } from 'drizzle-orm';
 import { alertDeliveries, devOutbox, ruleExecutions } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import {
@@ -12,7 +12,7 @@ import {
   listExecutions,
   listRules,
   tickBatch,
-  userFactory,
+  twoInstancesSuite,
 } from './support.ts';
 
 /**
@@ -62,18 +62,7 @@ async function warmUp(apps: TestApp[], prices: Record<string, number>): Promise<
 }
 
 describe('two server instances, one database, one Redis: every trigger claimed once', () => {
-  let a: TestApp;
-  let b: TestApp;
-  const users = userFactory(() => a);
-  before(async () => {
-    a = await bootApp({ withRedis: true, embeddedStreamer: false });
-    b = await bootApp({ withRedis: true, embeddedStreamer: false, database: a.runtime.deps.database });
-  });
-  after(async () => {
-    await users.forget();
-    await b.close();
-    await a.close();
-  });
+  const { a, b, users } = twoInstancesSuite();
 
   async function armHundredRules(user: SignedInUser, via: TestApp) {
     const api = apiClient(via.url);

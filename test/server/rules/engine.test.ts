@@ -1,7 +1,6 @@
 import type { ApiRuleExecution } from '@app/common/api/rules';
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { connected, connectSocket } from '../../helpers/sockets.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
@@ -13,19 +12,11 @@ import {
   listExecutions,
   listRules,
   publishPrices,
-  userFactory,
+  rulesSuite,
 } from './support.ts';
 
 describe('rules engine: exactly once, trailing levels, monthly email quota', () => {
-  let app: TestApp;
-  const users = userFactory(() => app);
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
-  });
+  const { app, users } = rulesSuite();
 
   async function seedExecutions(user: SignedInUser, n: number) {
     for (let i = 0; i < n; i++) {

@@ -18,20 +18,14 @@ import {
   listExecutions,
   listRules,
   publishPrices,
+  rulesSuite,
   tickBatch,
+  twoInstancesSuite,
   userFactory,
 } from './support.ts';
 
 describe('re-arming rules (rearm: after_recovery)', () => {
-  let app: TestApp;
-  const users = userFactory(() => app);
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
-  });
+  const { app, users } = rulesSuite();
 
   /** A batch, then the reloads its claims asked for (a waiting or re-armed rule's new watch). */
   async function prices(p: Record<string, number>): Promise<void> {
@@ -248,18 +242,7 @@ describe('re-arming rules (rearm: after_recovery)', () => {
 });
 
 describe('re-arming with two server instances on one database and one Redis', () => {
-  let a: TestApp;
-  let b: TestApp;
-  const users = userFactory(() => a);
-  before(async () => {
-    a = await bootApp({ withRedis: true, embeddedStreamer: false });
-    b = await bootApp({ withRedis: true, embeddedStreamer: false, database: a.runtime.deps.database });
-  });
-  after(async () => {
-    await users.forget();
-    await b.close();
-    await a.close();
-  });
+  const { a, b, users } = twoInstancesSuite();
 
   /** Publishes `prices` on the shared bus until `done` holds (an instance may reload a moment late). */
   async function publishUntil<T>(

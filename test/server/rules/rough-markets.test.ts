@@ -4,27 +4,18 @@
  * confirms it.
  */
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
 import {
   addHolding,
   createRule,
   listExecutions,
   listRules,
   publishPrices,
+  rulesSuite,
   tickBatch,
-  userFactory,
 } from './support.ts';
 
 describe('rules in rough markets: gaps told honestly, bad ticks held for a batch', () => {
-  let app: TestApp;
-  const users = userFactory(() => app);
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
-  });
+  const { app, users } = rulesSuite();
 
   it('says "gapped through" with the level and the price when the price is more than 1 % past', async () => {
     const user = await users.make();

@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
-import { addHolding, createRule, forgetQuote, listRules, publishPrices, userFactory } from './support.ts';
+import { addHolding, createRule, forgetQuote, listRules, publishPrices, rulesSuite } from './support.ts';
 
 const trailing7 = {
   symbol: 'RELIANCE',
@@ -11,17 +9,9 @@ const trailing7 = {
 };
 
 describe('position rules API: ownership, account scope, current prices', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  const users = userFactory(() => app);
+  const { app, api, users } = rulesSuite();
   before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-    api = apiClient(app.url);
     await publishPrices(app, { RELIANCE: 2500 });
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
   });
 
   it("never shows, edits or deletes another user's rule (404), nor malformed ids; 401 without a token", async () => {

@@ -1,8 +1,6 @@
 import type { ApiBulkActionResult, ApiBulkCreateResult, ApiPositionRule } from '@app/common/api/rules';
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
-import { addHolding, createRule, forgetQuote, listRules, publishPrices, userFactory } from './support.ts';
+import { addHolding, createRule, forgetQuote, listRules, publishPrices, rulesSuite } from './support.ts';
 
 const trailing7 = {
   symbol: 'RELIANCE',
@@ -12,17 +10,9 @@ const trailing7 = {
 };
 
 describe('position rules API: create, list, edit, enable, disable, bulk, delete', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  const users = userFactory(() => app);
+  const { app, api, users } = rulesSuite();
   before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-    api = apiClient(app.url);
     await publishPrices(app, { RELIANCE: 2500, TCS: 3200, INFY: 1500, SBIN: 800 });
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
   });
 
   it("arms a rule from the server's latest quote, ignoring the client's preview, and lists it live", async () => {

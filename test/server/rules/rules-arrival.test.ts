@@ -6,25 +6,13 @@
 import type { ApiBulkCreateResult, ApiPositionRule } from '@app/common/api/rules';
 import { BUILT_IN_TEMPLATES, templateRules } from '@app/common/rules/wizard';
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
-import { addHolding, createRule, listExecutions, listRules, publishPrices, userFactory } from './support.ts';
+import { addHolding, createRule, listExecutions, listRules, publishPrices, rulesSuite } from './support.ts';
 
 const FIVE_PERCENT = BUILT_IN_TEMPLATES[0]!;
 
 describe('position rules: a rule never fires on arrival', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  const users = userFactory(() => app);
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-    api = apiClient(app.url);
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
-  });
+  const { app, api, users } = rulesSuite();
 
   const fromBuyPrice = (symbol: string, trigger_type: string, trigger_value: number) => ({
     symbol,
@@ -177,17 +165,7 @@ describe('position rules: a rule never fires on arrival', () => {
 });
 
 describe('position rules: editing the value renames a generated name', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  const users = userFactory(() => app);
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-    api = apiClient(app.url);
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
-  });
+  const { app, api, users } = rulesSuite();
 
   const edit = (user: SignedInUser, id: string, body: Record<string, unknown>) =>
     api.put<ApiPositionRule>(`/api/position-rules/${id}`, body, user.token);

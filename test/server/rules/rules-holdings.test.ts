@@ -2,11 +2,9 @@ import type { ApiPriceAlert } from '@app/common/api/price-alerts';
 import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { holdings } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
 import { connected, connectSocket } from '../../helpers/sockets.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
-import { addHolding, createRule, listExecutions, listRules, publishPrices, userFactory } from './support.ts';
+import { addHolding, createRule, listExecutions, listRules, publishPrices, rulesSuite } from './support.ts';
 
 const stop = (symbol: string, extra: Record<string, unknown> = {}) => ({
   symbol,
@@ -16,17 +14,7 @@ const stop = (symbol: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('position rules follow their holdings: deleting a holding deletes the rules left covering nothing', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  const users = userFactory(() => app);
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-    api = apiClient(app.url);
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
-  });
+  const { app, api, users } = rulesSuite();
 
   /** The user's holdings of `symbol`, with their accounts. */
   async function heldIn(user: SignedInUser, symbol: string) {

@@ -2,10 +2,8 @@ import type { ApiBulkCreateResult } from '@app/common/api/rules';
 import { expect } from 'chai';
 import { STARTER_INSTRUMENTS } from '../../../common/src/instruments/starter.ts';
 import { positionRules } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
-import { addHolding, createRule, publishPrices, userFactory } from './support.ts';
+import { addHolding, createRule, publishPrices, rulesSuite } from './support.ts';
 
 const SYMBOLS = [
   ...new Set(STARTER_INSTRUMENTS.filter((i) => i.exchange === 'NSE').map((i) => i.symbol)),
@@ -16,17 +14,9 @@ const BASIC_LIMIT =
   'Rules can cover up to 50 holdings on the Basic tier. Upgrade to the Advanced tier to protect up to 200 holdings.';
 
 describe('position rules: tier limits on holdings covered (spec §6)', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  const users = userFactory(() => app);
+  const { app, api, users } = rulesSuite();
   before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-    api = apiClient(app.url);
     await publishPrices(app, Object.fromEntries(SYMBOLS.map((s) => [s, 1000])));
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
   });
 
   async function holdAll(user: SignedInUser) {

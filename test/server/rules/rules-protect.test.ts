@@ -12,8 +12,6 @@ import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { STARTER_INSTRUMENTS } from '../../../common/src/instruments/starter.ts';
 import { brokerAccounts } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import {
   addHolding,
@@ -23,7 +21,7 @@ import {
   listExecutions,
   listRules,
   publishPrices,
-  userFactory,
+  rulesSuite,
 } from './support.ts';
 
 interface Summary {
@@ -32,17 +30,7 @@ interface Summary {
 }
 
 describe('position rules: protection that follows new holdings, and coverage', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  const users = userFactory(() => app);
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-    api = apiClient(app.url);
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
-  });
+  const { app, api, users } = rulesSuite();
 
   async function upload(user: SignedInUser, brokerName: string, rows: string[]): Promise<Summary> {
     const csvData = `Symbol,Quantity,Buy Price\n${rows.join('\n')}\n`;

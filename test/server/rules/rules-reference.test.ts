@@ -1,9 +1,7 @@
 import type { ApiPositionRule } from '@app/common/api/rules';
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
-import { addHolding, createRule, listExecutions, listRules, publishPrices, userFactory } from './support.ts';
+import { addHolding, createRule, listExecutions, listRules, publishPrices, rulesSuite } from './support.ts';
 
 /** The built-in '5% Fixed Stop Loss' template, as the Apply Rule Templates dialog sends it. */
 const template = (symbol: string) => ({
@@ -15,17 +13,7 @@ const template = (symbol: string) => ({
 });
 
 describe('position rules: the reference kind (buy price or current price) is kept on edit and enable', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  const users = userFactory(() => app);
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-    api = apiClient(app.url);
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
-  });
+  const { app, api, users } = rulesSuite();
 
   /** A holding bought at 1000 now quoted at 1200, with the template rule on it (trigger 950). */
   async function templateRule(user: SignedInUser, symbol: string): Promise<ApiPositionRule> {

@@ -8,23 +8,11 @@ import type { ApiPositionRule } from '@app/common/api/rules';
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { positionRules } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
-import { addHolding, createRule, forgetQuote, listRules, tickBatch, userFactory } from './support.ts';
+import { addHolding, createRule, forgetQuote, listRules, rulesSuite, tickBatch } from './support.ts';
 
 describe('position rules: the last check and the distance to the level', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  const users = userFactory(() => app);
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-    api = apiClient(app.url);
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
-  });
+  const { app, api, users } = rulesSuite();
 
   /** Publishes one batch and answers the instant its quotes were priced at (ISO). */
   async function quote(prices: Record<string, number>): Promise<string> {

@@ -4,7 +4,7 @@ import type { Exchange } from '@app/common/instruments/types';
 import type { Quote, TickBatch } from '@app/common/market/tick-batch';
 import { and, eq, inArray } from 'drizzle-orm';
 import { quotes, users } from '../../../server/src/db/schema.ts';
-import type { TestApp } from '../../helpers/app.ts';
+import { bootApp, type BootOptions, type TestApp } from '../../helpers/app.ts';
 import { apiClient, type ApiResponse } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 
@@ -133,4 +133,74 @@ export function userFactory(app: () => TestApp) {
     },
     forget: () => forgetUsers(app(), people.splice(0)),
   };
+}
+
+/** A TestApp read through `get` at each use: a suite's app, booted after the suite is declared. */
+function bootedLater(get: () => TestApp): TestApp {
+  return {
+    get url() {
+      return get().url;
+    },
+    get runtime() {
+      return get().runtime;
+    },
+    close: () => get().close(),
+  };
+}
+
+/**
+ * The opening of a rules test suite, called in its `describe`: one app whose prices come only
+ * from the test (no embedded streamer, unless `options` say otherwise), booted before the tests
+ * and closed after them, and the users the tests make, forgotten after them.
+ */
+export function rulesSuite(options: BootOptions = {}) {
+  let booted: TestApp | undefined;
+  const app = bootedLater(() => {
+    if (!booted) throw new Error('the suite app is not booted yet (use it inside a test or hook)');
+    return booted;
+  });
+  const users = userFactory(() => app);
+  before(async () => {
+    booted = await bootApp({ embeddedStreamer: false, ...options });
+  });
+  after(async () => {
+    if (!booted) return;
+    await users.forget();
+    await booted.close();
+  });
+  return { app, api: apiClient(() => app.url), users };
+}
+
+/**
+ * Two server instances on one database and the run's Redis (bus, claims, socket adapter), as in
+ * production behind a load balancer; prices come only from the test. Called in a `describe`:
+ * booted before its tests, closed after them with the users they made forgotten.
+ */
+export function twoInstancesSuite(options: BootOptions = {}) {
+  let pair: [TestApp, TestApp] | undefined;
+  const instance = (i: 0 | 1) =>
+    bootedLater(() => {
+      if (!pair) throw new Error('the two instances are not booted yet (use them inside a test or hook)');
+      return pair[i];
+    });
+  const a = instance(0);
+  const b = instance(1);
+  const users = userFactory(() => a);
+  before(async () => {
+    const first = await bootApp({ withRedis: true, embeddedStreamer: false, ...options });
+    const second = await bootApp({
+      withRedis: true,
+      embeddedStreamer: false,
+      ...options,
+      database: first.runtime.deps.database,
+    });
+    pair = [first, second];
+  });
+  after(async () => {
+    if (!pair) return;
+    await users.forget();
+    await pair[1].close();
+    await pair[0].close();
+  });
+  return { a, b, users };
 }
