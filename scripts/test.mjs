@@ -157,7 +157,7 @@ for (const [name, args] of gates) {
  * Test files that run after the parallel part, one at a time, so each has the machine to itself:
  * they start and SIGKILL real server and streamer processes, time Redis and database outages,
  * measure throughput, or boot a PGlite database and load the instrument snapshot inside a 20 s
- * hook (those timed out beside two other workers on 2 cores; docs/tests.md).
+ * hook (five of those eight timed out beside two other workers on 2 cores; docs/tests.md).
  */
 const SERIAL = [
   'test/reliability/**/*.test.ts',
@@ -166,9 +166,15 @@ const SERIAL = [
   'test/server/realtime/processes.test.ts',
   'test/server/corporate-actions/sync-cli.test.ts',
   'test/security/fuzz.test.ts',
+  // Each boots an app on PGlite (DATABASE_URL unset) with the instrument snapshot.
   'test/server/holdings/broker-formats.test.ts',
   'test/server/holdings/import-isin.test.ts',
+  'test/server/holdings/symbol-master.test.ts',
   'test/server/holdings/symbols.test.ts',
+  'test/server/holdings/values.test.ts',
+  'test/server/http/logging.test.ts',
+  'test/server/market/watch-reference.test.ts',
+  'test/server/market/watch-set.test.ts',
 ];
 /** Parallel mocha workers: many tests wait on sockets, Redis and PostgreSQL rather than the CPU. */
 const jobs = Number(process.env.TEST_JOBS) || 3;

@@ -10,7 +10,7 @@ import {
   holdingsFileKind,
   pickHoldingsSheet,
 } from '../../client/src/routes/holdings/upload/holdingsFile.ts';
-import { readShared } from '../common/helpers.ts';
+import { readShared } from '../helpers/shared-data.ts';
 
 describe('client: reading holdings files', () => {
   it('accepts .csv and .xlsx by name, and by type only when the name has no extension', () => {

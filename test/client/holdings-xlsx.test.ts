@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import readXlsxFile from 'read-excel-file/node';
 import { cellsToCsv, pickHoldingsSheet } from '../../client/src/routes/holdings/upload/holdingsFile.ts';
-import { readShared } from '../common/helpers.ts';
+import { readShared } from '../helpers/shared-data.ts';
 
 type Grid = (string | number | null)[][];
 

@@ -10,7 +10,7 @@ import {
 import { SAMPLE_CSV } from '../../common/src/holdings/sample.ts';
 import type { ImportResult } from '../../common/src/holdings/import.ts';
 import type { ImportRow } from '../../common/src/holdings/rows.ts';
-import { readShared } from './helpers.ts';
+import { readShared } from '../helpers/shared-data.ts';
 
 function imported(result: ImportResult): Extract<ImportResult, { ok: true }> {
   if (!result.ok) throw new Error(`expected an import, got ${result.error}: ${result.details.join('; ')}`);

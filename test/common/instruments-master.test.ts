@@ -10,7 +10,7 @@ import { currentSymbol, resolveRenames } from '../../common/src/instruments/rena
 import { decodeMasterFile, MasterFileError } from '../../common/src/instruments/table.ts';
 import { yahooSymbol } from '../../common/src/instruments/yahoo.ts';
 import type { SymbolChange } from '../../common/src/instruments/types.ts';
-import { dataLineCount, readShared, readSharedBytes } from './helpers.ts';
+import { dataLineCount, readShared, readSharedBytes } from '../helpers/shared-data.ts';
 
 /** ISO 6166: country, nine characters, check digit (DVR shares carry IN9... numbers). */
 const ISIN = /^IN[A-Z0-9]{9}\d$/;

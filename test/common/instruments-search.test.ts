@@ -5,7 +5,7 @@ import { buildSearchIndex, searchInstruments } from '../../common/src/instrument
 import { STARTER_INSTRUMENTS } from '../../common/src/instruments/starter.ts';
 import { decodeMasterFile } from '../../common/src/instruments/table.ts';
 import type { Instrument } from '../../common/src/instruments/types.ts';
-import { readShared, readSharedBytes } from './helpers.ts';
+import { readShared, readSharedBytes } from '../helpers/shared-data.ts';
 
 const nseEquity = parseNseEquityList(readShared('data/EQUITY_L_2026-07-10.csv'));
 const nseEtfs = parseNseEtfList(decodeMasterFile(readSharedBytes('data/eq_etfseclist_2026-05-17.csv')));

@@ -18,7 +18,7 @@ import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { bcText, forgetActions } from '../server/corporate-actions/support.ts';
 import { forgetUsers, publishPrices } from '../server/rules/support.ts';
-import { signedInContext, watchPageErrors } from './support.ts';
+import { pageErrors, signedInContext } from './support.ts';
 
 const docsDir = fileURLToPath(new URL('../../docs/', import.meta.url));
 
@@ -89,7 +89,7 @@ describe('e2e: a rule adjusted for a bonus', function () {
     it(`shows the adjustment on the rule and the notice on the holding at ${name} px`, async () => {
       const context = await signedInContext(browser, app, user, viewport);
       const page = await context.newPage();
-      const errors = watchPageErrors(page);
+      const errors = pageErrors(page);
       await page.goto(`${app.url}/holdings`);
       const holding = page.locator('[data-symbol="LALPATHLAB"]').first();
       await holding.locator('.expand-button').first().click();

@@ -11,7 +11,7 @@ import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts
 import { PHONE, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { openSignedIn, pageErrors } from './helpers.ts';
+import { openSignedIn, pageErrors } from './support.ts';
 
 describe('e2e: Dashboard checklist', function () {
   this.timeout(60_000);

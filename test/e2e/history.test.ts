@@ -11,7 +11,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { assertNoHorizontalScroll, PHONE, screenshot } from '../helpers/browser.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { openSignedIn, pageErrors } from './helpers.ts';
+import { openSignedIn, pageErrors } from './support.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -16,7 +16,7 @@ import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts
 import { assertNoHorizontalScroll, PHONE, screenshotDir } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { signedInContext, watchPageErrors } from './support.ts';
+import { pageErrors, signedInContext } from './support.ts';
 
 /** Symbol, quantity, buy price, replayed price, previous close. */
 const HOLDINGS: [string, number, number, number, number][] = [
@@ -95,7 +95,7 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
     }
     context = await signedInContext(browser, app, user, DESKTOP_900);
     page = await context.newPage();
-    errors = watchPageErrors(page);
+    errors = pageErrors(page);
     await page.goto(`${app.url}/holdings`);
     await page
       .locator('tr.holding-row[data-symbol="INFY"] [data-col="ltp"]')

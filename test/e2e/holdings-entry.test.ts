@@ -14,7 +14,7 @@ import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts
 import { PHONE } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { signedInContext, watchPageErrors } from './support.ts';
+import { pageErrors, signedInContext } from './support.ts';
 
 const REPLAY = [
   'time,symbol,exchange,price,prev_close',
@@ -82,7 +82,7 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
     expect(upload.status, upload.body.error).to.equal(201);
     context = await signedInContext(browser, app, user);
     page = await context.newPage();
-    errors = watchPageErrors(page);
+    errors = pageErrors(page);
   });
 
   after(async () => {

@@ -13,7 +13,7 @@ import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts
 import { PHONE, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { signedInContext, watchPageErrors } from './support.ts';
+import { pageErrors, signedInContext } from './support.ts';
 
 const REPLAY = ['time,symbol,exchange,price,prev_close', 'open,SBIN,NSE,1021.10,1025.30'].join('\n');
 
@@ -59,7 +59,7 @@ describe('e2e: holdings without a price', function () {
   it('shows "No price" and no P&L, and leaves the holding out of the totals, saying so', async () => {
     const context = await signedInContext(browser, app, user);
     const page = await context.newPage();
-    const errors = watchPageErrors(page);
+    const errors = pageErrors(page);
     await page.goto(`${app.url}/holdings`);
     const sbin = page.locator('tr.holding-row[data-symbol="SBIN"]');
     await sbin.locator('[data-col="ltp"]').getByText('₹1,021.10').waitFor();

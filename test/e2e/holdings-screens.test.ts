@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ruleExecutions } from '../../server/src/db/schema.ts';
-import { readShared } from '../common/helpers.ts';
+import { readShared } from '../helpers/shared-data.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { assertNoHorizontalScroll, DESKTOP, PHONE, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { signedInContext, watchPageErrors } from './support.ts';
+import { pageErrors, signedInContext } from './support.ts';
 
 const REPLAY = [
   'time,symbol,exchange,price,prev_close',
@@ -117,7 +117,7 @@ describe('e2e: screenshots of Holdings, Dashboard and History', function () {
       const context = await signedInContext(browser, app, user, viewport);
       contexts.push(context);
       const page: Page = await context.newPage();
-      const errors = watchPageErrors(page);
+      const errors = pageErrors(page);
       const phone = viewport.width < 700;
       const item = phone ? 'li.holding-card' : 'tr.holding-row';
 

@@ -6,14 +6,14 @@
  */
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { readShared } from '../common/helpers.ts';
+import { readShared } from '../helpers/shared-data.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import path from 'node:path';
 import { assertNoHorizontalScroll, screenshot, screenshotDir } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { signedInContext, tableSymbols, watchPageErrors } from './support.ts';
+import { pageErrors, signedInContext, tableSymbols } from './support.ts';
 
 /** The same Dhan account a month later: more HDFC Bank, Coal India and ONGC sold, one unknown row. */
 const NEXT_STATEMENT = [
@@ -43,7 +43,7 @@ describe('e2e: the upload dialog (account, skipped rows, removals)', function ()
     context = await signedInContext(browser, app, user);
     page = await context.newPage();
     await page.setViewportSize({ width: 1280, height: 1000 });
-    errors = watchPageErrors(page);
+    errors = pageErrors(page);
   });
 
   after(async () => {

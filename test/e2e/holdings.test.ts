@@ -15,7 +15,7 @@ import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts
 import { screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { consoleWorkbook, signedInContext, tableSymbols, watchPageErrors } from './support.ts';
+import { consoleWorkbook, pageErrors, signedInContext, tableSymbols } from './support.ts';
 
 const KITE_FILE = fileURLToPath(
   new URL('../../../shared/fixtures/brokers/zerodha_kite_holdings.csv', import.meta.url),
@@ -58,7 +58,7 @@ describe('e2e: Holdings page', function () {
     user = await signIn(app, { name: 'Asha Verma' });
     context = await signedInContext(browser, app, user);
     page = await context.newPage();
-    errors = watchPageErrors(page);
+    errors = pageErrors(page);
   });
 
   after(async () => {

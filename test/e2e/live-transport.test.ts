@@ -9,7 +9,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { signedInContext, watchPageErrors } from './support.ts';
+import { pageErrors, signedInContext } from './support.ts';
 
 const LTP = 'tr.holding-row[data-symbol="RELIANCE"] [data-col="ltp"] [data-live-value]';
 
@@ -63,7 +63,7 @@ describe('e2e: the live connection’s transport', function () {
   it('connects over a WebSocket from the first request, with no long-polling', async () => {
     const context = await signedInContext(browser, app, user);
     const page = await context.newPage();
-    const errors = watchPageErrors(page);
+    const errors = pageErrors(page);
     const seen = watchTransports(page);
     await page.goto(`${app.url}/holdings`);
     await expectLivePrices(page);
@@ -94,7 +94,7 @@ describe('e2e: the live connection’s transport', function () {
       };
     `);
     const page = await context.newPage();
-    const errors = watchPageErrors(page);
+    const errors = pageErrors(page);
     const seen = watchTransports(page);
     await page.goto(`${app.url}/holdings`);
     await expectLivePrices(page);

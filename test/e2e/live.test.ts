@@ -7,13 +7,13 @@
  */
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { readShared } from '../common/helpers.ts';
+import { readShared } from '../helpers/shared-data.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { assertNoHorizontalScroll, PHONE, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { signedInContext, watchPageErrors } from './support.ts';
+import { pageErrors, signedInContext } from './support.ts';
 
 const LTP = 'tr.holding-row[data-symbol="RELIANCE"] [data-col="ltp"] [data-live-value]';
 
@@ -108,7 +108,7 @@ describe('e2e: live prices across tabs', function () {
     }
     context = await signedInContext(browser, app, user);
     tabs = [await context.newPage(), await context.newPage()];
-    errors = tabs.map(watchPageErrors);
+    errors = tabs.map(pageErrors);
     for (const tab of tabs) await tab.goto(`${app.url}/holdings`);
   });
 

@@ -9,7 +9,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { DESKTOP, newPage, PHONE, screenshot } from '../helpers/browser.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { openSignedIn, pageErrors } from './helpers.ts';
+import { openSignedIn, pageErrors } from './support.ts';
 import { holdCalls } from './session-support.ts';
 
 const PRIVACY_SECTIONS = [

@@ -22,8 +22,7 @@ import {
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { addHolding, createRule, publishPrices } from '../server/rules/support.ts';
-import { openSignedIn, pageErrors, pathOf } from './helpers.ts';
-import { tableSymbols } from './support.ts';
+import { openSignedIn, pageErrors, pathOf, tableSymbols } from './support.ts';
 
 const docsDir = fileURLToPath(new URL('../../docs/', import.meta.url));
 

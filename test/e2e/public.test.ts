@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
 import { assertNoHorizontalScroll, newPage } from '../helpers/browser.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
-import { pageErrors, pathOf } from './helpers.ts';
+import { pageErrors, pathOf } from './support.ts';
 
 /** Fills and sends the demo sign-in form of /login. */
 async function demoSignIn(page: Page, name = 'Ravi Kumar') {

@@ -15,7 +15,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { openSignedIn, pageErrors } from './helpers.ts';
+import { openSignedIn, pageErrors } from './support.ts';
 
 const GUARDED = [
   'ASIANPAINT',

@@ -16,8 +16,7 @@ import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts
 import { assertNoHorizontalScroll, screenshot, screenshotDir } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { pathOf } from './helpers.ts';
-import { signedInContext, watchPageErrors } from './support.ts';
+import { pageErrors, pathOf, signedInContext } from './support.ts';
 
 const STEADY_BATCHES = 30;
 const INTERVAL_MS = 600;
@@ -84,7 +83,7 @@ describe('e2e: exit rules and alerts', function () {
     }
     context = await signedInContext(browser, app, user);
     page = await context.newPage();
-    errors = watchPageErrors(page);
+    errors = pageErrors(page);
   });
 
   after(async () => {
@@ -325,7 +324,7 @@ describe('e2e: exit rules and alerts', function () {
 
   it('lays out the rules on a phone without sideways scrolling', async () => {
     const phone = await context.newPage();
-    const phoneErrors = watchPageErrors(phone);
+    const phoneErrors = pageErrors(phone);
     await phone.setViewportSize({ width: 375, height: 800 });
     await phone.goto(`${app.url}/holdings`);
     await phone.locator('li.holding-card').first().waitFor();

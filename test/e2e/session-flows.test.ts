@@ -11,9 +11,8 @@ import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts
 import { request } from '../helpers/http.ts';
 import { signIn } from '../helpers/users.ts';
 import { signAsServer } from '../security/support/tokens.ts';
-import { pageErrors, pathOf } from './helpers.ts';
+import { pageErrors, pathOf, signedInContext } from './support.ts';
 import { countCalls, holdCalls, storedTokens, storeTokens } from './session-support.ts';
-import { signedInContext } from './support.ts';
 
 describe('e2e: session check, Get Started and expiry', function () {
   this.timeout(60_000);

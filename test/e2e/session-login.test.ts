@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
 import { newPage, PHONE, screenshot } from '../helpers/browser.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
-import { pageErrors } from './helpers.ts';
+import { pageErrors } from './support.ts';
 import { holdCalls, storedTokens } from './session-support.ts';
 
 const LOGIN_FAILED = 'Login failed. Please try again.';

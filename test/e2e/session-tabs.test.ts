@@ -10,9 +10,8 @@ import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { request } from '../helpers/http.ts';
 import { signIn } from '../helpers/users.ts';
-import { pageErrors, pathOf } from './helpers.ts';
+import { pageErrors, pathOf, signedInContext } from './support.ts';
 import { countCalls, storedTokens } from './session-support.ts';
-import { signedInContext } from './support.ts';
 
 describe('e2e: two tabs of one browser', function () {
   this.timeout(60_000);

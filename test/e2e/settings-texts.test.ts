@@ -11,7 +11,7 @@ import { screenshot } from '../helpers/browser.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { signIn } from '../helpers/users.ts';
 import { addEndpoint, uniqueEmail } from '../server/endpoints/support.ts';
-import { openSignedIn, pageErrors } from './helpers.ts';
+import { openSignedIn, pageErrors } from './support.ts';
 import { holdCalls } from './session-support.ts';
 
 /** Answers a call with a 500 whose envelope carries no message. */

@@ -13,7 +13,7 @@ import { assertNoHorizontalScroll, PHONE, screenshot } from '../helpers/browser.
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { signIn } from '../helpers/users.ts';
 import { addEndpoint, backdate, outboxFor, uniqueEmail, verifyLink } from '../server/endpoints/support.ts';
-import { openSignedIn, pageErrors } from './helpers.ts';
+import { openSignedIn, pageErrors } from './support.ts';
 
 const TIER_MESSAGE = 'WhatsApp alerts are available on the Advanced tier. Upgrade to add a WhatsApp number.';
 const TOO_SOON = 'Please wait a minute before requesting another verification email.';

@@ -1,11 +1,12 @@
 /**
- * Browser-test plumbing for the signed-in screens: a signed-in browser context and the files
- * the tests upload (the app and Chromium come from `startBrowserSuite`).
+ * Shared steps of the browser tests: a signed-in browser context or page, a record of what went
+ * wrong in a page, and the files the tests upload (the app and Chromium come from
+ * `startBrowserSuite`).
  */
 import { parseCsv } from '@app/common/holdings/csv';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { readShared } from '../common/helpers.ts';
+import { readShared } from '../helpers/shared-data.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { DESKTOP, type Viewport } from '../helpers/browser.ts';
 import type { SignedInUser } from '../helpers/users.ts';
@@ -31,9 +32,6 @@ export async function signedInContext(
   return context;
 }
 
-/** Collects uncaught page errors, to assert there were none. */
-export { pageErrors as watchPageErrors } from './helpers.ts';
-
 /** The symbols of the holdings table, top to bottom. */
 export function tableSymbols(page: Page): Promise<string[]> {
   return page
@@ -55,4 +53,33 @@ export async function consoleWorkbook(): Promise<Buffer> {
     );
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** Uncaught errors of a page; assert it is empty at the end of a test. */
+export function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
+
+/**
+ * A page signed in as `user` (tokens in localStorage, as after a real sign-in), opened at
+ * `path` in its own browser context.
+ */
+export async function openSignedIn(
+  browser: Browser,
+  app: TestApp,
+  user: SignedInUser,
+  path: string,
+  viewport: Viewport = DESKTOP,
+): Promise<Page> {
+  const page = await (await signedInContext(browser, app, user, viewport)).newPage();
+  await page.goto(`${app.url}${path}`);
+  return page;
+}
+
+/** The path of the page, with its query string. */
+export function pathOf(page: Page): string {
+  const url = new URL(page.url());
+  return url.pathname + url.search;
 }

@@ -11,7 +11,7 @@ import { newPage, PHONE, screenshot } from '../helpers/browser.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { signIn } from '../helpers/users.ts';
 import { addEndpoint, outboxFor, uniqueEmail, verifyLink } from '../server/endpoints/support.ts';
-import { pageErrors } from './helpers.ts';
+import { pageErrors } from './support.ts';
 import { holdCalls } from './session-support.ts';
 
 const VERIFY_CALL = '**/api/notification-endpoints/verify?**';

@@ -1,3 +1,4 @@
+/** The team's shared reference files (broker exports, exchange lists) as the tests read them. */
 import { readFileSync } from 'node:fs';
 
 const SHARED = new URL('../../../shared/', import.meta.url);
