@@ -9,14 +9,12 @@
 import type { AlertExecution } from '@app/common/realtime/events';
 import { expect } from 'chai';
 import type { RunningProcess } from '../helpers/processes.ts';
-import { startRedisServer, type RedisServer } from '../helpers/services.ts';
+import type { RedisServer } from '../helpers/services.ts';
 import { connected, connectSocket, type TestSocket } from '../helpers/sockets.ts';
 import { tapTickBatches, type TappedBatch, type TickTap } from '../helpers/tick-tap.ts';
 import {
   armStops,
-  createTestDatabase,
   executionsOf,
-  JWT_SECRET,
   replayCsv,
   seedQuotes,
   signInAt,
@@ -24,13 +22,14 @@ import {
   startServerProcess,
   startStreamerProcess,
   tail,
-  tempDir,
   waitFor,
   type Investor,
   type ServerProcess,
   type TestDatabase,
+  startClusterServices,
+  type ClusterServices,
 } from './support/cluster.ts';
-import { startMailProvider, type MailProvider } from './support/mail-provider.ts';
+import type { MailProvider } from './support/mail-provider.ts';
 
 /** Two groups of five (a Basic user's five emails a month); each user holds one group. */
 const GROUPS = [
@@ -75,27 +74,20 @@ describe('reliability: one of two server instances killed (SIGKILL) mid-stream a
   let redis: RedisServer;
   let mail: MailProvider;
   let tap: TickTap;
-  let files: ReturnType<typeof tempDir>;
+  let cluster: ClusterServices | undefined;
   let env: Record<string, string>;
   const servers: ServerProcess[] = [];
   let streamer: RunningProcess | undefined;
   const sockets: TestSocket[] = [];
 
   before(async () => {
-    [db, redis, mail] = await Promise.all([createTestDatabase(), startRedisServer(), startMailProvider()]);
+    cluster = await startClusterServices({
+      name: 'pg-killed-mid-',
+      replay: replay(),
+      intervalMs: INTERVAL_MS,
+    });
+    ({ db, redis, mail, env } = cluster);
     tap = await tapTickBatches(redis.url);
-    files = tempDir('pg-killed-mid-');
-    env = {
-      DATA_DIR: files.dir,
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      JWT_SECRET,
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: files.file('replay.csv', replay()),
-      QUOTE_INTERVAL_MS: String(INTERVAL_MS),
-      SENDGRID_API_KEY: 'SG.fake-key',
-      SENDGRID_API_URL: mail.url,
-    };
     // The first applies the migrations; the second starts on a migrated database.
     servers.push(await startServerProcess(env));
     servers.push(await startServerProcess(env));
@@ -110,10 +102,7 @@ describe('reliability: one of two server instances killed (SIGKILL) mid-stream a
     for (const s of sockets) s.close();
     await streamer?.stop();
     for (const s of servers) await s.proc.stop();
-    await redis?.stop();
-    await mail?.close();
-    await db?.drop();
-    files?.remove();
+    await cluster?.stop();
   });
 
   it('alerts every crossing exactly once, before, during and after the outage of one instance', async () => {

@@ -15,13 +15,11 @@ import { signedInContext } from '../e2e/support.ts';
 import { launchBrowser, requireBuiltClient } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import type { RunningProcess } from '../helpers/processes.ts';
-import { freePort, startRedisServer, type RedisServer } from '../helpers/services.ts';
+import { freePort, type RedisServer } from '../helpers/services.ts';
 import { connected, connectSocket, type TestSocket } from '../helpers/sockets.ts';
 import {
   armStops,
-  createTestDatabase,
   executionsOf,
-  JWT_SECRET,
   LONG_FORM,
   replayCsv,
   seedQuotes,
@@ -30,13 +28,14 @@ import {
   startServerProcess,
   startStreamerProcess,
   tail,
-  tempDir,
   waitFor,
   type Investor,
   type ServerProcess,
   type TestDatabase,
+  startClusterServices,
+  type ClusterServices,
 } from './support/cluster.ts';
-import { startMailProvider, type MailProvider } from './support/mail-provider.ts';
+import type { MailProvider } from './support/mail-provider.ts';
 
 const OUTAGE_MS = LONG_FORM ? 10_000 : 3_000;
 /** Long enough that the batch after the first cannot go out before Redis is stopped. */
@@ -61,28 +60,21 @@ describe(`reliability: Redis stopped for ${OUTAGE_MS / 1000} s while batches flo
   let server: ServerProcess;
   let streamer: RunningProcess | undefined;
   let socket: TestSocket | undefined;
-  let files: ReturnType<typeof tempDir>;
+  let cluster: ClusterServices | undefined;
   let env: Record<string, string>;
   let browser: Browser | undefined;
 
   before(async () => {
     requireBuiltClient();
     const port = await freePort();
-    [db, redis, mail] = await Promise.all([createTestDatabase(), startRedisServer(), startMailProvider()]);
-    files = tempDir('pg-redis-outage-');
-    env = {
+    cluster = await startClusterServices({
+      name: 'pg-redis-outage-',
+      replay: REPLAY,
+      intervalMs: INTERVAL_MS,
       // The tab's origin: the socket's Origin check lets it in.
-      APP_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: files.dir,
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      JWT_SECRET,
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: files.file('replay.csv', REPLAY),
-      QUOTE_INTERVAL_MS: String(INTERVAL_MS),
-      SENDGRID_API_KEY: 'SG.fake-key',
-      SENDGRID_API_URL: mail.url,
-    };
+      env: { APP_URL: `http://127.0.0.1:${port}` },
+    });
+    ({ db, redis, mail, env } = cluster);
     server = await startServerProcess(env, port);
     browser = await launchBrowser();
   });
@@ -96,10 +88,7 @@ describe(`reliability: Redis stopped for ${OUTAGE_MS / 1000} s while batches flo
     socket?.close();
     await streamer?.stop();
     await server?.proc.stop();
-    await redis?.stop();
-    await mail?.close();
-    await db?.drop();
-    files?.remove();
+    await cluster?.stop();
   });
 
   it('keeps serving, reconnects, rebuilds the watch set and leader lock, fires once on the first batch after', async () => {

@@ -6,13 +6,10 @@
 import type { AlertExecution, QuotesMessage } from '@app/common/realtime/events';
 import { expect } from 'chai';
 import type { RunningProcess } from '../helpers/processes.ts';
-import { startRedisServer, type RedisServer } from '../helpers/services.ts';
 import { connected, connectSocket, type TestSocket } from '../helpers/sockets.ts';
 import {
   armStops,
-  createTestDatabase,
   executionsOf,
-  JWT_SECRET,
   replayCsv,
   seedQuotes,
   signInAt,
@@ -20,13 +17,14 @@ import {
   startServerProcess,
   startStreamerProcess,
   tail,
-  tempDir,
   waitFor,
   type Investor,
   type ServerProcess,
   type TestDatabase,
+  startClusterServices,
+  type ClusterServices,
 } from './support/cluster.ts';
-import { startMailProvider, type MailProvider } from './support/mail-provider.ts';
+import type { MailProvider } from './support/mail-provider.ts';
 
 const SYMBOLS = ['RELIANCE', 'TCS', 'INFY'];
 const INTERVAL_MS = 700;
@@ -46,28 +44,16 @@ const published = (p: RunningProcess) =>
 describe('reliability: two servers and two streamers on one Redis and one PostgreSQL (processes)', function () {
   this.timeout(120_000);
   let db: TestDatabase;
-  let redis: RedisServer;
   let mail: MailProvider;
-  let files: ReturnType<typeof tempDir>;
+  let cluster: ClusterServices | undefined;
   let env: Record<string, string>;
   const servers: ServerProcess[] = [];
   const streamers: RunningProcess[] = [];
   const sockets: TestSocket[] = [];
 
   before(async () => {
-    [db, redis, mail] = await Promise.all([createTestDatabase(), startRedisServer(), startMailProvider()]);
-    files = tempDir('pg-two-');
-    env = {
-      DATA_DIR: files.dir,
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      JWT_SECRET,
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: files.file('replay.csv', REPLAY),
-      QUOTE_INTERVAL_MS: String(INTERVAL_MS),
-      SENDGRID_API_KEY: 'SG.fake-key',
-      SENDGRID_API_URL: mail.url,
-    };
+    cluster = await startClusterServices({ name: 'pg-two-', replay: REPLAY, intervalMs: INTERVAL_MS });
+    ({ db, mail, env } = cluster);
     // The first applies the migrations; the second starts on a migrated database.
     servers.push(await startServerProcess(env));
     servers.push(await startServerProcess(env));
@@ -81,10 +67,7 @@ describe('reliability: two servers and two streamers on one Redis and one Postgr
     for (const s of sockets) s.close();
     for (const s of streamers) await s.stop();
     for (const s of servers) await s.proc.stop();
-    await redis?.stop();
-    await mail?.close();
-    await db?.drop();
-    files?.remove();
+    await cluster?.stop();
   });
 
   it('alerts every crossing once, across instances and a streamer failover', async () => {

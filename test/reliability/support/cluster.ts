@@ -1,6 +1,6 @@
 /**
- * Shared steps of the process-level reliability tests: a fresh PostgreSQL database, the env of
- * a server or streamer process, replay files, seeded quotes, users with rules, and waiting.
+ * Shared steps of the process-level reliability tests: a fresh PostgreSQL database, the services
+ * and env of a cluster of server and streamer processes, replay files, seeded quotes, users with rules, and waiting.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { apiClient } from '../../helpers/http.ts';
 import { startProcess, waitHealthy, type RunningProcess } from '../../helpers/processes.ts';
-import { freePort } from '../../helpers/services.ts';
+import { freePort, startRedisServer, type RedisServer } from '../../helpers/services.ts';
+import { startMailProvider, type MailProvider } from './mail-provider.ts';
 
 export const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 export const JWT_SECRET = 'reliability-test-secret-that-is-long-enough-42';
@@ -197,4 +198,65 @@ export function executionsOf(db: TestDatabase, userIds: string[]) {
      where user_id = any($1::uuid[]) order by executed_at, id`,
     [userIds],
   );
+}
+
+/** What the processes of a process-level test run on, and the env that points them at it. */
+export interface ClusterServices {
+  db: TestDatabase;
+  redis: RedisServer;
+  mail: MailProvider;
+  files: ReturnType<typeof tempDir>;
+  /** The env of every server and streamer process: this database, Redis, replay file and mail. */
+  env: Record<string, string>;
+  /** Stops Redis and the mail provider, drops the database and removes the folder. */
+  stop(): Promise<void>;
+}
+
+export interface ClusterOptions {
+  /** The temporary folder's prefix (`pg-two-`). */
+  name: string;
+  /** The replay CSV (`replayCsv`) the streamers publish, one batch every `intervalMs`. */
+  replay: string;
+  intervalMs: number;
+  /** More env for every process (APP_URL for a browser tab's origin, …). */
+  env?: Record<string, string>;
+}
+
+/**
+ * The opening of the cluster tests (two servers, two streamers, outages): a database of their
+ * own, a private redis-server, a fake SendGrid, a folder for DATA_DIR and the replay file, and
+ * the env that joins them; the test starts the server and streamer processes it needs on it.
+ */
+export async function startClusterServices(options: ClusterOptions): Promise<ClusterServices> {
+  const [db, redis, mail] = await Promise.all([
+    createTestDatabase(),
+    startRedisServer(),
+    startMailProvider(),
+  ]);
+  const files = tempDir(options.name);
+  const env = {
+    DATA_DIR: files.dir,
+    DATABASE_URL: db.url,
+    REDIS_URL: redis.url,
+    JWT_SECRET,
+    QUOTE_PROVIDER: 'replay',
+    REPLAY_FILE: files.file('replay.csv', options.replay),
+    QUOTE_INTERVAL_MS: String(options.intervalMs),
+    SENDGRID_API_KEY: 'SG.fake-key',
+    SENDGRID_API_URL: mail.url,
+    ...options.env,
+  };
+  return {
+    db,
+    redis,
+    mail,
+    files,
+    env,
+    async stop() {
+      await redis.stop();
+      await mail.close();
+      await db.drop();
+      files.remove();
+    },
+  };
 }
