@@ -18,6 +18,7 @@ import {
   listExecutions,
   listRules,
   publishPrices,
+  quoteStored,
   rulesSuite,
   tickBatch,
   twoInstancesSuite,
@@ -260,7 +261,8 @@ describe('re-arming with two server instances on one database and one Redis', ()
 
   it('fires, re-arms and fires again, each exactly once: one History row per step across both instances', async () => {
     const user = await users.make();
-    await publishUntil({ RATWO: 1000 }, async () => true, 'the first quote');
+    // Stored by whichever instance owns the batches; a rule is armed from it.
+    await publishUntil({ RATWO: 1000 }, () => quoteStored(a, 'RATWO', 1000), 'the first quote stored');
     await addHolding(a, user, 'RATWO');
     const res = await createRule(b, user, {
       symbol: 'RATWO',
@@ -268,7 +270,7 @@ describe('re-arming with two server instances on one database and one Redis', ()
       trigger_value: 5,
       rearm: 'after_recovery',
     });
-    expect(res.status).to.equal(201);
+    expect(res.status, res.body.error).to.equal(201);
     const types = async () => (await listExecutions(a, user)).reverse().map((e) => e.execution_type);
     const reached = (n: number) => async () => ((await types()).length >= n ? true : undefined);
 

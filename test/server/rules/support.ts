@@ -53,6 +53,15 @@ export async function forgetQuote(app: TestApp, symbol: string, exchange: Exchan
     .where(and(eq(quotes.symbol, symbol), eq(quotes.exchange, exchange)));
 }
 
+/** Whether `app`'s database holds a latest quote of `symbol` at `ltp` (the batch owner stored it). */
+export async function quoteStored(app: TestApp, symbol: string, ltp: number): Promise<true | undefined> {
+  const [row] = await app.runtime.deps.db
+    .select({ ltp: quotes.ltp })
+    .from(quotes)
+    .where(and(eq(quotes.symbol, symbol), eq(quotes.exchange, 'NSE')));
+  return Number(row?.ltp) === ltp ? true : undefined;
+}
+
 export async function addHolding(
   app: TestApp,
   user: SignedInUser,
