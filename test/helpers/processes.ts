@@ -13,10 +13,11 @@ export interface RunningProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startProcess(entry: string, env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+/** Runs `node <args>` in `cwd` with only PATH and `env`; its output collected. */
+export function startNode(args: string[], cwd: string, env: Record<string, string>): RunningProcess {
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -33,6 +34,11 @@ export function startProcess(entry: string, env: Record<string, string>): Runnin
       return code;
     },
   };
+}
+
+/** Runs a TypeScript entry of this checkout (`server/src/main.ts`, …) through tsx. */
+export function startProcess(entry: string, env: Record<string, string>): RunningProcess {
+  return startNode(['--import', 'tsx', path.join(root, entry)], root, { LOG_LEVEL: 'info', ...env });
 }
 
 /**

@@ -9,7 +9,7 @@
  * runtime `npm ci --omit=dev` runs `--offline`, from the npm cache, since tests have no network.
  */
 import { expect } from 'chai';
-import { execFile as execFileCallback, spawn } from 'node:child_process';
+import { execFile as execFileCallback } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { dockerignoreFilter, parseDockerfile, type Stage } from '../helpers/dockerfile.ts';
-import { waitHealthy, type RunningProcess } from '../helpers/processes.ts';
+import { startNode, waitHealthy, type RunningProcess } from '../helpers/processes.ts';
 import { testServices } from '../helpers/root-hooks.ts';
 import { freePort } from '../helpers/services.ts';
 
@@ -104,24 +104,7 @@ async function buildStage(
 /** Starts `command` (`node …`, as the image's CMD or compose's command) in the runtime folder. */
 function startInImage(command: string[], cwd: string, env: Record<string, string>): RunningProcess {
   expect(command[0]).to.equal('node');
-  const child = spawn(process.execPath, command.slice(1), {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  return {
-    child,
-    output: () => out,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-      child.kill(signal);
-      return exited;
-    },
-  };
+  return startNode(command.slice(1), cwd, env);
 }
 
 /** Every file below `dir` (relative), not descending into node_modules. */

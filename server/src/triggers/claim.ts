@@ -6,9 +6,9 @@
  * disabled since the scan, and simply does not fire), settle the monthly email quota for the
  * chunk, insert the executions and one outbox row per verified email endpoint.
  *
- * A chunk is five round trips however it is made: BEGIN, the user lock, one statement that
- * claims (rules, re-armings, price alerts) and reads the quota counts and email endpoints, one
- * that inserts the executions and their outbox rows, COMMIT.
+ * A chunk is five round trips however it is made (the statements: claim-statements.ts): BEGIN,
+ * the user lock, one statement that claims (rules, re-armings, price alerts) and reads the quota
+ * counts and email endpoints, one that inserts the executions and their outbox rows, COMMIT.
  *
  * Re-arming (issue #20) rides the same path: a rule with `rearm = 'after_recovery'` is claimed
  * like any other but left waiting with a `rearm_at` price; when the price gets there, its re-arm
@@ -25,13 +25,17 @@ import {
   type SubscriptionTier,
   type TriggerType,
 } from '@app/common/rules/index';
-import { sql, type SQL } from 'drizzle-orm';
-import { decideQuotas, limitedUsers, lockQuotaUsers, monthCountsSql } from '../executions/quota.ts';
+import { decideQuotas, lockQuotaUsers } from '../executions/quota.ts';
 import type { ExecutionRow } from '../executions/history.ts';
-import { pgArray } from '../db/arrays.ts';
-import { queryRows, type Database, type Tx } from '../db/client.ts';
-import { versionSql } from './load.ts';
-import { trailingLevel, type Crossing } from './rule-index.ts';
+import type { Database, Tx } from '../db/client.ts';
+import {
+  claimAndRead,
+  insertRecords,
+  type ClaimAnswer,
+  type NewDelivery,
+  type NewExecution,
+} from './claim-statements.ts';
+import type { Crossing } from './rule-index.ts';
 
 /** Recorded, but not emailed: over the monthly quota, or no verified email endpoint. */
 export const IN_APP_ONLY = 'IN_APP_ONLY';
@@ -46,200 +50,6 @@ export interface ClaimedTrigger {
   ruleName: string | null;
 }
 
-/** A claimed rule: the account it targets; whether it now waits to re-arm; its name. */
-interface ClaimedRule {
-  accountId: string | null;
-  waits: boolean;
-  name: string;
-}
-
-const byId = (a: Crossing, b: Crossing) => (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0);
-
-/**
- * Claims the chunk's rules (in id order): `id, target_account_id, waits, rule_name` of the claimed
- * ones. An after_recovery rule is left waiting at its re-arm price: rearm_percent above a stop's
- * level, below a take-profit's (common/rules/rearm.ts rearmPrice).
- */
-function claimRulesSql(crossings: Crossing[]): SQL {
-  const sorted = [...crossings].sort(byId);
-  const ids = pgArray(sorted.map((c) => c.entry.id));
-  return sql`update position_rules as r
-        set is_active = false, execution_count = r.execution_count + 1, last_triggered_at = now(),
-            updated_at = now(), peak_price = coalesce(c.peak, r.peak_price), computed_trigger_price = c.level,
-            rearm_at = case when r.rearm = 'after_recovery' then round(c.level * case
-              when r.trigger_type = 'TAKE_PROFIT' then 1 - r.rearm_percent / 100
-              else 1 + r.rearm_percent / 100 end, 2) end
-        from unnest(${ids}::uuid[], ${pgArray(sorted.map((c) => c.entry.version))}::numeric[],
-                    ${pgArray(sorted.map((c) => c.entry.peak))}::numeric[],
-                    ${pgArray(sorted.map((c) => c.entry.price))}::numeric[]) as c(id, version, peak, level)
-        where r.id = any(${ids}::uuid[]) and r.id = c.id and r.is_active and ${versionSql('r')} = c.version
-        returning r.id, r.target_account_id, r.rearm_at is not null as waits, r.rule_name`;
-}
-
-/** The level a rule re-armed at `ltp` watches: a trailing stop's from its fresh peak; others keep theirs. */
-function rearmedLevel(c: Crossing): number | null {
-  const e = c.entry;
-  return e.triggerType === 'TRAILING_STOP_LOSS'
-    ? trailingLevel({ valueType: e.valueType, value: e.value, peak: c.ltp })
-    : null;
-}
-
-/**
- * Re-arms the chunk's waiting rules whose re-arm price was reached (in id order), each exactly
- * once: the versioned update returns a rule only if it is still waiting at the version the
- * crossing saw. A trailing stop's peak restarts from the recovery price. `id,
- * target_account_id, level` of the re-armed ones.
- */
-function rearmRulesSql(crossings: Crossing[]): SQL {
-  const sorted = [...crossings].sort(byId);
-  const ids = pgArray(sorted.map((c) => c.entry.id));
-  return sql`update position_rules as r
-        set is_active = true, rearm_at = null, updated_at = now(),
-            peak_price = case when c.level is null then r.peak_price else c.ltp end,
-            computed_trigger_price = coalesce(c.level, r.computed_trigger_price)
-        from unnest(${ids}::uuid[], ${pgArray(sorted.map((c) => c.entry.version))}::numeric[],
-                    ${pgArray(sorted.map((c) => c.ltp))}::numeric[],
-                    ${pgArray(sorted.map(rearmedLevel))}::numeric[]) as c(id, version, ltp, level)
-        where r.id = any(${ids}::uuid[]) and r.id = c.id and not r.is_active and r.rearm_at is not null
-          and ${versionSql('r')} = c.version
-        returning r.id, r.target_account_id, r.computed_trigger_price as level, r.rule_name`;
-}
-
-/** Claims the chunk's price alerts: `id` of the claimed ones. */
-function claimAlertsSql(crossings: Crossing[]): SQL {
-  const sorted = [...crossings].sort(byId);
-  const ids = pgArray(sorted.map((c) => c.entry.id));
-  return sql`update price_alerts as a set is_active = false, triggered_at = now(), updated_at = now()
-        from unnest(${ids}::uuid[], ${pgArray(sorted.map((c) => c.entry.version))}::numeric[]) as c(id, version)
-        where a.id = any(${ids}::uuid[]) and a.id = c.id and a.is_active and ${versionSql('a')} = c.version
-        returning a.id`;
-}
-
-/** What the claim statement answers. */
-interface ClaimAnswer {
-  rules: Map<string, ClaimedRule>;
-  rearmed: Map<string, { accountId: string | null; level: number; name: string }>;
-  alerts: Set<string>;
-  /** The month's counted triggers of the users with a limit. */
-  monthCounts: Map<string, number>;
-  /** Each user's verified, active email endpoints, oldest first. */
-  endpoints: Map<string, Array<{ id: string; value: string }>>;
-}
-
-type Json<T> = T[] | null;
-
-/**
- * One statement, after the users are locked: claims the chunk's rules, re-armings and price
- * alerts, and reads the quota counts and the email endpoints of its users. Its snapshot is taken
- * after the lock, so the counts see every earlier trigger of these users.
- */
-async function claimAndRead(
-  tx: Tx,
-  crossings: readonly Crossing[],
-  tiers: ReadonlyMap<string, SubscriptionTier>,
-): Promise<ClaimAnswer> {
-  const of = (kind: Crossing['entry']['kind']) => crossings.filter((c) => c.entry.kind === kind);
-  const [row] = await queryRows<{
-    rules: Json<{ id: string; target_account_id: string | null; waits: boolean; rule_name: string }>;
-    rearmed: Json<{
-      id: string;
-      target_account_id: string | null;
-      level: number | string;
-      rule_name: string;
-    }>;
-    alerts: Json<{ id: string }>;
-    counts: Json<{ user_id: string; n: number }>;
-    endpoints: Json<{ id: string; user_id: string; value: string }>;
-  }>(
-    tx,
-    sql`with claimed_rules as (${claimRulesSql(of('rule'))}),
-          rearmed as (${rearmRulesSql(of('rearm'))}),
-          claimed_alerts as (${claimAlertsSql(of('alert'))}),
-          counts as (${monthCountsSql(limitedUsers(tiers))}),
-          endpoints as (
-            select id, user_id, value, created_at from notification_endpoints
-            where user_id = any(${pgArray([...tiers.keys()])}::uuid[]) and type = 'email' and is_active
-              and verification_status = 'verified')
-        select (select json_agg(x) from claimed_rules x) as rules,
-               (select json_agg(x) from rearmed x) as rearmed,
-               (select json_agg(x) from claimed_alerts x) as alerts,
-               (select json_agg(x) from counts x) as counts,
-               (select json_agg(x order by x.created_at, x.id) from endpoints x) as endpoints`,
-  );
-  const endpoints = new Map<string, Array<{ id: string; value: string }>>();
-  for (const e of row?.endpoints ?? []) {
-    const list = endpoints.get(e.user_id) ?? [];
-    list.push({ id: e.id, value: e.value });
-    endpoints.set(e.user_id, list);
-  }
-  return {
-    rules: new Map(
-      (row?.rules ?? []).map((r) => [
-        r.id,
-        { accountId: r.target_account_id, waits: r.waits, name: r.rule_name },
-      ]),
-    ),
-    rearmed: new Map(
-      (row?.rearmed ?? []).map((r) => [
-        r.id,
-        { accountId: r.target_account_id, level: Number(r.level), name: r.rule_name },
-      ]),
-    ),
-    alerts: new Set((row?.alerts ?? []).map((r) => r.id)),
-    monthCounts: new Map((row?.counts ?? []).map((r) => [r.user_id, Number(r.n)])),
-    endpoints,
-  };
-}
-
-type NewExecution = Omit<ExecutionRow, 'executedAt'>;
-
-/** An outbox row: one email of an execution to one endpoint. */
-interface NewDelivery {
-  id: string;
-  executionId: string;
-  endpointId: string;
-  destination: string;
-}
-
-/**
- * Inserts the executions and their outbox rows in one statement; executed_at keeps the
- * executions' crossing order within the chunk.
- */
-async function insertRecords(
-  tx: Tx,
-  rows: NewExecution[],
-  deliveries: NewDelivery[],
-): Promise<ExecutionRow[]> {
-  const col = <K extends keyof NewExecution>(k: K) =>
-    pgArray(rows.map((r) => r[k] as string | boolean | null));
-  const out = <K extends keyof NewDelivery>(k: K) => pgArray(deliveries.map((d) => d[k]));
-  const inserted = await queryRows<{ id: string; executed_at: string | Date }>(
-    tx,
-    sql`with executions as (
-          insert into rule_executions (id, user_id, rule_id, price_alert_id, symbol, exchange, trigger_type,
-            status, execution_type, account_id, trigger_price, execution_price, message, over_quota, executed_at)
-          select x.id, x.user_id, x.rule_id, x.price_alert_id, x.symbol, x.exchange, x.trigger_type, x.status,
-            x.execution_type, x.account_id, x.trigger_price, x.execution_price, x.message, x.over_quota,
-            now() + (x.ord - 1) * interval '1 microsecond'
-          from unnest(${col('id')}::uuid[], ${col('userId')}::uuid[], ${col('ruleId')}::uuid[],
-            ${col('priceAlertId')}::uuid[], ${col('symbol')}::text[], ${col('exchange')}::text[],
-            ${col('triggerType')}::text[], ${col('status')}::text[], ${col('executionType')}::text[],
-            ${col('accountId')}::uuid[], ${col('triggerPrice')}::numeric[], ${col('executionPrice')}::numeric[],
-            ${col('message')}::text[], ${col('overQuota')}::boolean[])
-            with ordinality as x(id, user_id, rule_id, price_alert_id, symbol, exchange, trigger_type, status,
-              execution_type, account_id, trigger_price, execution_price, message, over_quota, ord)
-          returning id, executed_at),
-        outbox as (
-          insert into alert_deliveries (id, execution_id, endpoint_id, channel, destination)
-          select d.id, d.execution_id, d.endpoint_id, 'email', d.destination
-          from unnest(${out('id')}::uuid[], ${out('executionId')}::uuid[], ${out('endpointId')}::uuid[],
-            ${out('destination')}::text[]) as d(id, execution_id, endpoint_id, destination))
-        select id, executed_at from executions`,
-  );
-  const at = new Map(inserted.map((r) => [r.id, new Date(r.executed_at)]));
-  return rows.map((r) => ({ ...r, executedAt: at.get(r.id)! }));
-}
-
 /** A claimed crossing: a firing (`waits`: now waiting to re-arm) or a re-arming (`rearmedLevel`). */
 interface Claimed {
   c: Crossing;
@@ -249,34 +59,45 @@ interface Claimed {
   ruleName: string | null;
 }
 
-/** A re-arming's History row: in-app only, never emailed, never counted toward the quota. */
-function rearmExecution({ c, accountId, rearmedLevel }: Claimed): NewExecution {
+/** What every History row of a claimed crossing says: who, what, which levels, where. */
+function crossingRow({
+  c,
+  accountId,
+}: Claimed): Omit<NewExecution, 'status' | 'executionType' | 'message' | 'overQuota'> {
   const e = c.entry;
   return {
     id: randomUUID(),
     userId: e.userId,
-    ruleId: e.id,
-    priceAlertId: null,
+    ruleId: e.kind === 'alert' ? null : e.id,
+    priceAlertId: e.kind === 'alert' ? e.id : null,
     symbol: e.symbol,
     exchange: e.exchange,
     triggerType: e.triggerType,
-    status: IN_APP_ONLY,
-    executionType: REARM_EXECUTION,
     triggerPrice: String(e.price),
     executionPrice: String(c.ltp),
     accountId,
     quantityExecuted: null,
     brokerOrderId: null,
     errorMessage: null,
+    readAt: null,
+    dismissedAt: null,
+  };
+}
+
+/** A re-arming's History row: in-app only, never emailed, never counted toward the quota. */
+function rearmExecution(x: Claimed): NewExecution {
+  const e = x.c.entry;
+  return {
+    ...crossingRow(x),
+    status: IN_APP_ONLY,
+    executionType: REARM_EXECUTION,
     message: rearmMessage({
       symbol: e.symbol,
       triggerType: e.triggerType as TriggerType,
-      ltp: c.ltp,
-      level: rearmedLevel!,
+      ltp: x.c.ltp,
+      level: x.rearmedLevel!,
     }),
     overQuota: false,
-    readAt: null,
-    dismissedAt: null,
   };
 }
 
@@ -297,13 +118,13 @@ async function recordTriggers(
   const deliveries: NewDelivery[] = [];
   const rows = claimed.map((x): NewExecution => {
     if (x.rearmedLevel !== null) return rearmExecution(x);
-    const { c, accountId } = x;
+    const { c } = x;
     const e = c.entry;
     const quota = quotas.get(x)!;
     const to = quota.overQuota ? [] : (answer.endpoints.get(e.userId) ?? []);
-    const id = randomUUID();
+    const row = crossingRow(x);
     for (const ep of to)
-      deliveries.push({ id: randomUUID(), executionId: id, endpointId: ep.id, destination: ep.value });
+      deliveries.push({ id: randomUUID(), executionId: row.id, endpointId: ep.id, destination: ep.value });
     const sentence = crossingMessage({
       symbol: e.symbol,
       triggerType: e.triggerType,
@@ -311,25 +132,11 @@ async function recordTriggers(
       triggerPrice: e.price,
     });
     return {
-      id,
-      userId: e.userId,
-      ruleId: e.kind === 'rule' ? e.id : null,
-      priceAlertId: e.kind === 'alert' ? e.id : null,
-      symbol: e.symbol,
-      exchange: e.exchange,
-      triggerType: e.triggerType,
+      ...row,
       status: to.length > 0 ? 'PENDING' : IN_APP_ONLY,
       executionType: 'ALERT',
-      triggerPrice: String(e.price),
-      executionPrice: String(c.ltp),
-      accountId,
-      quantityExecuted: null,
-      brokerOrderId: null,
-      errorMessage: null,
       message: quota.overQuota ? `${sentence}. ${overQuotaNote(quota.tier)}` : sentence,
       overQuota: quota.overQuota,
-      readAt: null,
-      dismissedAt: null,
     };
   });
   const executions = await insertRecords(tx, rows, deliveries);
