@@ -160,7 +160,12 @@ export async function startServerRuntime(
   const stopFeedStatus = relayFeedStatus(realtime.io, bus);
   const watchSet = createWatchSetKeeper(deps.db, bus, log, { redis });
   const deliveries = createDeliveryWorker(deps, {
-    claimsFirst: () => settlesWithin(engine.claimsSettled(), CLAIMS_FIRST_MAX_MS),
+    // The owner's claims: this instance's own, or those it saw crossing when another owns the batches.
+    claimsFirst: () =>
+      settlesWithin(
+        Promise.all([engine.claimsSettled(), pipeline.ownerClaimsSettled()]),
+        CLAIMS_FIRST_MAX_MS,
+      ),
     ...options.delivery,
     onOutcome: metrics.deliveryOutcome,
   });

@@ -27,9 +27,11 @@ export interface DeliveryWorkerOptions {
   /** BullMQ key prefix (tests sharing one Redis with different databases set their own). */
   queuePrefix: string;
   /**
-   * Resolves when the market's claims queued so far are committed: a batch waits for it (at most
-   * CLAIMS_FIRST_MAX_MS) before it claims outbox rows, so on a crash day the emails' database work
-   * does not slow the claims that put the alerts on screen. None: batches never wait.
+   * Resolves when the market's claims known so far are committed (this instance's own, or, on an
+   * instance that only observes the batches, the owner's of the crossings it saw): a batch waits
+   * for it (at most CLAIMS_FIRST_MAX_MS) before it claims outbox rows, so on a crash day the
+   * emails' database work does not slow the claims that put the alerts on screen. None: batches
+   * never wait.
    */
   claimsFirst?: () => Promise<unknown>;
   /** Told of every attempt's outcome (metrics count the failures). */

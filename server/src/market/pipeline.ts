@@ -27,11 +27,18 @@ export interface PipelineTimings {
 export interface MarketPipeline {
   /** Resolves when every batch received so far has been handled, its claims included (tests, shutdown). */
   idle(): Promise<void>;
+  /**
+   * Resolves once every batch this instance observed with crossings in it was finished by the
+   * owner (its claims committed); at once on the owner and without observed crossings.
+   */
+  ownerClaimsSettled(): Promise<void>;
   stop(): void;
 }
 
 /** Observed batches kept for a takeover at most (ten minutes of one-second batches). */
 const MAX_OBSERVED = 600;
+/** While someone waits for the owner's claims, how often the observed batches are pruned. */
+const OWNER_CLAIMS_POLL_MS = 250;
 
 type Engine = Pick<RulesEngine, 'fire' | 'observe' | 'takeOver'>;
 type Observed = { batch: TickBatch; observation: Awaited<ReturnType<Engine['observe']>> };
@@ -158,6 +165,12 @@ export function createMarketPipeline(opts: {
     chain = chain.then(catchUp);
   });
   return {
+    async ownerClaimsSettled() {
+      while (observed.some((o) => o.observation.crossings.length > 0)) {
+        prune();
+        await new Promise((resolve) => setTimeout(resolve, OWNER_CLAIMS_POLL_MS));
+      }
+    },
     async idle() {
       for (;;) {
         const seen = chain;

@@ -11,6 +11,7 @@ import type { QuotesMessage } from '@app/common/realtime/events';
 import { expect } from 'chai';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../../../server/src/db/client.ts';
+import { settlesWithin } from '../../../server/src/util/settles-within.ts';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { connected, connectSocket } from '../../helpers/sockets.ts';
@@ -268,6 +269,40 @@ describe('crash-day firing: chunked claims, a pipeline that never waits on them,
       }
     } finally {
       await app.close();
+    }
+  });
+
+  it("holds an observing instance's emails until the owner's claims committed (ownerClaimsSettled)", async () => {
+    const database = await openDatabase({ databaseUrl: db.url, dataDir: 'memory://' });
+    const boot = () =>
+      bootApp({ withRedis: true, embeddedStreamer: false, database, rulesEngine: { claimConcurrency: 1 } });
+    const pair = [await boot(), await boot()];
+    try {
+      await warmUp(pair, { OWNHELD: 1000 });
+      await publishAndSettle(pair, { OWNHELD: 1000 });
+      const user = await signIn(pair[0]!);
+      await armStop(pair[0]!, user, 'OWNHELD');
+      await eventually(
+        async () => (pair.every((app) => app.runtime.engine.stats().rules > 0) ? true : undefined),
+        'both instances to hold the rule',
+      );
+      for (const app of pair) await app.runtime.engine.settled();
+      const lock = await holdUserLock(db, user.id);
+      let observer: TestApp;
+      try {
+        await publish(pair[0]!, { OWNHELD: 900 });
+        await claimWaitingOnLock(db);
+        observer = pair.find((app) => app.runtime.engine.stats().claimsWaiting === 0)!;
+        await observer.runtime.pipeline.idle();
+        // The crossing it saw is still being claimed by the owner: its email batches wait.
+        expect(await settlesWithin(observer.runtime.pipeline.ownerClaimsSettled(), 1000)).to.equal(false);
+      } finally {
+        await lock.release();
+      }
+      expect(await settlesWithin(observer.runtime.pipeline.ownerClaimsSettled(), 10_000)).to.equal(true);
+    } finally {
+      for (const app of pair.reverse()) await app.close();
+      await database.close();
     }
   });
 
