@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { safeRedirect } from '../../client/src/session/redirect.ts';
+import { loginAfterExpiry, safeRedirect } from '../../client/src/session/redirect.ts';
 
 describe('client: safeRedirect', () => {
   it('sends the user to the dashboard when no redirect is given', () => {
@@ -41,5 +41,22 @@ describe('client: safeRedirect', () => {
     expect(safeRedirect('/dashboard\\..\\evil')).to.equal('/dashboard');
     expect(safeRedirect('/dashboard\n/evil')).to.equal('/dashboard');
     expect(safeRedirect(' /dashboard')).to.equal('/dashboard');
+  });
+});
+
+describe('client: loginAfterExpiry', () => {
+  it('sends a signed-in page to the login page with a redirect back', () => {
+    expect(loginAfterExpiry('/dashboard', '')).to.equal('/login?redirect=%2Fdashboard');
+    expect(loginAfterExpiry('/holdings', '?upload=csv')).to.equal(
+      '/login?redirect=%2Fholdings%3Fupload%3Dcsv',
+    );
+  });
+
+  it('sends any other page to the bare login page', () => {
+    expect(loginAfterExpiry('/know-more', '')).to.equal('/login');
+  });
+
+  it('leaves the login page as it is: a second failed request keeps the first one’s redirect', () => {
+    expect(loginAfterExpiry('/login', '?redirect=%2Fdashboard')).to.equal(null);
   });
 });

@@ -9,7 +9,7 @@ import {
   storeTokens,
 } from '../api/tokens.ts';
 import { SessionContext, type SessionValue } from './context.ts';
-import { safeRedirect } from './redirect.ts';
+import { loginAfterExpiry } from './redirect.ts';
 import type { SessionState, SessionUser, SignInResult } from './types.ts';
 import { verifyStoredSession } from './verify.ts';
 
@@ -65,8 +65,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     setSessionExpiredHandler(() => {
       checkRun.current++;
-      const here = window.location.pathname + window.location.search;
-      const target = safeRedirect(here) === here ? `/login?redirect=${encodeURIComponent(here)}` : '/login';
+      const target = loginAfterExpiry(window.location.pathname, window.location.search);
+      if (target === null) {
+        setState({ status: 'anonymous' });
+        return;
+      }
       // The router applies navigations as transitions; the state change must join the same
       // transition, or the guard would render once with the old path and redirect elsewhere.
       startTransition(() => {

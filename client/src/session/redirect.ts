@@ -22,3 +22,14 @@ export function safeRedirect(value: string | null): string {
   );
   return allowed ? value : DEFAULT_AFTER_LOGIN;
 }
+
+/**
+ * Where an expired session sends the tab from `pathname` + `search`: the login page, with a
+ * redirect back when the page is a signed-in area; null when the tab is already on the login page
+ * (several requests of one page fail together, and the first one's `?redirect=` must stay).
+ */
+export function loginAfterExpiry(pathname: string, search: string): string | null {
+  if (pathname === '/login') return null;
+  const here = pathname + search;
+  return safeRedirect(here) === here ? `/login?redirect=${encodeURIComponent(here)}` : '/login';
+}
