@@ -17,6 +17,7 @@
  *   email endpoint (ordinal mod 5 = 0 is Advanced, ordinal mod 10 < 7 has the email).
  */
 import type { Quote, TickBatch } from '@app/common/market/tick-batch';
+import { priceChange } from '@app/common/market/quote-math';
 import { round2 } from '@app/common/portfolio/position-math';
 
 export interface CrashPlan {
@@ -52,14 +53,12 @@ export function crashDayBatch(symbols: readonly string[], kind: CrashBatchKind, 
         : kind === 'crash'
           ? crashPriceOf(i)
           : round2(crashPriceOf(i) * (1 + Math.abs(Math.sin(seq + i)) / 500));
-    const change = round2(ltp - prevClose);
     return {
       symbol,
       exchange: 'NSE',
       ltp,
       prevClose,
-      change,
-      changePercent: round2((change / prevClose) * 100),
+      ...priceChange(ltp, prevClose),
       asOf,
       delayMinutes: 0,
     };

@@ -3,6 +3,7 @@
  * batches over them. The seeding SQL (seed.ts) and the bare baselines use the same rule.
  */
 import { instrumentKey, type Quote, type TickBatch } from '@app/common/market/tick-batch';
+import { priceChange } from '@app/common/market/quote-math';
 import { round2 } from '@app/common/portfolio/position-math';
 
 const ROOTS = `
@@ -54,14 +55,12 @@ export function tickBatch(symbols: readonly string[], seq: number): TickBatch {
   const quotes: Quote[] = symbols.map((symbol, i) => {
     const prevClose = 100 + (i % 900);
     const ltp = round2(prevClose * (1 + Math.sin(seq + i) / 50));
-    const change = round2(ltp - prevClose);
     return {
       symbol,
       exchange: 'NSE',
       ltp,
       prevClose,
-      change,
-      changePercent: Math.round((change / prevClose) * 10000) / 100,
+      ...priceChange(ltp, prevClose),
       asOf,
       delayMinutes: 0,
     };
