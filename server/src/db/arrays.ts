@@ -4,11 +4,20 @@
  * 1,000-row chunk of 14 columns would otherwise be a 14,000-parameter statement).
  */
 
-/** A text-typed array literal: strings quoted and escaped, null as NULL (cast it: `::uuid[]`, `::numeric[]`). */
+/**
+ * A text-typed array literal: strings quoted (and escaped only when they hold `"` or `\`), null
+ * as NULL (cast it: `::uuid[]`, `::numeric[]`). Built in one pass: a crash day's claims write
+ * some twenty 1,000-element arrays a chunk, fifty chunks a batch.
+ */
 export function pgArray(values: ReadonlyArray<string | number | boolean | null>): string {
-  return `{${values
-    .map((v) =>
-      v === null ? 'NULL' : typeof v === 'string' ? `"${v.replace(/[\\"]/g, '\\$&')}"` : String(v),
-    )
-    .join(',')}}`;
+  let literal = '{';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (i > 0) literal += ',';
+    if (v === null || v === undefined) literal += 'NULL';
+    else if (typeof v !== 'string') literal += String(v);
+    else if (v.indexOf('"') < 0 && v.indexOf('\\') < 0) literal += `"${v}"`;
+    else literal += `"${v.replace(/[\\"]/g, '\\$&')}"`;
+  }
+  return `${literal}}`;
 }
