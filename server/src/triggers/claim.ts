@@ -59,11 +59,14 @@ interface Claimed {
   ruleName: string | null;
 }
 
-/** What every History row of a claimed crossing says: who, what, which levels, where. */
-function crossingRow({
-  c,
-  accountId,
-}: Claimed): Omit<NewExecution, 'status' | 'executionType' | 'message' | 'overQuota'> {
+/** What a History row says of its crossing's outcome: how it is delivered, in which words. */
+type Outcome = Pick<NewExecution, 'status' | 'executionType' | 'message' | 'overQuota'>;
+
+/**
+ * A claimed crossing's History row: who, what, which levels, where, and its outcome. One object
+ * literal: V8 (Node 20) makes a slow dictionary of `{ ...fresh, more }`, ~6 µs a row.
+ */
+function crossingRow({ c, accountId }: Claimed, outcome: Outcome): NewExecution {
   const e = c.entry;
   return {
     id: randomUUID(),
@@ -81,14 +84,17 @@ function crossingRow({
     errorMessage: null,
     readAt: null,
     dismissedAt: null,
+    status: outcome.status,
+    executionType: outcome.executionType,
+    message: outcome.message,
+    overQuota: outcome.overQuota,
   };
 }
 
 /** A re-arming's History row: in-app only, never emailed, never counted toward the quota. */
 function rearmExecution(x: Claimed): NewExecution {
   const e = x.c.entry;
-  return {
-    ...crossingRow(x),
+  return crossingRow(x, {
     status: IN_APP_ONLY,
     executionType: REARM_EXECUTION,
     message: rearmMessage({
@@ -98,7 +104,7 @@ function rearmExecution(x: Claimed): NewExecution {
       level: x.rearmedLevel!,
     }),
     overQuota: false,
-  };
+  });
 }
 
 /** The claimed chunk's executions and outbox rows, inside its transaction. */
@@ -122,22 +128,21 @@ async function recordTriggers(
     const e = c.entry;
     const quota = quotas.get(x)!;
     const to = quota.overQuota ? [] : (answer.endpoints.get(e.userId) ?? []);
-    const row = crossingRow(x);
-    for (const ep of to)
-      deliveries.push({ id: randomUUID(), executionId: row.id, endpointId: ep.id, destination: ep.value });
     const sentence = crossingMessage({
       symbol: e.symbol,
       triggerType: e.triggerType,
       ltp: c.ltp,
       triggerPrice: e.price,
     });
-    return {
-      ...row,
+    const row = crossingRow(x, {
       status: to.length > 0 ? 'PENDING' : IN_APP_ONLY,
       executionType: 'ALERT',
       message: quota.overQuota ? `${sentence}. ${overQuotaNote(quota.tier)}` : sentence,
       overQuota: quota.overQuota,
-    };
+    });
+    for (const ep of to)
+      deliveries.push({ id: randomUUID(), executionId: row.id, endpointId: ep.id, destination: ep.value });
+    return row;
   });
   const executions = await insertRecords(tx, rows, deliveries);
   const outbox = new Map<string, string[]>();
