@@ -7,7 +7,7 @@
 /**
  * A text-typed array literal: strings quoted (and escaped only when they hold `"` or `\`), null
  * as NULL (cast it: `::uuid[]`, `::numeric[]`). Built in one pass: a crash day's claims write
- * some twenty 1,000-element arrays a chunk, fifty chunks a batch.
+ * some twenty 2,000-element arrays a chunk, 25 chunks a batch.
  */
 export function pgArray(values: ReadonlyArray<string | number | boolean | null>): string {
   let literal = '{';
