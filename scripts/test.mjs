@@ -175,10 +175,6 @@ const SERIAL = [
   'test/server/http/logging.test.ts',
   'test/server/market/watch-reference.test.ts',
   'test/server/market/watch-set.test.ts',
-  // Fails in the parallel run (the replayed rise's last check and the fall's toast never show;
-  // 3 of 3 parallel runs), passes alone, serially after the other browser files and under CPU
-  // load: a cause not yet found (docs/tests.md).
-  'test/e2e/rules.test.ts',
 ];
 /** Parallel mocha workers: many tests wait on sockets, Redis and PostgreSQL rather than the CPU. */
 const jobs = Number(process.env.TEST_JOBS) || 3;

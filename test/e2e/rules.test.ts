@@ -1,14 +1,15 @@
 /**
  * Exit rules and alerts in Chromium against the real app: Price Guard from
- * `?magic-setup=true`, drafts and Save All, a trailing stop whose level follows a replayed
- * rise and then fires on a fall (toast, Triggered in orange, the bell, History), the Create
- * Position Rule wizard, Manage Position Rules, Apply Rule Templates, and price alerts.
- * Prices come from a replay file, so every level is known; the steady opening gives the test
- * time to save the rules before the move.
+ * `?magic-setup=true`, drafts and Save All, a trailing stop whose level follows a rise and then
+ * fires on a fall (toast, Triggered in orange, the bell, History), the Create Position Rule
+ * wizard, Manage Position Rules, Apply Rule Templates, and price alerts.
+ * The test is the market: it publishes a batch every INTERVAL_MS on the app's bus, as the
+ * streamer would, and moves the prices only once the screen is where the move is to be seen (a
+ * replay file, started with the app, moved on its own clock: on a loaded machine the rise could
+ * come before the rules were saved).
  */
 import { expect } from 'chai';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
@@ -16,25 +17,35 @@ import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts
 import { assertNoHorizontalScroll, screenshot, screenshotDir } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { publishPrices, tickBatch } from '../server/rules/support.ts';
 import { pageErrors, pathOf, signedInContext } from './support.ts';
 
-const STEADY_BATCHES = 30;
 const INTERVAL_MS = 600;
+const PREV_CLOSES = { RELIANCE: 1490, INFY: 1495 };
 
 /**
- * RELIANCE: 1500 steady, a rise to 1560 (the 7% trailing stop follows to 1450.80), a fall to
- * 1440 that crosses it, then 1300 (which crosses a stop saved late, during the rise, instead).
- * INFY stays at 1500 throughout.
+ * The market of this test: RELIANCE and INFY at `prices`, a batch every INTERVAL_MS. RELIANCE
+ * opens at 1500, rises to 1560 (the 7% trailing stop follows to 1450.80), then falls to 1440,
+ * which crosses it; INFY stays at 1500.
  */
-function replayFile(): string {
-  const rows = ['time,symbol,exchange,price,prev_close'];
-  const batch = (label: string, reliance: number) =>
-    rows.push(`${label},RELIANCE,NSE,${reliance},1490`, `${label},INFY,NSE,1500,1495`);
-  for (let i = 1; i <= STEADY_BATCHES; i++) batch(`s${i}`, 1500);
-  [1520, 1540, 1560].forEach((price, i) => batch(`r${i}`, price));
-  for (let i = 0; i < 6; i++) batch(`f${i}`, 1440);
-  for (let i = 0; i < 4; i++) batch(`g${i}`, 1300);
-  return `${rows.join('\n')}\n`;
+async function startMarket(app: TestApp) {
+  const prices = { RELIANCE: 1500, INFY: 1500 };
+  const publish = () => app.runtime.bus.publishBatch(tickBatch(prices, PREV_CLOSES));
+  // The opening prices are in before the first screen.
+  await publishPrices(app, prices, PREV_CLOSES);
+  const timer = setInterval(() => void publish(), INTERVAL_MS);
+  return {
+    prices,
+    /** Publishes each RELIANCE price in turn, one batch apart, and stays at the last. */
+    async move(...steps: number[]) {
+      for (const price of steps) {
+        prices.RELIANCE = price;
+        await publish();
+        await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS));
+      }
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 /** What the screen shows now (dialogs, dropdowns), not the whole page. */
@@ -57,21 +68,12 @@ describe('e2e: exit rules and alerts', function () {
   let context: BrowserContext;
   let page: Page;
   let errors: string[];
-  let dir: string;
+  let market: Awaited<ReturnType<typeof startMarket>>;
   let user: SignedInUser;
 
   before(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'rules-e2e-'));
-    const file = path.join(dir, 'replay.csv');
-    await writeFile(file, replayFile());
-    ({ app, browser } = await startBrowserSuite({
-      env: {
-        QUOTE_PROVIDER: 'replay',
-        REPLAY_FILE: file,
-        REPLAY_LOOP: 'false',
-        QUOTE_INTERVAL_MS: String(INTERVAL_MS),
-      },
-    }));
+    ({ app, browser } = await startBrowserSuite({ embeddedStreamer: false }));
+    market = await startMarket(app);
     user = await signIn(app, { name: 'Meera Nair' });
     const api = apiClient(app.url);
     for (const holding of [
@@ -87,8 +89,8 @@ describe('e2e: exit rules and alerts', function () {
   });
 
   after(async () => {
+    market?.stop();
     await stopBrowserSuite({ app, browser });
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('opens Price Guard from ?magic-setup=true, leaving no trace in the address or history', async () => {
@@ -148,6 +150,7 @@ describe('e2e: exit rules and alerts', function () {
 
     // 1500 → 1560: the peak and the level (1560 × 0.93) move without a reload, and the last
     // check follows the same quote: 7 % still to go.
+    await market.move(1520, 1540, 1560);
     const levels = relianceRules.locator('.rule-levels');
     await levels.getByText('₹1,560.00').waitFor({ timeout: 30_000 });
     await levels.getByText('₹1,450.80').waitFor();
@@ -166,9 +169,10 @@ describe('e2e: exit rules and alerts', function () {
       if (lists.includes(pathname)) refetched.push(pathname);
     };
     page.on('request', onRequest);
+    await market.move(1440);
     const toast = page.locator('.toast', { hasText: 'RELIANCE · Trailing stop hit' });
     await toast.waitFor({ timeout: 30_000 });
-    expect(await toast.innerText()).to.match(/LTP ₹1,(440|300)\.00/);
+    expect(await toast.innerText()).to.match(/LTP ₹1,440\.00/);
     expect(await page.locator('.toast-region').getAttribute('aria-live')).to.equal('polite');
 
     const relianceRules = page.getByRole('group', { name: 'Rules for RELIANCE (NSE)' });
