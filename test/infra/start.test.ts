@@ -28,6 +28,15 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   throw new Error(`npm start did not answer /api/health:\n${output()}`);
 }
 
+/** SIGKILLs a process group; one already gone is fine. */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+  }
+}
+
 describe('infra: npm start (scripts/start.mjs)', function () {
   this.timeout(180_000);
   let child: ChildProcess;
@@ -59,10 +68,12 @@ describe('infra: npm start (scripts/start.mjs)', function () {
       delete env[name];
     }
     log = '';
+    // Its own process group: the server it starts goes with it when the test ends.
     child = spawn(process.execPath, ['scripts/start.mjs'], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -88,11 +99,11 @@ describe('infra: npm start (scripts/start.mjs)', function () {
   });
 
   after(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = once(child, 'exit');
-      child.kill('SIGKILL');
-      await exited;
-    }
+    const running = child.exitCode === null && child.signalCode === null;
+    const exited = running ? once(child, 'exit') : undefined;
+    // `npm start` and the server it runs: SIGKILL on `start.mjs` alone left the server running.
+    killGroup(child.pid!);
+    await exited;
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -142,5 +153,21 @@ describe('infra: npm start (scripts/start.mjs)', function () {
     expect(userId, 'signed in before the restart').to.be.a('string');
     await start(await freePort());
     expect(await signIn(email)).to.equal(userId);
+  });
+
+  it('leaves no server behind once its process group is killed', async () => {
+    const exited = once(child, 'exit');
+    killGroup(child.pid!);
+    await exited;
+    const deadline = Date.now() + 10_000;
+    let answering = true;
+    while (answering && Date.now() < deadline) {
+      answering = await fetch(`${url}/api/health`).then(
+        () => true,
+        () => false,
+      );
+      if (answering) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(answering, 'the server still answers after npm start was killed').to.equal(false);
   });
 });
