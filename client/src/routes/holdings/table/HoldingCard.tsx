@@ -1,8 +1,6 @@
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import type { LiveQuote } from '@app/common/realtime/events';
-import { memo, useMemo, useRef } from 'react';
-import { applyQuote, holdingKey } from '../../../live/liveHoldings.ts';
-import { isInlineEditable } from '../holdingsView.ts';
+import { memo, useRef } from 'react';
 import { HoldingDetails } from './HoldingDetails.tsx';
 import { formatQuantity } from './format.ts';
 import {
@@ -17,17 +15,8 @@ import {
   QuantityValue,
   RulesValue,
   TrashIcon,
-  type RowCallbacks,
 } from './rowParts.tsx';
-import { useVisibleQuote } from './useVisibleQuote.ts';
-
-interface HoldingCardProps extends RowCallbacks {
-  row: AggregatedHolding;
-  /** Compact density: a two-line row (symbol and current value; quantity × LTP and P&L). */
-  compact: boolean;
-  expanded: boolean;
-  accountNames: ReadonlyMap<string, string>;
-}
+import { useLiveHolding, type HoldingViewProps } from './useLiveHolding.ts';
 
 /**
  * The mobile layout of a holding (spec §2): Qty, Buy Price, Gain %, Invested, LTP, Net P&L. In
@@ -42,13 +31,14 @@ export const HoldingCard = memo(function HoldingCard({
   onDelete,
   onSaved,
   onAddRule,
-}: HoldingCardProps) {
-  const key = holdingKey(row);
+}: HoldingViewProps) {
   const cardRef = useRef<HTMLLIElement>(null);
-  const quote = useVisibleQuote(key, cardRef, expanded);
-  const live = useMemo(() => applyQuote(row, quote), [row, quote]);
-  const editable = isInlineEditable(row);
-  const detailsId = `holding-card-details-${row.exchange}-${row.symbol}`.replace(/[^\w-]/g, '_');
+  const { key, quote, live, editable, detailsId } = useLiveHolding(
+    row,
+    cardRef,
+    expanded,
+    'holding-card-details',
+  );
 
   if (compact) {
     return (

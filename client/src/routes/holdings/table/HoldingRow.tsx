@@ -1,7 +1,4 @@
-import type { AggregatedHolding } from '@app/common/portfolio/types';
-import { memo, useMemo, useRef } from 'react';
-import { applyQuote, holdingKey } from '../../../live/liveHoldings.ts';
-import { isInlineEditable } from '../holdingsView.ts';
+import { memo, useRef } from 'react';
 import { HoldingDetails } from './HoldingDetails.tsx';
 import {
   BuyPriceValue,
@@ -14,20 +11,11 @@ import {
   QuantityValue,
   RulesValue,
   TrashIcon,
-  type RowCallbacks,
 } from './rowParts.tsx';
-import { useVisibleQuote } from './useVisibleQuote.ts';
+import { useLiveHolding, type HoldingViewProps } from './useLiveHolding.ts';
 
 /** Columns of the comfortable table; the compact one adds Current value. */
 export const TABLE_COLUMNS = 9;
-
-interface HoldingRowProps extends RowCallbacks {
-  row: AggregatedHolding;
-  /** Compact density: one line, no company name, a Current value cell. */
-  compact: boolean;
-  expanded: boolean;
-  accountNames: ReadonlyMap<string, string>;
-}
 
 /**
  * One holdings-table row (and its expanded details). Memoised and subscribed to its own
@@ -43,13 +31,9 @@ export const HoldingRow = memo(function HoldingRow({
   onDelete,
   onSaved,
   onAddRule,
-}: HoldingRowProps) {
-  const key = holdingKey(row);
+}: HoldingViewProps) {
   const rowRef = useRef<HTMLTableRowElement>(null);
-  const quote = useVisibleQuote(key, rowRef, expanded);
-  const live = useMemo(() => applyQuote(row, quote), [row, quote]);
-  const editable = isInlineEditable(row);
-  const detailsId = `holding-details-${row.exchange}-${row.symbol}`.replace(/[^\w-]/g, '_');
+  const { key, quote, live, editable, detailsId } = useLiveHolding(row, rowRef, expanded, 'holding-details');
 
   return (
     <>

@@ -105,52 +105,58 @@ export function GainValue({ row }: { row: AggregatedHolding }) {
   );
 }
 
-/** Total quantity, editable in place for a manually added single-account holding. */
-export function QuantityValue({
-  row,
-  editable,
-  onSaved,
-}: {
+interface EditableValueProps {
   row: AggregatedHolding;
   editable: boolean;
   onSaved: () => Promise<void>;
-}) {
-  const display = formatQuantity(row.total_quantity);
+}
+
+/**
+ * A figure of the holding's one account, editable in place for a manually added single-account
+ * holding; its formatted total otherwise.
+ */
+function AccountValue({
+  row,
+  editable,
+  onSaved,
+  field,
+  display,
+  label,
+}: EditableValueProps & { field: 'quantity' | 'average_price'; display: string; label: string }) {
   const account = row.accounts[0];
   if (!editable || !account) return <>{display}</>;
   return (
     <InlineEdit
       holdingId={String(account.id)}
-      field="quantity"
-      value={account.quantity}
+      field={field}
+      value={account[field]}
       display={display}
-      label={`quantity of ${row.symbol}`}
+      label={`${label} of ${row.symbol}`}
       onSaved={onSaved}
     />
   );
 }
 
-/** Weighted buy price, editable in place for a manually added single-account holding. */
-export function BuyPriceValue({
-  row,
-  editable,
-  onSaved,
-}: {
-  row: AggregatedHolding;
-  editable: boolean;
-  onSaved: () => Promise<void>;
-}) {
-  const display = formatInr(row.weighted_avg_price);
-  const account = row.accounts[0];
-  if (!editable || !account) return <>{display}</>;
+/** Total quantity, editable in place for a manually added single-account holding. */
+export function QuantityValue(props: EditableValueProps) {
   return (
-    <InlineEdit
-      holdingId={String(account.id)}
+    <AccountValue
+      {...props}
+      field="quantity"
+      display={formatQuantity(props.row.total_quantity)}
+      label="quantity"
+    />
+  );
+}
+
+/** Weighted buy price, editable in place for a manually added single-account holding. */
+export function BuyPriceValue(props: EditableValueProps) {
+  return (
+    <AccountValue
+      {...props}
       field="average_price"
-      value={account.average_price}
-      display={display}
-      label={`buy price of ${row.symbol}`}
-      onSaved={onSaved}
+      display={formatInr(props.row.weighted_avg_price)}
+      label="buy price"
     />
   );
 }
