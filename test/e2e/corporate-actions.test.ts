@@ -4,8 +4,7 @@
  * levels, and the holding carries the bonus notice, at 1280 and 375 px without sideways
  * scrolling; screenshots into test-results/screenshots (docs/ with UPDATE_DOCS_SCREENSHOTS=1).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -26,19 +25,13 @@ describe('e2e: a rule adjusted for a bonus', function () {
   this.timeout(120_000);
   let app: TestApp;
   let browser: Browser;
-  let dir: string;
   let user: SignedInUser;
 
   before(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'corporate-actions-e2e-'));
-    const replayFile = path.join(dir, 'replay.csv');
-    await writeFile(replayFile, 'time,symbol,exchange,price,prev_close\nopen,LALPATHLAB,NSE,3010,2995\n');
     ({ app, browser } = await startBrowserSuite({
-      env: {
-        QUOTE_PROVIDER: 'replay',
-        REPLAY_FILE: replayFile,
-        REPLAY_LOOP: 'true',
-        QUOTE_INTERVAL_MS: '600000',
+      replay: {
+        csv: 'time,symbol,exchange,price,prev_close\nopen,LALPATHLAB,NSE,3010,2995\n',
+        intervalMs: 600_000,
       },
     }));
     await forgetActions(app);
@@ -79,7 +72,6 @@ describe('e2e: a rule adjusted for a bonus', function () {
     if (app && user) await forgetUsers(app, [user]);
     if (app) await forgetActions(app);
     await stopBrowserSuite({ app, browser });
-    await rm(dir, { recursive: true, force: true });
   });
 
   for (const [name, viewport] of [

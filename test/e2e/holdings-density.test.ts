@@ -6,8 +6,7 @@
  * screenshots of both densities (into docs/ with UPDATE_DOCS_SCREENSHOTS=1).
  */
 import { expect } from 'chai';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -66,23 +65,12 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
   let context: BrowserContext;
   let page: Page;
   let errors: string[];
-  let dir: string;
   let user: SignedInUser;
 
   before(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'holdings-density-e2e-'));
-    const replayFile = path.join(dir, 'replay.csv');
-    await writeFile(replayFile, `${REPLAY}\n`);
     // One batch at start, then none for ten minutes: a page that does not load the snapshot
     // has no quote unless the header seeds one.
-    ({ app, browser } = await startBrowserSuite({
-      env: {
-        QUOTE_PROVIDER: 'replay',
-        REPLAY_FILE: replayFile,
-        REPLAY_LOOP: 'true',
-        QUOTE_INTERVAL_MS: '600000',
-      },
-    }));
+    ({ app, browser } = await startBrowserSuite({ replay: { csv: REPLAY, intervalMs: 600_000 } }));
     user = await signIn(app, { name: 'Meera Iyer' });
     const api = apiClient(app.url);
     for (const [symbol, quantity, average_price] of HOLDINGS) {
@@ -105,7 +93,6 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
 
   after(async () => {
     await stopBrowserSuite({ app, browser });
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('saves an inline edit when the field loses focus (a phone keypad has no Enter), Enter still saves', async () => {

@@ -5,9 +5,6 @@
  * page.route). Prices come from a replay file, so every figure is known.
  */
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
@@ -47,24 +44,13 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
   let context: BrowserContext;
   let page: Page;
   let errors: string[];
-  let dir: string;
   let user: SignedInUser;
 
   const holdingsOf = async () =>
     (await apiClient(app.url).get<HoldingRow[]>('/api/holdings', user.token)).body.data!;
 
   before(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'holdings-entry-e2e-'));
-    const replayFile = path.join(dir, 'replay.csv');
-    await writeFile(replayFile, `${REPLAY}\n`);
-    ({ app, browser } = await startBrowserSuite({
-      env: {
-        QUOTE_PROVIDER: 'replay',
-        REPLAY_FILE: replayFile,
-        REPLAY_LOOP: 'true',
-        QUOTE_INTERVAL_MS: '500',
-      },
-    }));
+    ({ app, browser } = await startBrowserSuite({ replay: { csv: REPLAY, intervalMs: 500 } }));
     user = await signIn(app, { name: 'Nikhil Shah' });
     const api = apiClient(app.url);
     for (const holding of [
@@ -87,7 +73,6 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
 
   after(async () => {
     await stopBrowserSuite({ app, browser });
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('shows Qty, Buy Price, Gain %, Invested, LTP and Net P&L on a 375 px phone card', async () => {

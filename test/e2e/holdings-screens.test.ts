@@ -4,9 +4,6 @@
  * and History. Each page is also checked to fit its width without sideways scrolling.
  */
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ruleExecutions } from '../../server/src/db/schema.ts';
 import { readShared } from '../helpers/shared-data.ts';
@@ -37,22 +34,11 @@ describe('e2e: screenshots of Holdings, Dashboard and History', function () {
   this.timeout(120_000);
   let app: TestApp;
   let browser: Browser;
-  let dir: string;
   let user: SignedInUser;
   const contexts: BrowserContext[] = [];
 
   before(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'screens-e2e-'));
-    const replayFile = path.join(dir, 'replay.csv');
-    await writeFile(replayFile, `${REPLAY}\n`);
-    ({ app, browser } = await startBrowserSuite({
-      env: {
-        QUOTE_PROVIDER: 'replay',
-        REPLAY_FILE: replayFile,
-        REPLAY_LOOP: 'true',
-        QUOTE_INTERVAL_MS: '500',
-      },
-    }));
+    ({ app, browser } = await startBrowserSuite({ replay: { csv: REPLAY, intervalMs: 500 } }));
     user = await signIn(app, { name: 'Asha Verma' });
     const api = apiClient(app.url);
     const upload = await api.post(
@@ -109,7 +95,6 @@ describe('e2e: screenshots of Holdings, Dashboard and History', function () {
   after(async () => {
     for (const context of contexts) await context.close();
     await stopBrowserSuite({ app, browser });
-    await rm(dir, { recursive: true, force: true });
   });
 
   for (const { name, viewport } of WIDTHS) {

@@ -5,9 +5,6 @@
  * so every figure is known.
  */
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
@@ -40,21 +37,10 @@ describe('e2e: Holdings page', function () {
   let context: BrowserContext;
   let page: Page;
   let errors: string[];
-  let dir: string;
   let user: SignedInUser;
 
   before(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'holdings-e2e-'));
-    const replayFile = path.join(dir, 'replay.csv');
-    await writeFile(replayFile, `${REPLAY}\n`);
-    ({ app, browser } = await startBrowserSuite({
-      env: {
-        QUOTE_PROVIDER: 'replay',
-        REPLAY_FILE: replayFile,
-        REPLAY_LOOP: 'true',
-        QUOTE_INTERVAL_MS: '400',
-      },
-    }));
+    ({ app, browser } = await startBrowserSuite({ replay: { csv: REPLAY, intervalMs: 400 } }));
     user = await signIn(app, { name: 'Asha Verma' });
     context = await signedInContext(browser, app, user);
     page = await context.newPage();
@@ -63,7 +49,6 @@ describe('e2e: Holdings page', function () {
 
   after(async () => {
     await stopBrowserSuite({ app, browser });
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('uploads a Zerodha Kite file through the dialog and shows the aggregated table', async () => {

@@ -3,9 +3,14 @@
  * http://127.0.0.1:<port>, which is also its APP_URL (so the Socket.IO origin check and the
  * emailed links match the page, as in production), and Chromium.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { bootApp, type BootOptions, type TestApp } from './app.ts';
 import { launchBrowser, requireBuiltClient } from './browser.ts';
+import { createTestDatabase } from '../reliability/support/cluster.ts';
+import { testServices } from './root-hooks.ts';
 import { freePort } from './services.ts';
 
 export interface BrowserSuite {
@@ -13,14 +18,74 @@ export interface BrowserSuite {
   browser: Browser;
 }
 
+export interface BrowserSuiteOptions extends BootOptions {
+  /**
+   * Prices from a replay file of these CSV rows (`time,symbol,exchange,price,prev_close`), one
+   * batch a time value every `intervalMs`, looping; the file lives in a temporary folder that
+   * goes when the app closes.
+   */
+  replay?: { csv: string; intervalMs: number };
+  /**
+   * A database of the suite's own, dropped when the app closes (with a PostgreSQL server; on
+   * PGlite every app has its own anyway): for a test that must not see what earlier files of its
+   * worker stored, such as their instruments' quotes.
+   */
+  ownDatabase?: boolean;
+}
+
+/** The replay provider's environment for `csv`, and how to remove its file. */
+async function replayEnv(replay: NonNullable<BrowserSuiteOptions['replay']>) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'browser-replay-'));
+  const file = path.join(dir, 'replay.csv');
+  await writeFile(file, replay.csv.endsWith('\n') ? replay.csv : `${replay.csv}\n`);
+  return {
+    env: {
+      QUOTE_PROVIDER: 'replay',
+      REPLAY_FILE: file,
+      REPLAY_LOOP: 'true',
+      QUOTE_INTERVAL_MS: String(replay.intervalMs),
+    },
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
 /** Boots the app on the built client (with `options`; `options.env` wins) and launches Chromium. */
-export async function startBrowserSuite(options: BootOptions = {}): Promise<BrowserSuite> {
+export async function startBrowserSuite({
+  replay,
+  ownDatabase,
+  ...options
+}: BrowserSuiteOptions = {}): Promise<BrowserSuite> {
   const port = await freePort();
-  const app = await bootApp({
-    clientDist: requireBuiltClient(),
-    ...options,
-    env: { PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, ...options.env },
-  });
+  const prices = replay ? await replayEnv(replay) : undefined;
+  const database = ownDatabase && testServices().databaseUrl ? await createTestDatabase() : undefined;
+  const release = async () => {
+    await prices?.remove();
+    await database?.drop();
+  };
+  let app: TestApp;
+  try {
+    const booted = await bootApp({
+      clientDist: requireBuiltClient(),
+      ...options,
+      env: {
+        ...prices?.env,
+        ...(database ? { DATABASE_URL: database.url } : {}),
+        PORT: String(port),
+        APP_URL: `http://127.0.0.1:${port}`,
+        ...options.env,
+      },
+    });
+    app = {
+      ...booted,
+      close: async () => {
+        await booted.close();
+        await release();
+      },
+    };
+  } catch (err) {
+    await release();
+    throw err;
+  }
   try {
     return { app, browser: await launchBrowser() };
   } catch (err) {
