@@ -70,7 +70,8 @@ const csvText = fc
 const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 5000);
 
 describe('security: property-based fuzzing of importers and JSON routes', function () {
-  this.timeout(120_000);
+  // A hang guard, not a speed target: beside three busy workers a run took more than 120 s.
+  this.timeout(300_000);
   let app: TestApp;
   let user: SignedInUser;
   before(async () => {
