@@ -1,8 +1,8 @@
 /**
- * `npm test`: preflight; the client build; then the whole mocha suite in one pool of parallel
- * workers, with typecheck, lint and format check running beside it. The last line is always
- * `N passed, N failed` (a failing check or build counts as one failure). Extra arguments go to
- * mocha: `npm test -- --grep holdings`.
+ * `npm test`: preflight; typecheck, lint, format check and client build at once; then the whole
+ * mocha suite in one pool of parallel workers; it stops at the first failing step. The last line is always `N passed, N failed`
+ * (a failing gate counts as one failure). Extra arguments go to mocha:
+ * `npm test -- --grep holdings`.
  */
 import { spawn } from 'node:child_process';
 import { accessSync, constants as fs, readdirSync } from 'node:fs';
@@ -139,14 +139,12 @@ if (missing.length > 0) {
   finish(0, 1);
 }
 
-/** Checks that need nothing but the sources: they run beside the suite. */
-const checks = [
+const gates = [
   ['typecheck', ['run', 'typecheck']],
   ['lint', ['run', 'lint']],
   ['format check', ['run', 'format:check']],
+  ['client build', ['run', 'build', '-w', 'client']],
 ];
-/** The browser tests drive the built client: it is built before the suite starts. */
-const clientBuild = ['client build', ['run', 'build', '-w', 'client']];
 
 /** Runs a command with its output held back; resolves to its exit code and what it printed. */
 function runQuietly(command, args) {
@@ -164,26 +162,21 @@ function runQuietly(command, args) {
   });
 }
 
-/** Runs a gate with its output held back; true when it passed, else prints its output. */
-async function gate([name, args]) {
-  const started = Date.now();
-  const { code, output } = await runQuietly('npm', args);
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  if (code === 0) {
-    console.log(`✓ ${name} (${seconds} s)`);
-    return true;
-  }
-  process.stdout.write(`\n▶ ${name}: npm ${args.join(' ')}\n${output}`);
-  console.error(`npm test: ${name} failed (npm ${args.join(' ')} exited with ${code})`);
-  return false;
-}
-
-console.log(`\n▶ ${clientBuild[0]}: npm ${clientBuild[1].join(' ')}`);
-if (!(await gate(clientBuild))) finish(0, 1);
-// Each check is one single-threaded process; they run at once, beside the suite, and each is
-// printed whole when it ends. A failing one counts as one failure.
-console.log(`\n▶ beside the suite: ${checks.map(([name]) => name).join(', ')}`);
-const checksPassed = Promise.all(checks.map(gate));
+// The gates at once (each is one single-threaded process), each printed whole when it ends.
+console.log(`\n▶ gates at once: ${gates.map(([name]) => name).join(', ')}`);
+const failedGates = [];
+await Promise.all(
+  gates.map(async ([name, args]) => {
+    const started = Date.now();
+    const { code, output } = await runQuietly('npm', args);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (code === 0) return console.log(`✓ ${name} (${seconds} s)`);
+    process.stdout.write(`\n▶ ${name}: npm ${args.join(' ')}\n${output}`);
+    console.error(`npm test: ${name} failed (npm ${args.join(' ')} exited with ${code})`);
+    failedGates.push(name);
+  }),
+);
+if (failedGates.length > 0) finish(0, 1);
 
 /**
  * The files that take longest (measured in a full run with four workers, 25 Nov 2026: 15–140 s
@@ -263,5 +256,4 @@ if (extra.some((arg) => !arg.startsWith('-') && /\.test\.ts$/.test(arg))) {
     ...extra,
   ]);
 }
-const failedChecks = (await checksPassed).filter((passed) => !passed).length;
-finish(counts.passing, counts.failing + failedChecks);
+finish(counts.passing, counts.failing);
