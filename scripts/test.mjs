@@ -1,8 +1,8 @@
 /**
  * `npm test`: preflight; typecheck, lint, format check and client build at once; then the whole
- * mocha suite in one pool of parallel workers; it stops at the first failing step. The last line is always `N passed, N failed`
- * (a failing gate counts as one failure). Extra arguments go to mocha:
- * `npm test -- --grep holdings`.
+ * mocha suite in one pool of parallel workers. It stops at the first failing step. The last line
+ * is always `N passed, N failed` (a failing gate counts as one failure). Extra arguments go to
+ * mocha: `npm test -- --grep holdings`.
  */
 import { spawn } from 'node:child_process';
 import { accessSync, constants as fs, readdirSync } from 'node:fs';
