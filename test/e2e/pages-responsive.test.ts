@@ -190,7 +190,11 @@ describe('e2e: every route at 360 px, with labelled fields and no serious axe vi
       await page.goto(`${app.url}/holdings`);
       const phone = viewport.width < 768;
       const item = phone ? 'li.holding-card' : 'tr.holding-row';
-      await page.locator(`${item}[data-symbol="HDFCBANK"] [data-col="ltp"]`).getByText('₹').waitFor();
+      // HDFCBANK was just added: its first price may come after the page's snapshot, live, and a
+      // row takes live prices while it is on screen (useVisibleQuote), as a user scrolling to it.
+      const ltp = page.locator(`${item}[data-symbol="HDFCBANK"] [data-col="ltp"]`);
+      await ltp.scrollIntoViewIfNeeded();
+      await ltp.getByText('₹').waitFor();
       await page.getByRole('button', { name: 'Show values' }).click();
       await page.locator(`${item}[data-symbol="HDFCBANK"] .expand-button`).click();
       await page.locator('.holding-details .account-item').first().waitFor();
