@@ -5,12 +5,13 @@
  * mocha: `npm test -- --grep holdings`.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants as fs, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import pg from 'pg';
+import { chromiumPath, isExecutable } from './chromium.mjs';
 
 /** Where the process-level tests create their databases when DATABASE_URL is unset. */
 const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -28,15 +29,6 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-function isExecutable(file) {
-  try {
-    accessSync(file, fs.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function onPath(command) {
   return (process.env.PATH ?? '')
     .split(path.delimiter)
@@ -49,9 +41,11 @@ function preflight() {
   if (!process.env.REDIS_URL && !onPath('redis-server')) {
     missing.push('redis-server is not on PATH (apt-get install redis-server, or set REDIS_URL)');
   }
-  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  const chromium = chromiumPath();
   if (!isExecutable(chromium)) {
-    missing.push(`Chromium not found at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`);
+    missing.push(
+      `Chromium not found at ${chromium} (apt-get install chromium-headless-shell, or set CHROMIUM_PATH)`,
+    );
   }
   return missing;
 }

@@ -1,12 +1,14 @@
 /**
  * Headless Chromium for browser tests (ARCHITECTURE §8): playwright-core driving the system
- * Chromium (CHROMIUM_PATH, default /usr/bin/chromium) against the built client.
+ * Chromium (CHROMIUM_PATH, else chromium-headless-shell or chromium: scripts/chromium.mjs)
+ * against the built client.
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumPath as findChromium } from '../../scripts/chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -15,7 +17,7 @@ export const builtClientDist = path.join(root, 'client', 'dist');
 
 export const screenshotDir = path.join(root, 'test-results', 'screenshots');
 
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const chromiumPath = findChromium();
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -39,7 +41,9 @@ export function requireBuiltClient(): string {
 /** Launches headless Chromium; close it in an `after` hook. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
-    throw new Error(`Chromium not found at ${chromiumPath}: install chromium or set CHROMIUM_PATH`);
+    throw new Error(
+      `Chromium not found at ${chromiumPath}: install chromium-headless-shell or chromium, or set CHROMIUM_PATH`,
+    );
   }
   return chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
 }

@@ -10,7 +10,7 @@
  * a hook, so it writes what it started into the run's registry (a directory made by
  * `mochaGlobalSetup` in the main process) and `mochaGlobalTeardown` drops and stops them.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createFreshDatabase, dropDatabase, startRedisServer } from './services.ts';
@@ -67,13 +67,26 @@ async function startServices(worker: boolean): Promise<TestServices> {
   return { databaseUrl, redisUrl };
 }
 
+/** When TEST_TIMES names a file, each test file's wall time is appended to it (seconds, path). */
+let fileStarted = 0;
+
+function recordFileTime(context: Mocha.Context): void {
+  const times = process.env.TEST_TIMES;
+  const file = context.test?.parent?.suites[0]?.file;
+  if (!times || !file) return;
+  const seconds = ((Date.now() - fileStarted) / 1000).toFixed(1);
+  appendFileSync(times, `${seconds} ${path.relative(process.cwd(), file)}\n`);
+}
+
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
+    fileStarted = Date.now();
     this.timeout(60_000);
     starting ??= startServices(inParallelWorker());
     services = await starting;
   },
   async afterAll(this: Mocha.Context) {
+    recordFileTime(this);
     // A worker keeps its services for its next file; the global teardown ends them.
     if (inParallelWorker()) return;
     this.timeout(30_000);

@@ -1,7 +1,20 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
+import { chromiumPath, isExecutable } from '../../scripts/chromium.mjs';
 import { assertNoHorizontalScroll, launchBrowser, newPage, PHONE, screenshot } from '../helpers/browser.ts';
+
+describe('infra: which Chromium the tests drive', () => {
+  it('is CHROMIUM_PATH when it is set', () => {
+    expect(chromiumPath({ CHROMIUM_PATH: '/opt/chrome/chrome' })).to.equal('/opt/chrome/chrome');
+  });
+
+  it('is otherwise an installed Chromium, the headless shell when there is one', () => {
+    const picked = chromiumPath({});
+    expect(isExecutable(picked), picked).to.equal(true);
+    if (isExecutable('/usr/lib/chromium/chromium-headless-shell')) expect(picked).to.match(/headless-shell$/);
+  });
+});
 
 describe('infra: headless Chromium helpers', function () {
   this.timeout(60_000);
