@@ -15,6 +15,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { keepOpen } from '../helpers/open-contexts.ts';
 import { openSignedIn, pageErrors } from './support.ts';
 
 const GUARDED = [
@@ -160,7 +161,8 @@ describe('e2e: Price Guard timings, draft Save and Cancel, Manage Position Rules
   });
 
   it('opens the modal 0.5 s after ?magic-setup=true leaves the address, not before', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // The tests after this one go on with its page.
+    const context = keepOpen(await browser.newContext({ viewport: { width: 1280, height: 800 } }));
     await context.addInitScript(recordGuardTimes);
     await context.addInitScript(
       ([token, refresh]) => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumPath as findChromium } from '../../scripts/chromium.mjs';
+import { trackBrowser } from './open-contexts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -38,14 +39,19 @@ export function requireBuiltClient(): string {
   return builtClientDist;
 }
 
-/** Launches headless Chromium; close it in an `after` hook. */
+/**
+ * Launches headless Chromium; close it in an `after` hook. The contexts a test opens in it are
+ * closed after the test (`open-contexts.ts`).
+ */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
     throw new Error(
       `Chromium not found at ${chromiumPath}: install chromium-headless-shell or chromium, or set CHROMIUM_PATH`,
     );
   }
-  return chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
+  trackBrowser(browser);
+  return browser;
 }
 
 export interface Viewport {

@@ -13,6 +13,7 @@
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { closeTestContexts, noteOpenContexts } from './open-contexts.ts';
 import { createFreshDatabase, dropDatabase, startRedisServer } from './services.ts';
 
 interface TestServices {
@@ -84,6 +85,12 @@ export const mochaHooks = {
     this.timeout(60_000);
     starting ??= startServices(inParallelWorker());
     services = await starting;
+  },
+  beforeEach() {
+    noteOpenContexts();
+  },
+  async afterEach() {
+    await closeTestContexts();
   },
   async afterAll(this: Mocha.Context) {
     recordFileTime(this);

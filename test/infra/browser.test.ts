@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { chromiumPath, isExecutable } from '../../scripts/chromium.mjs';
+import { keepOpen } from '../helpers/open-contexts.ts';
 import { assertNoHorizontalScroll, launchBrowser, newPage, PHONE, screenshot } from '../helpers/browser.ts';
 
 describe('infra: which Chromium the tests drive', () => {
@@ -52,5 +53,28 @@ describe('infra: headless Chromium helpers', function () {
     expect(file).to.match(/test-results\/screenshots\/infra-smoke\.png$/);
     expect(existsSync(file)).to.equal(true);
     await page.close();
+  });
+});
+
+describe('infra: the contexts a test opens are closed after it', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let fileContext: BrowserContext;
+  let testContext: BrowserContext;
+  let handedOn: BrowserContext;
+  before(async () => {
+    browser = await launchBrowser();
+    fileContext = await browser.newContext();
+  });
+  after(() => browser?.close());
+
+  it('opens one context to drop and one to hand on', async () => {
+    testContext = await browser.newContext();
+    handedOn = keepOpen(await browser.newContext());
+    expect(browser.contexts()).to.include.members([fileContext, testContext, handedOn]);
+  });
+
+  it('finds the dropped one closed, and the before hook’s and the handed-on one open', () => {
+    expect(browser.contexts()).to.have.members([fileContext, handedOn]);
   });
 });
