@@ -18,18 +18,17 @@ export async function signedInContext(
   user: Pick<SignedInUser, 'token' | 'refreshToken'>,
   viewport: Viewport = DESKTOP,
 ): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport, locale: 'en-IN', timezoneId: 'Asia/Kolkata' });
-  const page = await context.newPage();
-  await page.goto(`${app.url}/terms`);
-  await page.evaluate(
-    ([token, refresh]) => {
-      localStorage.setItem('auth_token', token!);
-      localStorage.setItem('refresh_token', refresh!);
-    },
-    [user.token, user.refreshToken],
-  );
-  await page.close();
-  return context;
+  // Playwright writes the origin's localStorage without loading the app.
+  const localStorage = [
+    { name: 'auth_token', value: user.token },
+    { name: 'refresh_token', value: user.refreshToken },
+  ];
+  return browser.newContext({
+    viewport,
+    locale: 'en-IN',
+    timezoneId: 'Asia/Kolkata',
+    storageState: { cookies: [], origins: [{ origin: new URL(app.url).origin, localStorage }] },
+  });
 }
 
 /** The symbols of the holdings table, top to bottom. */
