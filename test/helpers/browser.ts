@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { chromiumPath as findChromium } from '../../scripts/chromium.mjs';
+import { chromiumPath as findChromium, isExecutable } from '../../scripts/chromium.mjs';
 import { trackBrowser } from './open-contexts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -44,7 +44,7 @@ export function requireBuiltClient(): string {
  * closed after the test (`open-contexts.ts`).
  */
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(chromiumPath)) {
+  if (!isExecutable(chromiumPath)) {
     throw new Error(
       `Chromium not found at ${chromiumPath}: install chromium-headless-shell or chromium, or set CHROMIUM_PATH`,
     );
