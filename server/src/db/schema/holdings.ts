@@ -1,0 +1,50 @@
+/** Broker accounts and the holdings in them. */
+import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { id, createdAt, updatedAt, money, instrument } from './columns.ts';
+import { ownerId } from './users.ts';
+
+export const brokerAccounts = pgTable(
+  'broker_accounts',
+  {
+    id: id(),
+    userId: ownerId(),
+    brokerName: text('broker_name').notNull(),
+    /** USER_ADDED for manual entry, CSV_IMPORT for uploads, API for future broker connections. */
+    brokerType: text('broker_type').notNull(),
+    accountLabel: text('account_label').notNull().default(''),
+    accountStatus: text('account_status').notNull().default('ACTIVE'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  // The manual account is found by its type, never by its name: an upload named "Manual" is
+  // a broker account of its own (CSV_IMPORT) and cannot reach the holdings added by hand.
+  (t) => [
+    uniqueIndex('broker_accounts_user_type_name_label_uq').on(
+      t.userId,
+      t.brokerType,
+      t.brokerName,
+      t.accountLabel,
+    ),
+  ],
+);
+
+export const holdings = pgTable(
+  'holdings',
+  {
+    id: id(),
+    userId: ownerId(),
+    brokerAccountId: uuid('broker_account_id')
+      .notNull()
+      .references(() => brokerAccounts.id, { onDelete: 'cascade' }),
+    ...instrument(),
+    isin: text('isin'),
+    quantity: money('quantity').notNull(),
+    averagePrice: money('average_price').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('holdings_user_account_symbol_uq').on(t.userId, t.brokerAccountId, t.symbol, t.exchange),
+    index('holdings_instrument_idx').on(t.exchange, t.symbol),
+  ],
+);
