@@ -11,6 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newcomerEnv } from '../../test/helpers/processes.ts';
 import { freePort } from '../../test/helpers/services.ts';
 import { median } from '../lib/stats.ts';
 import { result, round, type BenchContext, type Benchmark } from '../lib/types.ts';
@@ -32,23 +33,6 @@ export interface B7Evidence {
   discarded: number;
 }
 
-/** Environment of a newcomer's `npm start`: nothing configured but the port and the data folder. */
-function startEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
-  for (const name of [
-    'DATABASE_URL',
-    'REDIS_URL',
-    'GOOGLE_CLIENT_ID',
-    'DEMO_MODE',
-    'APP_URL',
-    'JWT_SECRET',
-    'NODE_ENV',
-  ])
-    delete env[name];
-  env.LOG_LEVEL = 'warn';
-  return env;
-}
-
 /** One cold start; undefined when start.mjs rebuilt the client first. */
 async function coldStart(): Promise<StartRun | undefined> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-b7-'));
@@ -57,7 +41,7 @@ async function coldStart(): Promise<StartRun | undefined> {
   const started = performance.now();
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
-    env: startEnv(port, dataDir),
+    env: newcomerEnv(port, dataDir),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

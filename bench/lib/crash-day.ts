@@ -16,9 +16,9 @@
  * - Users: four in five on the Basic tier (5 emails a month), seven in ten with a verified
  *   email endpoint (ordinal mod 5 = 0 is Advanced, ordinal mod 10 < 7 has the email).
  */
-import type { Quote, TickBatch } from '@app/common/market/tick-batch';
-import { priceChange } from '@app/common/market/quote-math';
+import type { TickBatch } from '@app/common/market/tick-batch';
 import { round2 } from '@app/common/portfolio/position-math';
+import { benchBatch } from './market.ts';
 
 export interface CrashPlan {
   /** Distinguishes the seeded users (letters and digits). */
@@ -44,8 +44,7 @@ export type CrashBatchKind = 'calm' | 'crash' | 'after';
 
 /** One poll over every instrument; `at` is set now (publish it at once). */
 export function crashDayBatch(symbols: readonly string[], kind: CrashBatchKind, seq: number): TickBatch {
-  const asOf = Date.now();
-  const quotes: Quote[] = symbols.map((symbol, i) => {
+  return benchBatch(`b8-${kind}-${seq}`, symbols, (i) => {
     const prevClose = prevCloseOf(i);
     const ltp =
       kind === 'calm'
@@ -53,15 +52,6 @@ export function crashDayBatch(symbols: readonly string[], kind: CrashBatchKind, 
         : kind === 'crash'
           ? crashPriceOf(i)
           : round2(crashPriceOf(i) * (1 + Math.abs(Math.sin(seq + i)) / 500));
-    return {
-      symbol,
-      exchange: 'NSE',
-      ltp,
-      prevClose,
-      ...priceChange(ltp, prevClose),
-      asOf,
-      delayMinutes: 0,
-    };
+    return { ltp, prevClose };
   });
-  return { v: 1, id: `b8-${kind}-${seq}`, at: Date.now(), source: 'bench', quotes };
 }

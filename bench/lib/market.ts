@@ -51,10 +51,21 @@ export function heldKeys(symbols: readonly string[], user: number, perUser: numb
 
 /** One poll cycle over every symbol, as the streamer would publish it; `at` is set now. */
 export function tickBatch(symbols: readonly string[], seq: number): TickBatch {
+  return benchBatch(`bench-${seq}`, symbols, (i) => {
+    const prevClose = 100 + (i % 900);
+    return { prevClose, ltp: round2(prevClose * (1 + Math.sin(seq + i) / 50)) };
+  });
+}
+
+/** A batch of NSE quotes, one per symbol, priced by `priceOf(index)`; `at` and `asOf` are now. */
+export function benchBatch(
+  id: string,
+  symbols: readonly string[],
+  priceOf: (index: number) => { ltp: number; prevClose: number },
+): TickBatch {
   const asOf = Date.now();
   const quotes: Quote[] = symbols.map((symbol, i) => {
-    const prevClose = 100 + (i % 900);
-    const ltp = round2(prevClose * (1 + Math.sin(seq + i) / 50));
+    const { ltp, prevClose } = priceOf(i);
     return {
       symbol,
       exchange: 'NSE',
@@ -65,5 +76,5 @@ export function tickBatch(symbols: readonly string[], seq: number): TickBatch {
       delayMinutes: 0,
     };
   });
-  return { v: 1, id: `bench-${seq}`, at: Date.now(), source: 'bench', quotes };
+  return { v: 1, id, at: asOf, source: 'bench', quotes };
 }

@@ -6,6 +6,28 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
+/** What a newcomer's `npm start` leaves unset: every service and secret, so it runs embedded. */
+const CONFIGURED_VARIABLES = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'GOOGLE_CLIENT_ID',
+  'DEMO_MODE',
+  'APP_URL',
+  'JWT_SECRET',
+  'NODE_ENV',
+];
+
+/**
+ * The environment of a newcomer's `npm start` on `port` with `dataDir`: this process's, less
+ * {@link CONFIGURED_VARIABLES}, logging warnings only.
+ */
+export function newcomerEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
+  for (const name of CONFIGURED_VARIABLES) delete env[name];
+  env.LOG_LEVEL = 'warn';
+  return env;
+}
+
 export interface RunningProcess {
   child: ChildProcess;
   output(): string;
@@ -20,20 +42,21 @@ export function startNode(args: string[], cwd: string, env: Record<string, strin
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  return {
-    child,
-    output: () => out,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      const exited = once(child, 'exit');
-      child.kill(signal);
-      const [code] = (await exited) as [number | null];
-      return code;
-    },
-  };
+  return running(child, (signal) => child.kill(signal));
+}
+
+/**
+ * Runs `node <args>` in `cwd` with only PATH and `env` to its end: its exit code and its output
+ * (stdout and stderr together, whole: read once both have closed).
+ */
+export async function runNode(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
+  const proc = startNode(args, cwd, env);
+  const [code] = (await once(proc.child, 'close')) as [number | null];
+  return { code, output: proc.output() };
 }
 
 /** Runs a TypeScript entry of this checkout (`server/src/main.ts`, …) through tsx. */
@@ -52,6 +75,22 @@ export function startNpmScript(script: string, env: Record<string, string>): Run
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  return running(
+    child,
+    (signal) => process.kill(-child.pid!, signal),
+    () => groupGone(child.pid!),
+  );
+}
+
+/**
+ * `child` with its output collected; `stop` signals it through `kill`, waits for its exit and
+ * then for `afterExit`.
+ */
+function running(
+  child: ChildProcess,
+  kill: (signal: NodeJS.Signals) => void,
+  afterExit: () => Promise<void> = async () => undefined,
+): RunningProcess {
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -61,13 +100,17 @@ export function startNpmScript(script: string, env: Record<string, string>): Run
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit');
-      process.kill(-child.pid!, signal);
+      kill(signal);
       const [code] = (await exited) as [number | null];
-      // npm may exit before its children: wait (up to 10 s) until the whole group is gone.
-      for (let i = 0; i < 100 && groupAlive(child.pid!); i++) await new Promise((r) => setTimeout(r, 100));
+      await afterExit();
       return code;
     },
   };
+}
+
+/** npm may exit before its children: waits (up to 10 s) until the whole group `pgid` is gone. */
+async function groupGone(pgid: number): Promise<void> {
+  for (let i = 0; i < 100 && groupAlive(pgid); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 /** Whether any process of the group `pgid` is still running. */

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, newPage, PHONE } from '../helpers/browser.ts';
+import { newcomerEnv } from '../helpers/processes.ts';
 import { freePort } from '../helpers/services.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -49,24 +50,7 @@ describe('infra: npm start (scripts/start.mjs)', function () {
   /** Spawns `npm start` (node scripts/start.mjs) on `port` with DATA_DIR and waits until healthy. */
   async function start(port: number): Promise<void> {
     url = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'development',
-    };
-    for (const name of [
-      'DATABASE_URL',
-      'REDIS_URL',
-      'GOOGLE_CLIENT_ID',
-      'DEMO_MODE',
-      'APP_URL',
-      'JWT_SECRET',
-    ]) {
-      delete env[name];
-    }
+    const env = { ...newcomerEnv(port, dataDir), NODE_ENV: 'development' };
     log = '';
     // Its own process group: the server it starts goes with it when the test ends.
     child = spawn(process.execPath, ['scripts/start.mjs'], {

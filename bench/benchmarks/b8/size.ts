@@ -31,46 +31,44 @@ export interface B8Size {
   paths: ClaimPath[];
 }
 
+/** What every size shares: both shapes and both paths. */
+const EVERY_SIZE = { instances: [1, 2], paths: ['set-based', 'baseline'] } satisfies Partial<B8Size>;
+
+/** Full and mid differ only in scale: the pace, sockets and waits of a busy market day. */
+const MARKET_DAY = {
+  ...EVERY_SIZE,
+  instruments: 2000,
+  crossingSockets: 150,
+  quietSockets: 100,
+  warmup: 5,
+  intervalMs: 1000,
+  afterBatches: 10,
+  alertGraceS: 10,
+  statsSettleMs: 11_000,
+  clients: 2,
+} satisfies Partial<B8Size>;
+
 export const B8_SIZES: Record<'full' | 'mid' | 'quick', B8Size> = {
   full: {
+    ...MARKET_DAY,
     rules: 200_000,
     crossings: 50_000,
     users: 30_000,
-    instruments: 2000,
-    crossingSockets: 150,
-    quietSockets: 100,
-    warmup: 5,
-    intervalMs: 1000,
-    afterBatches: 10,
     // Today's path needed 138–167 s for 50,000 claims on a quiet machine (issue #18); the waits
     // keep a full run (four runs) under 20 minutes.
     claimWaitS: 200,
     emailWaitS: 200,
-    alertGraceS: 10,
-    statsSettleMs: 11_000,
-    clients: 2,
-    instances: [1, 2],
-    paths: ['set-based', 'baseline'],
   },
   mid: {
+    ...MARKET_DAY,
     rules: 50_000,
     crossings: 12_500,
     users: 7500,
-    instruments: 2000,
-    crossingSockets: 150,
-    quietSockets: 100,
-    warmup: 5,
-    intervalMs: 1000,
-    afterBatches: 10,
     claimWaitS: 180,
     emailWaitS: 120,
-    alertGraceS: 10,
-    statsSettleMs: 11_000,
-    clients: 2,
-    instances: [1, 2],
-    paths: ['set-based', 'baseline'],
   },
   quick: {
+    ...EVERY_SIZE,
     rules: 1000,
     crossings: 200,
     users: 150,
@@ -85,8 +83,6 @@ export const B8_SIZES: Record<'full' | 'mid' | 'quick', B8Size> = {
     alertGraceS: 5,
     statsSettleMs: 1200,
     clients: 1,
-    instances: [1, 2],
-    paths: ['set-based', 'baseline'],
   },
 };
 

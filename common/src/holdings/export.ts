@@ -2,6 +2,7 @@
  * Holdings as a spreadsheet-safe CSV table. Text cells that a spreadsheet would run as a
  * formula (starting with =, +, -, @, tab or carriage return) are prefixed with a quote.
  */
+import type { PricedPosition } from '../portfolio/types.ts';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -10,19 +11,13 @@ export function neutralizeCell(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
-export interface ExportableHolding {
+/** A holding as exported: one account's position, without its purchase value. */
+export interface ExportableHolding extends Omit<PricedPosition, 'purchase_value'> {
   symbol: string;
   exchange: string;
   company_name: string;
   broker_name: string;
   account_label: string;
-  quantity: number;
-  average_price: number;
-  current_price: number | null;
-  /** Null without a price: the cell stays empty, like LTP's. */
-  market_value: number | null;
-  pnl: number | null;
-  pnl_percent: number | null;
 }
 
 export const EXPORT_HEADERS = [

@@ -9,16 +9,7 @@ import type { Instrument, SymbolChange } from './types.ts';
  * a leading space).
  */
 export function parseNseEquityList(text: string): Instrument[] {
-  const table = readMasterTable(text);
-  requireHeaders(table, ['SYMBOL', 'NAME OF COMPANY', 'SERIES', 'ISIN NUMBER'], 'NSE equity list');
-  return table.records.filter(hasSymbol).map((cell) => ({
-    exchange: 'NSE',
-    symbol: cell('SYMBOL').toUpperCase(),
-    name: cell('NAME OF COMPANY'),
-    isin: cell('ISIN NUMBER').toUpperCase(),
-    series: cell('SERIES'),
-    kind: 'EQUITY',
-  }));
+  return parseNseCompanyList(text, 'EQUITY', 'NSE equity list');
 }
 
 /**
@@ -27,15 +18,20 @@ export function parseNseEquityList(text: string): Instrument[] {
  * trailing comma on every line).
  */
 export function parseNseSmeList(text: string): Instrument[] {
+  return parseNseCompanyList(text, 'SME', 'NSE SME list');
+}
+
+/** The equity and SME masters share their columns (spelt with spaces or underscores). */
+function parseNseCompanyList(text: string, kind: 'EQUITY' | 'SME', label: string): Instrument[] {
   const table = readMasterTable(text);
-  requireHeaders(table, ['SYMBOL', 'NAME OF COMPANY', 'SERIES', 'ISIN NUMBER'], 'NSE SME list');
+  requireHeaders(table, ['SYMBOL', 'NAME OF COMPANY', 'SERIES', 'ISIN NUMBER'], label);
   return table.records.filter(hasSymbol).map((cell) => ({
     exchange: 'NSE',
     symbol: cell('SYMBOL').toUpperCase(),
     name: cell('NAME OF COMPANY'),
     isin: cell('ISIN NUMBER').toUpperCase(),
     series: cell('SERIES'),
-    kind: 'SME',
+    kind,
   }));
 }
 

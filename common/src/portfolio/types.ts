@@ -1,4 +1,5 @@
 import type { Exchange } from '../instruments/types.ts';
+import type { PositionValues } from './position-math.ts';
 
 type Numeric = number | string;
 
@@ -22,20 +23,22 @@ export interface RawHolding {
   broker_type?: string | null;
 }
 
+/**
+ * A position's quantity and prices and what it is worth at the current price (null without one:
+ * never valued at an invented price).
+ */
+export interface PricedPosition extends PositionValues {
+  quantity: number;
+  average_price: number;
+  current_price: number | null;
+}
+
 /** A flat holding with numbers and the derived values of spec §3. */
-export interface Holding {
+export interface Holding extends PricedPosition {
   id: number | string;
   symbol: string;
   exchange: Exchange;
   company_name: string | null;
-  quantity: number;
-  average_price: number;
-  current_price: number | null;
-  purchase_value: number;
-  /** Null without a current price: never valued at an invented price. */
-  market_value: number | null;
-  pnl: number | null;
-  pnl_percent: number | null;
   /** Rupee change of the position's value today. */
   day_change: number;
   day_change_percent: number;
@@ -55,19 +58,11 @@ export interface RuleCoverage {
 }
 
 /** One broker account's share of an aggregated holding. */
-export interface AccountHolding {
+export interface AccountHolding extends PricedPosition {
   id: number | string;
   broker_account_id: number | string | null;
   broker_name: string;
   broker_type: string;
-  quantity: number;
-  average_price: number;
-  current_price: number | null;
-  /** Null without a current price. */
-  market_value: number | null;
-  pnl: number | null;
-  pnl_percent: number | null;
-  purchase_value: number;
   day_change: number;
   active_rules_count: number;
 }

@@ -6,30 +6,20 @@
  * servers on the database apply due bonuses and splits within a minute. With PGlite, run it
  * while the server is stopped (one process owns the files); the server applies at start.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '@app/config';
 import { BcFileError } from '@app/common/corporate-actions/index';
 import { istDateOf } from '@app/common/market/calendar';
 import { openDatabase } from '../db/client.ts';
+import { fail, parseOptions, readInputFile } from '../util/cli.ts';
 import { bcFileFromBundle, BundleError, downloadBcFile, prBundleUrl, syncCorporateActions } from './sync.ts';
 
 const USAGE = 'usage: npm run corporate-actions:sync -- [--from FILE | --date YYYY-MM-DD | --url URL]';
 
-function fail(message: string, code = 1): never {
-  console.error(message);
-  process.exit(code);
-}
-
-let args;
-try {
-  args = parseArgs({
-    options: { from: { type: 'string' }, date: { type: 'string' }, url: { type: 'string' } },
-  }).values;
-} catch (err) {
-  fail(`${(err as Error).message}\n${USAGE}`, 2);
-}
+const args = parseOptions(
+  { from: { type: 'string' }, date: { type: 'string' }, url: { type: 'string' } },
+  USAGE,
+);
 if (args.date && !/^\d{4}-\d{2}-\d{2}$/.test(args.date)) fail(`--date must be YYYY-MM-DD\n${USAGE}`, 2);
 if ([args.from, args.date, args.url].filter(Boolean).length > 1)
   fail(`give one of --from, --date, --url\n${USAGE}`, 2);
@@ -39,9 +29,7 @@ const today = istDateOf(new Date());
 async function readSource(): Promise<{ text: string; source: string }> {
   if (fromFile) {
     const from = path.resolve(fromFile);
-    const bytes = await readFile(from).catch((err: NodeJS.ErrnoException) =>
-      fail(`Cannot read ${from}: ${err.code === 'ENOENT' ? 'no such file' : err.message}.`),
-    );
+    const bytes = await readInputFile(from);
     // A zip starts with "PK": the whole bundle was given.
     if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
       const inner = bcFileFromBundle(new Uint8Array(bytes));

@@ -7,9 +7,7 @@
  * on a list that drops a holiday we know of (unless `--allow-removals`). `--data` points at
  * another copy of the data file (tests). Restart the server and the streamer afterwards.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { HolidayListError, parseHolidayList } from '@app/common/market/holiday-list';
 import {
   CALENDAR_DATA_FILE,
@@ -18,34 +16,24 @@ import {
   readCalendarData,
   writeCalendarData,
 } from './calendar-sync.ts';
+import { fail, parseOptions, readInputFile } from '../util/cli.ts';
 
 const USAGE = 'usage: npm run calendar:sync -- --from FILE [--source TEXT] [--allow-removals]';
 
-function fail(message: string, code = 1): never {
-  console.error(message);
-  process.exit(code);
-}
-
-let args;
-try {
-  args = parseArgs({
-    options: {
-      from: { type: 'string' },
-      source: { type: 'string' },
-      data: { type: 'string' },
-      'allow-removals': { type: 'boolean', default: false },
-    },
-  }).values;
-} catch (err) {
-  fail(`${(err as Error).message}\n${USAGE}`, 2);
-}
+const args = parseOptions(
+  {
+    from: { type: 'string' },
+    source: { type: 'string' },
+    data: { type: 'string' },
+    'allow-removals': { type: 'boolean', default: false },
+  },
+  USAGE,
+);
 if (!args.from) fail(USAGE, 2);
 
 const from = path.resolve(args.from);
 const dataFile = path.resolve(args.data ?? CALENDAR_DATA_FILE);
-const content = await readFile(from, 'utf8').catch((err: NodeJS.ErrnoException) =>
-  fail(`Cannot read ${from}: ${err.code === 'ENOENT' ? 'no such file' : err.message}.`),
-);
+const content = (await readInputFile(from)).toString('utf8');
 
 try {
   const list = parseHolidayList(content);

@@ -15,6 +15,7 @@ import {
   type TriggerType,
   type ValueType,
 } from '@app/common/rules/index';
+import type { CreateRuleInput } from '@app/common/api/rules';
 import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { eq } from 'drizzle-orm';
@@ -65,6 +66,26 @@ export interface ArmRequest {
   valueType: ValueType;
   triggerValue: number;
   reference: ReferenceKind;
+}
+
+/** A rule as the API spells it (a create body, a template's or Price Guard's rule). */
+type ApiRule = Pick<
+  CreateRuleInput,
+  'symbol' | 'exchange' | 'rule_scope' | 'trigger_type' | 'value_type' | 'trigger_value' | 'reference'
+> & { target_account_id?: string | null };
+
+/** The arming request for a rule as the API spells it. */
+export function armRequestOf(rule: ApiRule): ArmRequest {
+  return {
+    symbol: rule.symbol,
+    exchange: rule.exchange,
+    ruleScope: rule.rule_scope,
+    targetAccountId: rule.target_account_id ?? null,
+    triggerType: rule.trigger_type,
+    valueType: rule.value_type,
+    triggerValue: rule.trigger_value,
+    reference: rule.reference,
+  };
 }
 
 export interface ArmedLevels {

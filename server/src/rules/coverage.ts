@@ -15,16 +15,21 @@ export async function ruleCoverage(db: Executor, userId: string): Promise<Covera
       })
       .from(holdings)
       .where(eq(holdings.userId, userId)),
-    db
-      .select({
-        symbol: positionRules.symbol,
-        exchange: positionRules.exchange,
-        is_active: positionRules.isActive,
-        rule_scope: positionRules.ruleScope,
-        target_account_id: positionRules.targetAccountId,
-      })
-      .from(positionRules)
-      .where(and(eq(positionRules.userId, userId), eq(positionRules.isActive, true))),
+    activeRuleScopes(db, userId),
   ]);
   return holdingsCoverage(held, rules);
+}
+
+/** What each of the user's active rules covers: its instrument, and its account or all of them. */
+export function activeRuleScopes(db: Executor, userId: string) {
+  return db
+    .select({
+      symbol: positionRules.symbol,
+      exchange: positionRules.exchange,
+      is_active: positionRules.isActive,
+      rule_scope: positionRules.ruleScope,
+      target_account_id: positionRules.targetAccountId,
+    })
+    .from(positionRules)
+    .where(and(eq(positionRules.userId, userId), eq(positionRules.isActive, true)));
 }

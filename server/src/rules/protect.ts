@@ -9,11 +9,12 @@ import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { ruleCoversAccount } from '@app/common/portfolio/rules';
 import { PRICE_GUARD_RULE, TIER_LIMITS, type ApiNewHoldingsProtection } from '@app/common/rules/index';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { positionRules, users } from '../db/schema.ts';
 import { lockUserTier } from '../users/tier.ts';
-import { armRule, loadHoldingsBook, type ArmedLevels } from './arm.ts';
+import { armRequestOf, armRule, loadHoldingsBook, type ArmedLevels } from './arm.ts';
+import { activeRuleScopes } from './coverage.ts';
 import { coveredInstruments } from './limits.ts';
 import { latestQuotes } from './quotes.ts';
 import { newRuleValues } from './service.ts';
@@ -39,16 +40,7 @@ export async function protectNewHoldings(
   if (created.length === 0) return outcome;
 
   const tier = await lockUserTier(tx, userId);
-  const active = await tx
-    .select({
-      symbol: positionRules.symbol,
-      exchange: positionRules.exchange,
-      is_active: positionRules.isActive,
-      rule_scope: positionRules.ruleScope,
-      target_account_id: positionRules.targetAccountId,
-    })
-    .from(positionRules)
-    .where(and(eq(positionRules.userId, userId), eq(positionRules.isActive, true)));
+  const active = await activeRuleScopes(tx, userId);
   const bare = created.filter(
     (h) => !active.some((rule) => ruleCoversAccount(rule, h.symbol, h.exchange, h.accountId)),
   );
@@ -70,20 +62,7 @@ export async function protectNewHoldings(
       order_type: 'MARKET' as const,
       priority: 1,
     };
-    const armed = armRule(
-      {
-        symbol: rule.symbol,
-        exchange: rule.exchange,
-        ruleScope: rule.rule_scope,
-        targetAccountId: rule.target_account_id,
-        triggerType: rule.trigger_type,
-        valueType: rule.value_type,
-        triggerValue: rule.trigger_value,
-        reference: rule.reference,
-      },
-      book,
-      quotes,
-    );
+    const armed = armRule(armRequestOf(rule), book, quotes);
     // A 7 % stop under the latest price is always a valid level: only a missing price (or one
     // too small to set a level under) stops it.
     if (!armed.ok) {

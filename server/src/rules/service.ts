@@ -25,7 +25,14 @@ import type { AppDeps } from '../deps.ts';
 import { ownedAccount } from '../accounts/broker-accounts.ts';
 import { Invalid, NotFound } from '../http/errors.ts';
 import { lockUserTier } from '../users/tier.ts';
-import { armRule, loadHoldingsBook, notHeldProblem, type ArmedLevels, type ArmOutcome } from './arm.ts';
+import {
+  armRequestOf,
+  armRule,
+  loadHoldingsBook,
+  notHeldProblem,
+  type ArmedLevels,
+  type ArmOutcome,
+} from './arm.ts';
 import { assertHoldingsLimit } from './limits.ts';
 import { presentRule, type RuleRow } from './presenter.ts';
 import { latestQuotes } from './quotes.ts';
@@ -135,22 +142,7 @@ export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Pro
     );
     const book = await loadHoldingsBook(tx, userId);
     const quotes = await latestQuotes(tx, cmd.rules);
-    const outcomes = cmd.rules.map((rule) =>
-      armRule(
-        {
-          symbol: rule.symbol,
-          exchange: rule.exchange,
-          ruleScope: rule.rule_scope,
-          targetAccountId: rule.target_account_id ?? null,
-          triggerType: rule.trigger_type,
-          valueType: rule.value_type,
-          triggerValue: rule.trigger_value,
-          reference: rule.reference,
-        },
-        book,
-        quotes,
-      ),
-    );
+    const outcomes = cmd.rules.map((rule) => armRule(armRequestOf(rule), book, quotes));
     rejectArming(outcomes, cmd.mode, cmd.mode === 'bulk');
     const skipped: ApiSkippedRule[] = [];
     const kept: Array<{ rule: CreateRuleInput; levels: ArmedLevels }> = [];

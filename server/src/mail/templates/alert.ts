@@ -1,5 +1,6 @@
 import { formatInr, formatIstDateTime } from '@app/common/format/index';
 import { fillTemplate, substitutionTag, type MailTemplate } from '../batch.ts';
+import type { RenderedEmail } from './layout.ts';
 import {
   button,
   COLORS,
@@ -9,7 +10,6 @@ import {
   paragraph,
   PRODUCT_NAME,
   renderLayout,
-  type RenderedEmail,
 } from './layout.ts';
 
 export interface AlertEmailInput {

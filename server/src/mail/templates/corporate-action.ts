@@ -1,12 +1,5 @@
-import {
-  COLORS,
-  button,
-  escapeHtml,
-  paragraph,
-  PRODUCT_NAME,
-  renderLayout,
-  type RenderedEmail,
-} from './layout.ts';
+import type { RenderedEmail } from './layout.ts';
+import { COLORS, button, escapeHtml, paragraph, PRODUCT_NAME, renderLayout } from './layout.ts';
 
 export interface CorporateActionEmailInput {
   userName: string;

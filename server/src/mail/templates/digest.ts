@@ -6,15 +6,8 @@
 import { formatInr, formatIstTime, formatPercent } from '@app/common/format/index';
 import { triggerTypeLabel } from '@app/common/rules/index';
 import type { DigestContent, DigestRule } from '../../digest/content.ts';
-import {
-  button,
-  COLORS,
-  escapeHtml,
-  paragraph,
-  PRODUCT_NAME,
-  renderLayout,
-  type RenderedEmail,
-} from './layout.ts';
+import type { RenderedEmail } from './layout.ts';
+import { button, COLORS, escapeHtml, paragraph, PRODUCT_NAME, renderLayout } from './layout.ts';
 
 export interface DigestEmailInput {
   userName: string;

@@ -1,12 +1,5 @@
-import {
-  button,
-  COLORS,
-  escapeHtml,
-  paragraph,
-  PRODUCT_NAME,
-  renderLayout,
-  type RenderedEmail,
-} from './layout.ts';
+import type { RenderedEmail } from './layout.ts';
+import { button, COLORS, escapeHtml, paragraph, PRODUCT_NAME, renderLayout } from './layout.ts';
 
 export interface VerificationEmailInput {
   /** The address being verified (where this email goes). */
