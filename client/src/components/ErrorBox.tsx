@@ -7,12 +7,14 @@ interface ErrorBoxProps {
   /** Shows a close button when given. */
   onDismiss?: () => void;
   title?: string;
-  /** Extra content below the message, such as a list of per-row problems or a Retry button. */
+  /** Per-row or per-item problems, listed below the message. */
+  details?: readonly string[];
+  /** Extra content below the message and its details, such as guidance or a Retry button. */
   children?: ReactNode;
 }
 
 /** The dismissible red box every page uses to show errors (spec §8). */
-export function ErrorBox({ message, onDismiss, title, children }: ErrorBoxProps) {
+export function ErrorBox({ message, onDismiss, title, details, children }: ErrorBoxProps) {
   if (!message) return null;
   return (
     <div className="error-box" role="alert">
@@ -20,6 +22,13 @@ export function ErrorBox({ message, onDismiss, title, children }: ErrorBoxProps)
       <div className="error-box-body">
         {title ? <strong className="error-box-title">{title}</strong> : null}
         <p>{message}</p>
+        {details?.length ? (
+          <ul className="error-details">
+            {details.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        ) : null}
         {children}
       </div>
       {onDismiss ? (

@@ -1,4 +1,4 @@
-/** Inline SVG icons (no icon font, no network). Decorative unless given a title by the caller. */
+/** Inline SVG icons (no icon font, no network), the app's one set. Decorative unless given a title by the caller. */
 import type { SVGProps } from 'react';
 
 type IconProps = SVGProps<SVGSVGElement> & { size?: number };
@@ -141,5 +141,53 @@ export const UploadIcon = (p: IconProps) => (
 export const LightbulbIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M9 18h6M10 22h4M12 2a7 7 0 0 0-4 12.7c.6.5 1 1.3 1 2.3h6c0-1 .4-1.8 1-2.3A7 7 0 0 0 12 2Z" />
+  </Svg>
+);
+
+export const PlusIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 5v14M5 12h14" />
+  </Svg>
+);
+
+export const ChatIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M21 11.5a8.4 8.4 0 0 1-12.4 7.4L3 21l2-5.4A8.4 8.4 0 1 1 21 11.5Z" />
+  </Svg>
+);
+
+export const InfoIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="12" cy="12" r="10" />
+    <path d="M12 16v-4M12 8h.01" />
+  </Svg>
+);
+
+export const TrashIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M3 6h18M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2M19 6l-1 14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2L5 6M10 11v6M14 11v6" />
+  </Svg>
+);
+
+/** The values toggle: an open eye, or a struck-through one while the amounts are hidden. */
+export const EyeIcon = ({ open, ...p }: IconProps & { open: boolean }) => (
+  <Svg {...p}>
+    <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z" />
+    <circle cx="12" cy="12" r="3" />
+    {open ? null : <path d="M3 3l18 18" />}
+  </Svg>
+);
+
+/** The chevron of a row that opens; CSS turns it while `open`. */
+export const ExpandIcon = ({ open }: { open: boolean }) => (
+  <Svg size={16} strokeWidth={2.2} className="expand-icon" data-open={open}>
+    <path d="m9 6 6 6-6 6" />
+  </Svg>
+);
+
+/** Beside a value that edits in place. */
+export const PencilIcon = () => (
+  <Svg size={14} className="inline-edit-icon">
+    <path d="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
   </Svg>
 );

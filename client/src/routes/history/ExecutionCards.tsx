@@ -1,6 +1,11 @@
-import { formatInr } from '@app/common/format/index';
-import { ExecutionMessage, ExecutionSymbol, isDigest, StatusBadge, TriggeredAt } from './ExecutionParts.tsx';
-import { ruleTypeLabel, type HistoryExecution } from './executionDisplay.ts';
+import {
+  ExecutionMessage,
+  ExecutionRule,
+  ExecutionSymbol,
+  StatusBadge,
+  TriggeredAt,
+} from './ExecutionParts.tsx';
+import { executionPriceLines, type HistoryExecution } from './executionDisplay.ts';
 
 /** The History list under 768 px: one card per execution instead of the wide table. */
 export function ExecutionCards({ executions }: { executions: HistoryExecution[] }) {
@@ -18,12 +23,7 @@ export function ExecutionCards({ executions }: { executions: HistoryExecution[] 
             <div>
               <dt>Rule Type</dt>
               <dd>
-                <span className="history-rule-type">
-                  {ruleTypeLabel(execution.trigger_type, execution.execution_type)}
-                </span>
-                {execution.rule_name ? (
-                  <span className="history-rule-name">{execution.rule_name}</span>
-                ) : null}
+                <ExecutionRule execution={execution} />
               </dd>
             </div>
             <div>
@@ -32,18 +32,12 @@ export function ExecutionCards({ executions }: { executions: HistoryExecution[] 
                 <TriggeredAt executedAt={execution.executed_at} />
               </dd>
             </div>
-            {isDigest(execution) ? null : (
-              <>
-                <div>
-                  <dt>Trigger</dt>
-                  <dd className="numeric">{formatInr(execution.trigger_price)}</dd>
-                </div>
-                <div>
-                  <dt>Hit at</dt>
-                  <dd className="numeric">{formatInr(execution.execution_price)}</dd>
-                </div>
-              </>
-            )}
+            {executionPriceLines(execution).map((line) => (
+              <div key={line.label}>
+                <dt>{line.label}</dt>
+                <dd className="numeric">{line.value}</dd>
+              </div>
+            ))}
             <div className="execution-card-message">
               <dt>Message</dt>
               <dd>

@@ -1,10 +1,10 @@
-import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/describe';
+import { Fragment } from 'react';
 import { DIGEST_EXECUTION, DIGEST_HISTORY_LABEL } from '@app/common/digest/index';
-import { formatInr } from '@app/common/format/index';
-import { REARM_EXECUTION } from '@app/common/rules/rearm';
 import {
+  executionPriceLines,
   IN_APP_ONLY,
   NO_DETAILS,
+  ruleTypeLabel,
   statusLabel,
   statusTone,
   triggeredAtLines,
@@ -35,8 +35,20 @@ export function TriggeredAt({ executedAt }: { executedAt: string }) {
   );
 }
 
+/** The rule's type ('TRAILING STOP LOSS', 'Re-armed · …') and, when the server names it, the rule's name. */
+export function ExecutionRule({ execution }: { execution: HistoryExecution }) {
+  return (
+    <>
+      <span className="history-rule-type">
+        {ruleTypeLabel(execution.trigger_type, execution.execution_type)}
+      </span>
+      {execution.rule_name ? <span className="history-rule-name">{execution.rule_name}</span> : null}
+    </>
+  );
+}
+
 /** An evening digest's row: a summary email, with no instrument and no prices. */
-export const isDigest = (execution: HistoryExecution) => execution.execution_type === DIGEST_EXECUTION;
+const isDigest = (execution: HistoryExecution) => execution.execution_type === DIGEST_EXECUTION;
 
 /** The symbol and its exchange; 'Evening digest' for a digest's row. */
 export function ExecutionSymbol({ execution }: { execution: HistoryExecution }) {
@@ -49,28 +61,20 @@ export function ExecutionSymbol({ execution }: { execution: HistoryExecution }) 
   );
 }
 
-/**
- * 'Trigger ₹2,697.00 · Hit at ₹2,690.50': the rule's level and the price that crossed it. A
- * corporate action's row shows a level before and after it instead: 'Adjusted ₹2,850.00 → ₹1,425.00';
- * a digest's row none.
- */
+/** 'Trigger ₹2,697.00 · Hit at ₹2,690.50' (labels of {@link executionPriceLines}) on one line. */
 export function ExecutionPrices({ execution }: { execution: HistoryExecution }) {
-  if (isDigest(execution)) return null;
-  if (execution.execution_type === CORPORATE_ACTION_EXECUTION) {
-    return (
-      <span className="execution-prices numeric">
-        Adjusted {formatInr(execution.trigger_price)} → {formatInr(execution.execution_price)}
-      </span>
-    );
-  }
-  const rearm = execution.execution_type === REARM_EXECUTION;
+  const lines = executionPriceLines(execution);
+  if (lines.length === 0) return null;
   return (
     <span className="execution-prices numeric">
-      <span>
-        {rearm ? 'Re-arm price' : 'Trigger'} {formatInr(execution.trigger_price)}
-      </span>
-      <span aria-hidden="true"> · </span>
-      <span>Hit at {formatInr(execution.execution_price)}</span>
+      {lines.map((line, i) => (
+        <Fragment key={line.label}>
+          {i > 0 ? <span aria-hidden="true"> · </span> : null}
+          <span>
+            {line.label} {line.value}
+          </span>
+        </Fragment>
+      ))}
     </span>
   );
 }

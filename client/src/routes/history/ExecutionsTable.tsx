@@ -1,11 +1,12 @@
 import {
   ExecutionMessage,
   ExecutionPrices,
+  ExecutionRule,
   ExecutionSymbol,
   StatusBadge,
   TriggeredAt,
 } from './ExecutionParts.tsx';
-import { ruleTypeLabel, type HistoryExecution } from './executionDisplay.ts';
+import type { HistoryExecution } from './executionDisplay.ts';
 
 /** The History table (spec §2): Symbol, Rule Type, Triggered At, Status, Message. */
 export function ExecutionsTable({ executions }: { executions: HistoryExecution[] }) {
@@ -29,12 +30,7 @@ export function ExecutionsTable({ executions }: { executions: HistoryExecution[]
                 <ExecutionSymbol execution={execution} />
               </th>
               <td>
-                <span className="history-rule-type">
-                  {ruleTypeLabel(execution.trigger_type, execution.execution_type)}
-                </span>
-                {execution.rule_name ? (
-                  <span className="history-rule-name">{execution.rule_name}</span>
-                ) : null}
+                <ExecutionRule execution={execution} />
                 <ExecutionPrices execution={execution} />
               </td>
               <td>

@@ -21,7 +21,7 @@ export default function HistoryPage() {
 
   return (
     <div className="container page">
-      <header className="page-header history-header">
+      <header className="page-header page-header-row">
         <div>
           <h1>Rule Execution History</h1>
           <p>Every time one of your rules triggered, with the price and time in IST.</p>

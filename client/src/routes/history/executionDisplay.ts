@@ -1,5 +1,7 @@
 /** How an execution reads on the History page (spec §2 History, §3 Rule execution). Pure. */
-import { formatIstDateTime } from '@app/common/format/index';
+import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/describe';
+import { DIGEST_EXECUTION } from '@app/common/digest/index';
+import { formatInr, formatIstDateTime } from '@app/common/format/index';
 import type { AlertExecution } from '@app/common/realtime/events';
 import { REARM_EXECUTION } from '@app/common/rules/rearm';
 
@@ -61,4 +63,37 @@ export function periodWindow(days: number, now = Date.now()): { start_date: stri
     start_date: new Date(now - days * 86_400_000).toISOString(),
     end_date: new Date(now).toISOString(),
   };
+}
+
+/** One labelled price of an execution: 'Trigger' '₹2,697.00'. */
+export interface PriceLine {
+  label: string;
+  value: string;
+}
+
+/**
+ * The prices an execution shows, as the table's line and a phone's card both label them: the
+ * rule's level and the price that crossed it ('Trigger', or 'Re-arm price' for a re-arm, then
+ * 'Hit at'); a corporate action's level before and after it ('Adjusted ₹2,850.00 → ₹1,425.00');
+ * a digest none.
+ */
+export function executionPriceLines(execution: AlertExecution): PriceLine[] {
+  const trigger = formatInr(execution.trigger_price);
+  const hit = formatInr(execution.execution_price);
+  switch (execution.execution_type) {
+    case DIGEST_EXECUTION:
+      return [];
+    case CORPORATE_ACTION_EXECUTION:
+      return [{ label: 'Adjusted', value: `${trigger} → ${hit}` }];
+    case REARM_EXECUTION:
+      return [
+        { label: 'Re-arm price', value: trigger },
+        { label: 'Hit at', value: hit },
+      ];
+    default:
+      return [
+        { label: 'Trigger', value: trigger },
+        { label: 'Hit at', value: hit },
+      ];
+  }
 }

@@ -27,15 +27,10 @@ export function ConfirmDialog({
       onClose={onCancel}
       busy={busy}
       size="sm"
-      footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onCancel} disabled={busy}>
-            Cancel
-          </button>
-          <button type="button" className="btn btn-danger" onClick={onConfirm} disabled={busy}>
-            {busy ? busyLabel : confirmLabel}
-          </button>
-        </>
+      actions={
+        <button type="button" className="btn btn-danger" onClick={onConfirm} disabled={busy}>
+          {busy ? busyLabel : confirmLabel}
+        </button>
       }
     >
       {children}

@@ -1,3 +1,4 @@
+import { AccountOptions } from './AccountOptions.tsx';
 import type { Density } from './density.ts';
 import type { AccountOption, ProtectionFilter } from './holdingsView.ts';
 
@@ -56,11 +57,7 @@ export function HoldingsFilters({
           onChange={(event) => onAccount(event.target.value)}
         >
           <option value="">All accounts</option>
-          {accounts.map((account) => (
-            <option key={account.id} value={account.id}>
-              {account.name}
-            </option>
-          ))}
+          <AccountOptions accounts={accounts} />
         </select>
       </div>
       <div className="holdings-filter">

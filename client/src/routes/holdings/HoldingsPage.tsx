@@ -159,7 +159,7 @@ export default function HoldingsPage() {
     <RulesContext value={rules.context}>
       <ValuesVisibleContext value={valuesVisible}>
         <div className="container page holdings-page" data-density={density}>
-          <header className="page-header holdings-header">
+          <header className="page-header page-header-row holdings-header">
             <div>
               <h1>Portfolio Holdings</h1>
               <p>Your holdings across every demat account, at live NSE and BSE prices.</p>
@@ -180,15 +180,11 @@ export default function HoldingsPage() {
               Try again
             </button>
           </ErrorBox>
-          <ErrorBox message={deletion.problem?.message} onDismiss={deletion.dismissProblem}>
-            {deletion.problem?.details.length ? (
-              <ul className="error-details">
-                {deletion.problem.details.map((line) => (
-                  <li key={line}>{line}</li>
-                ))}
-              </ul>
-            ) : null}
-          </ErrorBox>
+          <ErrorBox
+            message={deletion.problem?.message}
+            details={deletion.problem?.details}
+            onDismiss={deletion.dismissProblem}
+          />
           {notice ? (
             <div className="notice-success" role="status">
               <span>{notice}</span>

@@ -5,6 +5,9 @@ interface ModalProps {
   /** Called for the close button, Escape and a click on the backdrop (unless `busy`). */
   onClose: () => void;
   children: ReactNode;
+  /** The footer's buttons after a Cancel that closes the dialog (and waits while it is `busy`). */
+  actions?: ReactNode;
+  /** A footer of its own instead (no Cancel is added). */
   footer?: ReactNode;
   /** While true the dialog cannot be dismissed (an upload is running). */
   busy?: boolean;
@@ -16,7 +19,17 @@ interface ModalProps {
  * closes, focus returns to the opener on close. An element marked `data-autofocus` gets the
  * first focus. Render it only while it is open.
  */
-export function Modal({ title, onClose, children, footer, busy = false, size = 'lg' }: ModalProps) {
+export function Modal({ title, onClose, children, actions, footer, busy = false, size = 'lg' }: ModalProps) {
+  const buttons = actions ? (
+    <>
+      <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
+        Cancel
+      </button>
+      {actions}
+    </>
+  ) : (
+    footer
+  );
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -62,7 +75,7 @@ export function Modal({ title, onClose, children, footer, busy = false, size = '
           </button>
         </header>
         <div className="modal-body">{children}</div>
-        {footer ? <footer className="modal-footer">{footer}</footer> : null}
+        {buttons ? <footer className="modal-footer">{buttons}</footer> : null}
       </div>
     </dialog>
   );

@@ -2,6 +2,7 @@ import { formatInr } from '@app/common/format/money';
 import { anyPriced, unpricedNote } from '@app/common/portfolio/summary';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import { useMemo, type ReactNode } from 'react';
+import { EyeIcon } from '../../components/icons.tsx';
 import { useQuotesVersion } from '../../live/hooks.ts';
 import { livePortfolioSummary } from '../../live/liveHoldings.ts';
 import { quoteStore } from '../../live/quoteStore.ts';
@@ -102,26 +103,5 @@ function Stat({ label, className, children }: { label: string; className?: strin
         {children}
       </dd>
     </div>
-  );
-}
-
-function EyeIcon({ open }: { open: boolean }) {
-  return (
-    <svg
-      width="20"
-      height="20"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z" />
-      <circle cx="12" cy="12" r="3" />
-      {open ? null : <path d="M3 3l18 18" />}
-    </svg>
   );
 }

@@ -1,7 +1,7 @@
 import type { ApiNotificationEndpoint } from '@app/common/endpoints/validation';
 import { useEffect, useRef, useState } from 'react';
 import { MailIcon } from '../../components/icons.tsx';
-import { ChatIcon, TrashIcon } from './icons.tsx';
+import { ChatIcon, TrashIcon } from '../../components/icons.tsx';
 
 export const WHATSAPP_NOTE = 'Whatsapp support coming soon';
 

@@ -5,7 +5,7 @@ import { ErrorBox } from '../../components/ErrorBox.tsx';
 import { BellIcon } from '../../components/icons.tsx';
 import { AddEndpointForm } from './AddEndpointForm.tsx';
 import { EndpointRow, WHATSAPP_NOTE } from './EndpointRow.tsx';
-import { InfoIcon, PlusIcon } from './icons.tsx';
+import { InfoIcon, PlusIcon } from '../../components/icons.tsx';
 import { useNotificationEndpoints } from './useNotificationEndpoints.ts';
 
 /** The Notifications card of spec §2 Settings: where alerts are sent, and the Add form. */

@@ -68,16 +68,9 @@ function Feedback({ feedback, onDismiss }: { feedback: ManualFeedback; onDismiss
     return (
       <ErrorBox
         message={feedback.errors.length === 1 ? feedback.errors[0] : 'Please fix these rows:'}
+        details={feedback.errors.length > 1 ? feedback.errors : undefined}
         onDismiss={onDismiss}
-      >
-        {feedback.errors.length > 1 ? (
-          <ul className="error-details">
-            {feedback.errors.map((error) => (
-              <li key={error}>{error}</li>
-            ))}
-          </ul>
-        ) : null}
-      </ErrorBox>
+      />
     );
   }
   const { report, added } = feedback;

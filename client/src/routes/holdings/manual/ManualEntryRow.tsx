@@ -53,38 +53,22 @@ export function ManualEntryRow({
           <option value="BSE">BSE</option>
         </select>
       </div>
-      <div className="manual-field">
-        <label className="field-label" htmlFor={`${id}-quantity`}>
-          Quantity<span className="visually-hidden">{suffix}</span>
-        </label>
-        <input
-          id={`${id}-quantity`}
-          className="input"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step={0.01}
-          placeholder="100"
-          value={row.quantity}
-          onChange={(event) => onChange({ quantity: event.target.value })}
-        />
-      </div>
-      <div className="manual-field">
-        <label className="field-label" htmlFor={`${id}-price`}>
-          Buy Price (₹)<span className="visually-hidden">{suffix}</span>
-        </label>
-        <input
-          id={`${id}-price`}
-          className="input"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step={0.01}
-          placeholder="2500.00"
-          value={row.averagePrice}
-          onChange={(event) => onChange({ averagePrice: event.target.value })}
-        />
-      </div>
+      <AmountField
+        id={`${id}-quantity`}
+        label="Quantity"
+        suffix={suffix}
+        placeholder="100"
+        value={row.quantity}
+        onChange={(quantity) => onChange({ quantity })}
+      />
+      <AmountField
+        id={`${id}-price`}
+        label="Buy Price (₹)"
+        suffix={suffix}
+        placeholder="2500.00"
+        value={row.averagePrice}
+        onChange={(averagePrice) => onChange({ averagePrice })}
+      />
       <div className="manual-field manual-field-remove">
         {removable ? (
           <button
@@ -100,5 +84,43 @@ export function ManualEntryRow({
         )}
       </div>
     </fieldset>
+  );
+}
+
+/** A number the row needs (quantity, buy price): above 0, to the paisa. */
+function AmountField({
+  id,
+  label,
+  suffix,
+  placeholder,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  /** ' (row N)', for screen readers only. */
+  suffix: string;
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="manual-field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+        <span className="visually-hidden">{suffix}</span>
+      </label>
+      <input
+        id={id}
+        className="input"
+        type="number"
+        inputMode="decimal"
+        min={0}
+        step={0.01}
+        placeholder={placeholder}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
   );
 }

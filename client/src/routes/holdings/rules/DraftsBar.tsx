@@ -16,14 +16,12 @@ export function DraftsBar({ store, saving, problem, onSaveAll, onDismissProblem 
   if (drafts.length === 0) return null;
   return (
     <section className="drafts-bar" aria-label="Unsaved rules">
-      <ErrorBox message={problem?.message} onDismiss={onDismissProblem} title="Rules not saved">
-        {problem?.details.length ? (
-          <ul className="error-details">
-            {problem.details.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        ) : null}
+      <ErrorBox
+        message={problem?.message}
+        details={problem?.details}
+        onDismiss={onDismissProblem}
+        title="Rules not saved"
+      >
         {problem?.guidance ? <p className="drafts-guidance">{problem.guidance}</p> : null}
       </ErrorBox>
       <div className="drafts-bar-inner">

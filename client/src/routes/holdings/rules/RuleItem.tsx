@@ -3,17 +3,14 @@ import { formatIstDateTime } from '@app/common/format/ist';
 import { formatInr } from '@app/common/format/money';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { describeRule } from '@app/common/rules/index';
-import { useState } from 'react';
-import { ErrorBox } from '../../../components/ErrorBox.tsx';
 import { useQuote } from '../../../live/hooks.ts';
-import { ConfirmDialog } from '../ConfirmDialog.tsx';
 import { AdjustmentNote } from './AdjustmentNote.tsx';
 import { LiveNumber } from '../table/LiveNumber.tsx';
 import { usePushedLevel } from './levelStore.ts';
-import { deleteRuleError, updateRuleError } from './ruleDrafts.ts';
-import { rulesApi } from './rulesApi.ts';
 import { CheckLine } from './CheckLine.tsx';
-import { checkParts, lastCheck, liveLevels, STATUS_LABELS } from './ruleView.ts';
+import { RuleActionButtons, RuleActionFeedback, RuleStatusBadge } from './RuleParts.tsx';
+import { checkParts, lastCheck, liveLevels } from './ruleView.ts';
+import { useRuleActions } from './useRuleActions.ts';
 
 interface RuleItemProps {
   rule: ApiPositionRule;
@@ -36,37 +33,9 @@ export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) 
     rule.status,
     lastCheck(rule, useQuote(instrumentKey(rule.exchange, rule.symbol)), levels.trigger),
   );
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const actions = useRuleActions(rule, onChanged);
   const description = describeRule(rule);
   const trailing = rule.trigger_type === 'TRAILING_STOP_LOSS';
-
-  const toggle = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await rulesApi.setActive(rule.id, !rule.is_active);
-      await onChanged();
-    } catch (err) {
-      setError(updateRuleError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const remove = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await rulesApi.remove(rule.id);
-      setConfirming(false);
-      await onChanged();
-    } catch (err) {
-      setConfirming(false);
-      setError(deleteRuleError(err));
-      setBusy(false);
-    }
-  };
 
   return (
     <li className="rule-item" data-status={rule.status} data-rule-id={rule.id}>
@@ -77,9 +46,7 @@ export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) 
             <span className="rule-name">{rule.rule_name}</span>
           ) : null}
         </span>
-        <span className={`badge rule-status rule-status-${rule.status.toLowerCase()}`}>
-          {STATUS_LABELS[rule.status]}
-        </span>
+        <RuleStatusBadge status={rule.status} />
       </div>
       <p className="rule-levels">
         <span>
@@ -107,42 +74,13 @@ export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) 
           <CheckLine parts={check} className="rule-check-line" />
         </p>
       ) : null}
-      <div className="rule-actions">
-        <button
-          type="button"
-          className="btn btn-secondary btn-sm"
-          disabled={busy}
-          onClick={() => void toggle()}
-          aria-label={`${rule.is_active ? 'Disable' : 'Enable'} ${description} on ${rule.symbol}`}
-        >
-          {rule.is_active ? 'Disable' : 'Enable'}
-        </button>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm btn-danger-text"
-          disabled={busy}
-          onClick={() => setConfirming(true)}
-          aria-label={`Delete ${description} on ${rule.symbol}`}
-        >
-          Delete
-        </button>
-      </div>
-      <ErrorBox message={error} onDismiss={() => setError(null)} />
-      {confirming ? (
-        <ConfirmDialog
-          title="Delete this rule?"
-          confirmLabel="Delete"
-          busyLabel="Deleting..."
-          busy={busy}
-          onConfirm={() => void remove()}
-          onCancel={() => setConfirming(false)}
-        >
-          <p>
-            {rule.symbol}: {description}. You will no longer be alerted by this rule. Its past alerts stay in
-            History.
-          </p>
-        </ConfirmDialog>
-      ) : null}
+      <RuleActionButtons rule={rule} actions={actions} subject={`${description} on ${rule.symbol}`} />
+      <RuleActionFeedback
+        rule={rule}
+        description={description}
+        actions={actions}
+        warning="You will no longer be alerted by this rule."
+      />
     </li>
   );
 }

@@ -1,7 +1,8 @@
 /**
- * The fields every rule form shares (the row's draft, Edit in Manage Rules, the wizard): the
- * trigger type, the trigger value (digits and a dot only) and its unit; re-arming where a form offers it. Each is a labelled field
- * whose input id is `${id}-type`, `${id}-value` or `${id}-unit`.
+ * The fields every rule form shares (the row's draft, Edit in Manage Rules, the wizard, the
+ * templates): the rule's name, the trigger type, the trigger value (digits and a dot only) and its
+ * unit, the one account a rule is for; re-arming where a form offers it. Each is a labelled field
+ * whose input id is `${id}-name`, `${id}-type`, `${id}-value`, `${id}-unit` or `${id}-account`.
  */
 import {
   MAX_REARM_PERCENT,
@@ -11,7 +12,72 @@ import {
   type TriggerType,
   type ValueType,
 } from '@app/common/rules/index';
+import { AccountOptions } from '../AccountOptions.tsx';
+import type { AccountOption } from '../holdingsView.ts';
 import { TRIGGER_CHOICES } from './ruleView.ts';
+
+/** The rule's name (the server keeps up to 100 characters); it takes the focus. */
+export function RuleNameField({
+  id,
+  value,
+  onChange,
+  placeholder,
+  className = 'field',
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+  className?: string;
+}) {
+  return (
+    <div className={className}>
+      <label className="field-label" htmlFor={`${id}-name`}>
+        Rule name
+      </label>
+      <input
+        id={`${id}-name`}
+        className="input"
+        value={value}
+        maxLength={100}
+        placeholder={placeholder}
+        autoFocus
+        data-autofocus
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  );
+}
+
+/** The one account a rule is for, under the 'One account' choice; null until one is chosen. */
+export function TargetAccountField({
+  id,
+  value,
+  accounts,
+  onChange,
+}: {
+  id: string;
+  value: string | null;
+  accounts: readonly AccountOption[];
+  onChange: (accountId: string | null) => void;
+}) {
+  return (
+    <div className="field choice-detail">
+      <label className="field-label" htmlFor={`${id}-account`}>
+        Account
+      </label>
+      <select
+        id={`${id}-account`}
+        className="select"
+        value={value ?? ''}
+        onChange={(event) => onChange(event.target.value || null)}
+      >
+        <option value="">Choose an account</option>
+        <AccountOptions accounts={accounts} />
+      </select>
+    </div>
+  );
+}
 
 export function TriggerTypeField({
   id,

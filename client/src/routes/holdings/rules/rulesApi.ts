@@ -7,6 +7,7 @@ import type {
 } from '@app/common/api/rules';
 import type { Exchange } from '@app/common/instruments/types';
 import { api } from '../../../api/client.ts';
+import { periodWindow } from '../../history/executionDisplay.ts';
 
 /** A rule as POST /api/position-rules accepts it (the server fills in the rest). */
 export interface NewRule {
@@ -42,15 +43,6 @@ export const rulesApi = {
   remove: (id: string) => api.delete<unknown>(`/position-rules/${id}`),
   bulkAction: (ids: string[], action: BulkAction) =>
     api.post<ApiBulkActionResult>('/position-rules/bulk-action', { ids, action }),
-  executions: (days: number, limit: number) => {
-    const now = Date.now();
-    return api.get<ApiExecutionsPage>('/rule-executions', {
-      query: {
-        start_date: new Date(now - days * 86_400_000).toISOString(),
-        end_date: new Date(now).toISOString(),
-        limit,
-        offset: 0,
-      },
-    });
-  },
+  executions: (days: number, limit: number) =>
+    api.get<ApiExecutionsPage>('/rule-executions', { query: { ...periodWindow(days), limit, offset: 0 } }),
 };

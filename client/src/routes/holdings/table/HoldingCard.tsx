@@ -1,54 +1,42 @@
 import type { AggregatedHolding } from '@app/common/portfolio/types';
-import type { LiveQuote } from '@app/common/realtime/events';
 import { memo, useRef } from 'react';
+import { ExpandIcon, TrashIcon } from '../../../components/icons.tsx';
 import { HoldingDetails } from './HoldingDetails.tsx';
 import { formatQuantity } from './format.ts';
 import {
   BuyPriceValue,
   CurrentValue,
   DayChangeValue,
-  ExpandIcon,
+  DeleteHoldingButton,
+  ExpandButton,
   GainValue,
   InvestedValue,
   LtpValue,
   PnlValue,
   QuantityValue,
   RulesValue,
-  TrashIcon,
 } from './rowParts.tsx';
-import { useLiveHolding, type HoldingViewProps } from './useLiveHolding.ts';
+import { useLiveHolding, type HoldingViewProps, type LiveHoldingView } from './useLiveHolding.ts';
 
 /**
  * The mobile layout of a holding (spec §2): Qty, Buy Price, Gain %, Invested, LTP, Net P&L. In
  * the compact density a two-line row, Kite-like, that opens into those figures and the details.
  */
-export const HoldingCard = memo(function HoldingCard({
-  row,
-  compact,
-  expanded,
-  accountNames,
-  onToggle,
-  onDelete,
-  onSaved,
-  onAddRule,
-}: HoldingViewProps) {
+export const HoldingCard = memo(function HoldingCard(props: HoldingViewProps) {
+  const { row, compact, expanded, accountNames, onSaved } = props;
   const cardRef = useRef<HTMLLIElement>(null);
-  const { key, quote, live, editable, detailsId } = useLiveHolding(
-    row,
-    cardRef,
-    expanded,
-    'holding-card-details',
-  );
+  const view = useLiveHolding(props, cardRef, 'holding-card-details');
+  const { quote, live, detailsId } = view;
+  const figures = <CardFigures row={row} view={view} onSaved={onSaved} />;
 
   if (compact) {
     return (
       <li ref={cardRef} className="holding-card holding-card-compact" data-symbol={row.symbol}>
-        <button
-          type="button"
+        <ExpandButton
+          expanded={expanded}
+          controls={detailsId}
+          onClick={view.toggle}
           className="expand-button holding-line-button"
-          aria-expanded={expanded}
-          aria-controls={expanded ? detailsId : undefined}
-          onClick={() => onToggle(key)}
         >
           <span className="holding-line">
             <span className="holding-symbol-code">
@@ -75,23 +63,16 @@ export const HoldingCard = memo(function HoldingCard({
             </span>
           </span>
           <span className="visually-hidden">{expanded ? ', hide details' : ', show details'}</span>
-        </button>
+        </ExpandButton>
         {expanded ? (
           <div className="holding-card-open" id={detailsId}>
-            <CardFigures
-              row={row}
-              live={live}
-              quote={quote}
-              editable={editable}
-              onSaved={onSaved}
-              onAddRule={onAddRule}
-            />
+            {figures}
             <button
               type="button"
               className="btn btn-ghost btn-sm icon-button-danger holding-card-delete"
-              onClick={() => onDelete(row)}
+              onClick={view.remove}
             >
-              <TrashIcon /> Delete {row.symbol} ({row.exchange})
+              <TrashIcon size={18} /> Delete {row.symbol} ({row.exchange})
             </button>
             <HoldingDetails id={`${detailsId}-accounts`} row={live} accountNames={accountNames} />
           </div>
@@ -102,13 +83,7 @@ export const HoldingCard = memo(function HoldingCard({
   return (
     <li ref={cardRef} className="holding-card" data-symbol={row.symbol}>
       <div className="holding-card-head">
-        <button
-          type="button"
-          className="expand-button"
-          aria-expanded={expanded}
-          aria-controls={expanded ? detailsId : undefined}
-          onClick={() => onToggle(key)}
-        >
+        <ExpandButton expanded={expanded} controls={detailsId} onClick={view.toggle}>
           <ExpandIcon open={expanded} />
           <span className="holding-symbol">
             <span className="holding-symbol-code">
@@ -116,24 +91,10 @@ export const HoldingCard = memo(function HoldingCard({
             </span>
             <span className="holding-company">{row.company_name ?? ''}</span>
           </span>
-        </button>
-        <button
-          type="button"
-          className="icon-button icon-button-danger"
-          aria-label={`Delete ${row.symbol} (${row.exchange})`}
-          onClick={() => onDelete(row)}
-        >
-          <TrashIcon />
-        </button>
+        </ExpandButton>
+        <DeleteHoldingButton row={row} onClick={view.remove} />
       </div>
-      <CardFigures
-        row={row}
-        live={live}
-        quote={quote}
-        editable={editable}
-        onSaved={onSaved}
-        onAddRule={onAddRule}
-      />
+      {figures}
       {expanded ? <HoldingDetails id={detailsId} row={live} accountNames={accountNames} /> : null}
     </li>
   );
@@ -142,18 +103,12 @@ export const HoldingCard = memo(function HoldingCard({
 /** The card's figures (spec §2 order first), shared by the card and the opened compact row. */
 function CardFigures({
   row,
-  live,
-  quote,
-  editable,
+  view: { live, quote, editable, addRule },
   onSaved,
-  onAddRule,
 }: {
   row: AggregatedHolding;
-  live: AggregatedHolding;
-  quote: LiveQuote | undefined;
-  editable: boolean;
+  view: LiveHoldingView;
   onSaved: () => Promise<void>;
-  onAddRule: (row: AggregatedHolding) => void;
 }) {
   return (
     <dl className="figures holding-card-figures">
@@ -202,7 +157,7 @@ function CardFigures({
       <div className="figure">
         <dt>Rules</dt>
         <dd>
-          <RulesValue row={row} onAdd={() => onAddRule(row)} />
+          <RulesValue row={row} onAdd={addRule} />
         </dd>
       </div>
     </dl>

@@ -1,16 +1,17 @@
 import { memo, useRef } from 'react';
+import { ExpandIcon } from '../../../components/icons.tsx';
 import { HoldingDetails } from './HoldingDetails.tsx';
 import {
   BuyPriceValue,
   CurrentValue,
   DayChangeValue,
-  ExpandIcon,
+  DeleteHoldingButton,
+  ExpandButton,
   GainValue,
   LtpValue,
   PnlValue,
   QuantityValue,
   RulesValue,
-  TrashIcon,
 } from './rowParts.tsx';
 import { useLiveHolding, type HoldingViewProps } from './useLiveHolding.ts';
 
@@ -22,30 +23,17 @@ export const TABLE_COLUMNS = 9;
  * instrument's quote only while on screen, so a tick re-renders just the visible rows whose
  * price moved.
  */
-export const HoldingRow = memo(function HoldingRow({
-  row,
-  compact,
-  expanded,
-  accountNames,
-  onToggle,
-  onDelete,
-  onSaved,
-  onAddRule,
-}: HoldingViewProps) {
+export const HoldingRow = memo(function HoldingRow(props: HoldingViewProps) {
+  const { row, compact, expanded, accountNames, onSaved } = props;
   const rowRef = useRef<HTMLTableRowElement>(null);
-  const { key, quote, live, editable, detailsId } = useLiveHolding(row, rowRef, expanded, 'holding-details');
+  const view = useLiveHolding(props, rowRef, 'holding-details');
+  const { quote, live, editable, detailsId } = view;
 
   return (
     <>
       <tr ref={rowRef} className="holding-row" data-symbol={row.symbol} data-expanded={expanded}>
         <th scope="row" className="holding-symbol-cell">
-          <button
-            type="button"
-            className="expand-button"
-            aria-expanded={expanded}
-            aria-controls={expanded ? detailsId : undefined}
-            onClick={() => onToggle(key)}
-          >
+          <ExpandButton expanded={expanded} controls={detailsId} onClick={view.toggle}>
             <ExpandIcon open={expanded} />
             <span className="holding-symbol" title={compact ? (row.company_name ?? undefined) : undefined}>
               <span className="holding-symbol-code">{row.symbol}</span>
@@ -56,7 +44,7 @@ export const HoldingRow = memo(function HoldingRow({
               )}
             </span>
             <span className="visually-hidden">{expanded ? ', hide accounts' : ', show accounts'}</span>
-          </button>
+          </ExpandButton>
         </th>
         <td className="num" data-col="qty">
           <QuantityValue row={row} editable={editable} onSaved={onSaved} />
@@ -82,18 +70,10 @@ export const HoldingRow = memo(function HoldingRow({
           <GainValue row={live} />
         </td>
         <td data-col="rules">
-          <RulesValue row={row} onAdd={() => onAddRule(row)} />
+          <RulesValue row={row} onAdd={view.addRule} />
         </td>
         <td className="row-actions">
-          <button
-            type="button"
-            className="icon-button icon-button-danger"
-            aria-label={`Delete ${row.symbol} (${row.exchange})`}
-            title="Delete holding"
-            onClick={() => onDelete(row)}
-          >
-            <TrashIcon />
-          </button>
+          <DeleteHoldingButton row={row} onClick={view.remove} title="Delete holding" />
         </td>
       </tr>
       {expanded ? (

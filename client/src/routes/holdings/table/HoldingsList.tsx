@@ -42,7 +42,21 @@ export function HoldingsList({
 }: HoldingsListProps) {
   const mobile = useMediaQuery(MOBILE_QUERY);
   const compact = density === 'compact';
-  const key = (row: AggregatedHolding) => instrumentKey(row.exchange, row.symbol);
+  // The same holdings as cards on a phone, as table rows elsewhere.
+  const Holding = mobile ? HoldingCard : HoldingRow;
+  const holdings = rows.map((row) => {
+    const key = instrumentKey(row.exchange, row.symbol);
+    return (
+      <Holding
+        key={key}
+        row={row}
+        compact={compact}
+        expanded={expanded.has(key)}
+        accountNames={accountNames}
+        {...callbacks}
+      />
+    );
+  });
 
   if (mobile) {
     return (
@@ -52,16 +66,7 @@ export function HoldingsList({
           className={compact ? 'holding-cards holding-cards-compact' : 'holding-cards'}
           aria-label="Holdings"
         >
-          {rows.map((row) => (
-            <HoldingCard
-              key={key(row)}
-              row={row}
-              compact={compact}
-              expanded={expanded.has(key(row))}
-              accountNames={accountNames}
-              {...callbacks}
-            />
-          ))}
+          {holdings}
         </ul>
       </>
     );
@@ -94,18 +99,7 @@ export function HoldingsList({
             </th>
           </tr>
         </thead>
-        <tbody>
-          {rows.map((row) => (
-            <HoldingRow
-              key={key(row)}
-              row={row}
-              compact={compact}
-              expanded={expanded.has(key(row))}
-              accountNames={accountNames}
-              {...callbacks}
-            />
-          ))}
-        </tbody>
+        <tbody>{holdings}</tbody>
       </table>
     </div>
   );

@@ -1,6 +1,7 @@
 import { validateInlineEdit, type InlineEditField } from '@app/common/holdings/manual';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { api, errorMessage } from '../../../api/client.ts';
+import { PencilIcon } from '../../../components/icons.tsx';
 
 interface InlineEditProps {
   holdingId: string;
@@ -118,23 +119,5 @@ export function InlineEdit({ holdingId, field, value, display, label, onSaved }:
         </span>
       ) : null}
     </span>
-  );
-}
-
-function PencilIcon() {
-  return (
-    <svg
-      width="14"
-      height="14"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      aria-hidden="true"
-      focusable="false"
-      className="inline-edit-icon"
-    >
-      <path d="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
-    </svg>
   );
 }

@@ -2,6 +2,8 @@ import { formatInr } from '@app/common/format/money';
 import { dayChange } from '@app/common/portfolio/position-math';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import type { LiveQuote } from '@app/common/realtime/events';
+import type { ReactNode } from 'react';
+import { TrashIcon } from '../../../components/icons.tsx';
 import { HIDDEN_VALUE, useValuesVisible } from '../valuesVisibility.ts';
 import { InlineEdit } from './InlineEdit.tsx';
 import { LiveNumber } from './LiveNumber.tsx';
@@ -182,38 +184,52 @@ export function RulesValue({ row, onAdd }: { row: AggregatedHolding; onAdd: () =
   );
 }
 
-export function ExpandIcon({ open }: { open: boolean }) {
+/** Opens or closes a holding's details; `controls` is their id (named only while they are shown). */
+export function ExpandButton({
+  expanded,
+  controls,
+  onClick,
+  className = 'expand-button',
+  children,
+}: {
+  expanded: boolean;
+  controls: string;
+  onClick: () => void;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
-    <svg
-      width="16"
-      height="16"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2.2}
-      aria-hidden="true"
-      focusable="false"
-      className="expand-icon"
-      data-open={open}
+    <button
+      type="button"
+      className={className}
+      aria-expanded={expanded}
+      aria-controls={expanded ? controls : undefined}
+      onClick={onClick}
     >
-      <path d="m9 6 6 6-6 6" />
-    </svg>
+      {children}
+    </button>
   );
 }
 
-export function TrashIcon() {
+/** The trash button of a holding's row or card; it asks before deleting. */
+export function DeleteHoldingButton({
+  row,
+  onClick,
+  title,
+}: {
+  row: AggregatedHolding;
+  onClick: () => void;
+  title?: string;
+}) {
   return (
-    <svg
-      width="18"
-      height="18"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      aria-hidden="true"
-      focusable="false"
+    <button
+      type="button"
+      className="icon-button icon-button-danger"
+      aria-label={`Delete ${row.symbol} (${row.exchange})`}
+      title={title}
+      onClick={onClick}
     >
-      <path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6" />
-    </svg>
+      <TrashIcon size={18} />
+    </button>
   );
 }

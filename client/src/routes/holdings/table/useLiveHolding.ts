@@ -16,23 +16,27 @@ export interface HoldingViewProps extends RowCallbacks {
 
 /**
  * A holding as its row or card shows it: the live quote and its numbers at it (listened to while the
- * element is on screen, or always when expanded), its key, whether it edits inline, and the id
- * of its details (`idPrefix` keeps the row's and the card's apart).
+ * element is on screen, or always when expanded), whether it edits inline, the id of its details
+ * (`idPrefix` keeps the row's and the card's apart), and the row's callbacks bound to it.
  */
 export function useLiveHolding(
-  row: AggregatedHolding,
+  { row, expanded, onToggle, onDelete, onAddRule }: HoldingViewProps,
   element: RefObject<Element | null>,
-  expanded: boolean,
   idPrefix: string,
 ) {
   const key = holdingKey(row);
   const quote = useVisibleQuote(key, element, expanded);
   const live = useMemo(() => applyQuote(row, quote), [row, quote]);
   return {
-    key,
     quote,
     live,
     editable: isInlineEditable(row),
     detailsId: `${idPrefix}-${row.exchange}-${row.symbol}`.replace(/[^\w-]/g, '_'),
+    toggle: () => onToggle(key),
+    remove: () => onDelete(row),
+    addRule: () => onAddRule(row),
   };
 }
+
+/** What `useLiveHolding` gives the row or card. */
+export type LiveHoldingView = ReturnType<typeof useLiveHolding>;

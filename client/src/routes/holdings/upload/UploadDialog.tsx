@@ -29,21 +29,16 @@ export function UploadDialog({
       title="Upload Holdings"
       onClose={onClose}
       busy={uploading}
-      footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={uploading}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={() => void upload.upload()}
-            disabled={!upload.ready}
-          >
-            <UploadIcon size={18} />
-            {uploading ? 'Uploading...' : 'Upload'}
-          </button>
-        </>
+      actions={
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => void upload.upload()}
+          disabled={!upload.ready}
+        >
+          <UploadIcon size={18} />
+          {uploading ? 'Uploading...' : 'Upload'}
+        </button>
       }
     >
       {file ? (
@@ -68,15 +63,9 @@ export function UploadDialog({
       ) : (
         <FilePicker onFile={(chosen) => void upload.chooseFile(chosen)} />
       )}
-      <ErrorBox message={problem?.message} onDismiss={upload.dismissProblem}>
+      {/* A file-type problem has no details: the hint follows the message. */}
+      <ErrorBox message={problem?.message} details={problem?.details} onDismiss={upload.dismissProblem}>
         {problem?.fileType ? <p>{FILE_TYPE_HINT}</p> : null}
-        {problem && problem.details.length > 0 ? (
-          <ul className="error-details">
-            {problem.details.map((detail) => (
-              <li key={detail}>{detail}</li>
-            ))}
-          </ul>
-        ) : null}
       </ErrorBox>
       {phase === 'reading' || phase === 'validating' ? (
         <LoadingMessage>Checking your file...</LoadingMessage>

@@ -2,13 +2,10 @@ import type { ApiPositionRule } from '@app/common/api/rules';
 import { formatInr } from '@app/common/format/money';
 import { describeRule } from '@app/common/rules/index';
 import { useId, useState } from 'react';
-import { ErrorBox } from '../../../../components/ErrorBox.tsx';
-import { ConfirmDialog } from '../../ConfirmDialog.tsx';
 import { AdjustmentNote } from '../AdjustmentNote.tsx';
-import { deleteRuleError, updateRuleError } from '../ruleDrafts.ts';
-import { rulesApi } from '../rulesApi.ts';
 import { CheckLine } from '../CheckLine.tsx';
-import { STATUS_LABELS } from '../ruleView.ts';
+import { RuleActionButtons, RuleActionFeedback, RuleStatusBadge } from '../RuleParts.tsx';
+import { useRuleActions } from '../useRuleActions.ts';
 import { RuleEditForm } from './RuleEditForm.tsx';
 
 interface ManageRuleRowProps {
@@ -33,25 +30,8 @@ export function ManageRuleRow({
 }: ManageRuleRowProps) {
   const id = useId();
   const [editing, setEditing] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const actions = useRuleActions(rule, onChanged);
   const description = describeRule(rule);
-
-  const run = async (task: () => Promise<unknown>, describeError: (err: unknown) => string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await task();
-      await onChanged();
-      return true;
-    } catch (err) {
-      setError(describeError(err));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <li className="manage-row" data-status={rule.status} data-rule-id={rule.id}>
@@ -75,67 +55,31 @@ export function ManageRuleRow({
           {check ? <CheckLine parts={check} className="manage-row-check" /> : null}
           <AdjustmentNote adjustments={rule.adjustments} />
         </div>
-        <span className={`badge rule-status rule-status-${rule.status.toLowerCase()}`}>
-          {STATUS_LABELS[rule.status]}
-        </span>
+        <RuleStatusBadge status={rule.status} />
       </div>
       {editing ? (
         <RuleEditForm
           rule={rule}
           onCancel={() => setEditing(false)}
           onSave={async (change) => {
-            if (await run(() => rulesApi.update(rule.id, change), updateRuleError)) setEditing(false);
+            if (await actions.update(change)) setEditing(false);
           }}
-          busy={busy}
+          busy={actions.busy}
         />
       ) : (
-        <div className="rule-actions">
+        <RuleActionButtons rule={rule} actions={actions} subject={`${rule.symbol}: ${rule.rule_name}`}>
           <button
             type="button"
             className="btn btn-secondary btn-sm"
-            disabled={busy}
-            aria-label={`${rule.is_active ? 'Disable' : 'Enable'} ${rule.symbol}: ${rule.rule_name}`}
-            onClick={() => void run(() => rulesApi.setActive(rule.id, !rule.is_active), updateRuleError)}
-          >
-            {rule.is_active ? 'Disable' : 'Enable'}
-          </button>
-          <button
-            type="button"
-            className="btn btn-secondary btn-sm"
-            disabled={busy}
+            disabled={actions.busy}
             aria-label={`Edit ${rule.symbol}: ${rule.rule_name}`}
             onClick={() => setEditing(true)}
           >
             Edit
           </button>
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm btn-danger-text"
-            disabled={busy}
-            aria-label={`Delete ${rule.symbol}: ${rule.rule_name}`}
-            onClick={() => setConfirming(true)}
-          >
-            Delete
-          </button>
-        </div>
+        </RuleActionButtons>
       )}
-      <ErrorBox message={error} onDismiss={() => setError(null)} />
-      {confirming ? (
-        <ConfirmDialog
-          title="Delete this rule?"
-          confirmLabel="Delete"
-          busyLabel="Deleting..."
-          busy={busy}
-          onConfirm={() =>
-            void run(() => rulesApi.remove(rule.id), deleteRuleError).then(() => setConfirming(false))
-          }
-          onCancel={() => setConfirming(false)}
-        >
-          <p>
-            {rule.symbol}: {description}. Its past alerts stay in History.
-          </p>
-        </ConfirmDialog>
-      ) : null}
+      <RuleActionFeedback rule={rule} description={description} actions={actions} />
     </li>
   );
 }

@@ -11,7 +11,13 @@ import {
 } from '@app/common/rules/index';
 import { useId, useState } from 'react';
 import type { RuleChange } from '../rulesApi.ts';
-import { RearmField, TriggerTypeField, TriggerValueField, ValueTypeField } from '../TriggerFields.tsx';
+import {
+  RearmField,
+  RuleNameField,
+  TriggerTypeField,
+  TriggerValueField,
+  ValueTypeField,
+} from '../TriggerFields.tsx';
 
 interface RuleEditFormProps {
   rule: ApiPositionRule;
@@ -80,19 +86,7 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
       }}
     >
       <div className="rule-edit-fields">
-        <div className="field rule-edit-name">
-          <label className="field-label" htmlFor={`${id}-name`}>
-            Rule name
-          </label>
-          <input
-            id={`${id}-name`}
-            className="input"
-            value={name}
-            maxLength={100}
-            autoFocus
-            onChange={(e) => setTypedName(e.target.value)}
-          />
-        </div>
+        <RuleNameField id={id} className="field rule-edit-name" value={name} onChange={setTypedName} />
         <TriggerTypeField id={id} value={triggerType} onChange={setTriggerType} />
         <TriggerValueField
           id={id}

@@ -8,6 +8,7 @@ import '../../../../styles/rule-manage.css';
 import { Modal } from '../../Modal.tsx';
 import { saveAllProblem, type SaveProblem } from '../ruleDrafts.ts';
 import { rulesApi } from '../rulesApi.ts';
+import { TargetAccountField } from '../TriggerFields.tsx';
 
 interface TemplatesDialogProps {
   rows: readonly AggregatedHolding[];
@@ -94,15 +95,10 @@ export default function TemplatesDialog({ rows, accountNames, onClose, onApplied
       title="Apply Rule Templates"
       onClose={onClose}
       busy={busy}
-      footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="button" className="btn btn-primary" onClick={() => void apply()} disabled={busy}>
-            {busy ? 'Applying...' : 'Apply Template'}
-          </button>
-        </>
+      actions={
+        <button type="button" className="btn btn-primary" onClick={() => void apply()} disabled={busy}>
+          {busy ? 'Applying...' : 'Apply Template'}
+        </button>
       }
     >
       <fieldset className="wizard-fieldset">
@@ -149,24 +145,7 @@ export default function TemplatesDialog({ rows, accountNames, onClose, onApplied
           </label>
         </div>
         {scope === 'specific' ? (
-          <div className="field choice-detail">
-            <label className="field-label" htmlFor={`${id}-account`}>
-              Account
-            </label>
-            <select
-              id={`${id}-account`}
-              className="select"
-              value={accountId ?? ''}
-              onChange={(event) => setAccountId(event.target.value || null)}
-            >
-              <option value="">Choose an account</option>
-              {accounts.map((account) => (
-                <option key={account.id} value={account.id}>
-                  {account.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <TargetAccountField id={id} value={accountId} accounts={accounts} onChange={setAccountId} />
         ) : null}
       </fieldset>
       <fieldset className="wizard-fieldset">
@@ -196,14 +175,7 @@ export default function TemplatesDialog({ rows, accountNames, onClose, onApplied
           ))}
         </ul>
       </fieldset>
-      <ErrorBox message={problem?.message} onDismiss={() => setProblem(null)}>
-        {problem?.details.length ? (
-          <ul className="error-details">
-            {problem.details.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        ) : null}
+      <ErrorBox message={problem?.message} details={problem?.details} onDismiss={() => setProblem(null)}>
         {problem?.guidance ? <p>{problem.guidance}</p> : null}
       </ErrorBox>
     </Modal>

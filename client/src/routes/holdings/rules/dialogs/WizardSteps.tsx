@@ -4,7 +4,13 @@ import type { AggregatedHolding } from '@app/common/portfolio/types';
 import { describeRule, RULE_MESSAGES, type TriggerType } from '@app/common/rules/index';
 import { useId } from 'react';
 import { TRIGGER_CHOICES } from '../ruleView.ts';
-import { RearmField, TriggerValueField, ValueTypeField } from '../TriggerFields.tsx';
+import {
+  RearmField,
+  RuleNameField,
+  TargetAccountField,
+  TriggerValueField,
+  ValueTypeField,
+} from '../TriggerFields.tsx';
 import { wizardPreview, type WizardForm } from './wizardForm.ts';
 
 type Change = (patch: Partial<WizardForm>) => void;
@@ -29,21 +35,12 @@ export function NameStep({
   return (
     <fieldset className="wizard-fieldset">
       <legend className="wizard-legend">Name the rule and choose the holding</legend>
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-name`}>
-          Rule name
-        </label>
-        <input
-          id={`${id}-name`}
-          className="input"
-          value={form.rule_name}
-          maxLength={100}
-          placeholder="e.g. Protect my RELIANCE gains"
-          autoFocus
-          data-autofocus
-          onChange={(event) => onChange({ rule_name: event.target.value })}
-        />
-      </div>
+      <RuleNameField
+        id={id}
+        value={form.rule_name}
+        placeholder="e.g. Protect my RELIANCE gains"
+        onChange={(rule_name) => onChange({ rule_name })}
+      />
       <div className="field">
         <label className="field-label" htmlFor={`${id}-holding`}>
           Holding
@@ -117,24 +114,15 @@ export function ScopeStep({
         </span>
       </label>
       {form.rule_scope === 'specific_account' ? (
-        <div className="field choice-detail">
-          <label className="field-label" htmlFor={`${id}-account`}>
-            Account
-          </label>
-          <select
-            id={`${id}-account`}
-            className="select"
-            value={form.target_account_id ?? ''}
-            onChange={(event) => onChange({ target_account_id: event.target.value || null })}
-          >
-            <option value="">Choose an account</option>
-            {accounts.map((accountId) => (
-              <option key={accountId} value={accountId}>
-                {accountNames.get(accountId) ?? 'Account'}
-              </option>
-            ))}
-          </select>
-        </div>
+        <TargetAccountField
+          id={id}
+          value={form.target_account_id}
+          accounts={accounts.map((accountId) => ({
+            id: accountId,
+            name: accountNames.get(accountId) ?? 'Account',
+          }))}
+          onChange={(target_account_id) => onChange({ target_account_id })}
+        />
       ) : null}
     </fieldset>
   );
