@@ -2,11 +2,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@app/config';
+import { guardUnhandledRejections } from '@app/streamer';
 import { pino } from 'pino';
 import { startServerRuntime } from './runtime.ts';
 
 const config = loadConfig();
 const log = pino({ level: config.LOG_LEVEL });
+guardUnhandledRejections(log);
 const clientDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist');
 
 const runtime = await startServerRuntime(config, { log, clientDist });

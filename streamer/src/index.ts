@@ -2,7 +2,7 @@
  * @app/streamer: quotes in, tick batches out. What the server needs for embedded mode (an
  * in-process bus and streamer) and for scaled mode (the Redis bus and the watch set).
  */
-export { createMemoryBus, createRedisBus, BusClosedError } from './bus/index.ts';
+export { createMemoryBus, createRedisBus, BusClosedError, guardUnhandledRejections } from './bus/index.ts';
 export type { BatchHandler, MarketBus, WatchedInstrument } from './bus/index.ts';
 export { createStreamer } from './streamer.ts';
 export type { Streamer, StreamerDeps } from './streamer.ts';

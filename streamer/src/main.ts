@@ -6,13 +6,19 @@
 import { MARKET_KEYS } from '@app/common/market/tick-batch';
 import { loadConfig } from '@app/config';
 import { pino } from 'pino';
-import { closeRedisConnection, createRedisBus, createRedisConnection } from './bus/index.ts';
+import {
+  closeRedisConnection,
+  createRedisBus,
+  createRedisConnection,
+  guardUnhandledRejections,
+} from './bus/index.ts';
 import { createLeaderLock } from './leader.ts';
 import { createProvider, ReplayFileError } from './providers/index.ts';
 import { createStreamer } from './streamer.ts';
 
 const config = loadConfig('streamer');
 const log = pino({ level: config.LOG_LEVEL, name: 'streamer' });
+guardUnhandledRejections(log);
 
 if (!config.REDIS_URL) {
   console.error(

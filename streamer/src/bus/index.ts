@@ -3,3 +3,4 @@ export type { BatchHandler, MarketBus, WatchedInstrument } from './types.ts';
 export { createRedisBus } from './redis.ts';
 export { createMemoryBus, BusClosedError } from './memory.ts';
 export { createRedisConnection, closeRedisConnection } from './connection.ts';
+export { guardUnhandledRejections } from './rejections.ts';
