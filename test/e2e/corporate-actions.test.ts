@@ -4,22 +4,16 @@
  * levels, and the holding carries the bonus notice, at 1280 and 375 px without sideways
  * scrolling; screenshots into test-results/screenshots (docs/ with UPDATE_DOCS_SCREENSHOTS=1).
  */
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { syncCorporateActions } from '../../server/src/corporate-actions/sync.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
-import { assertNoHorizontalScroll, DESKTOP, PHONE, screenshotDir } from '../helpers/browser.ts';
-import { apiClient } from '../helpers/http.ts';
+import { assertNoHorizontalScroll, DESKTOP, PHONE } from '../helpers/browser.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { bcText, forgetActions } from '../server/corporate-actions/support.ts';
-import { forgetUsers, publishPrices } from '../server/rules/support.ts';
-import { pageErrors, signedInContext } from './support.ts';
-
-const docsDir = fileURLToPath(new URL('../../docs/', import.meta.url));
+import { addHolding, forgetUsers, publishPrices } from '../server/rules/support.ts';
+import { createRuleOncePriced, docsScreenshot, pageErrors, replayCsv, signedInContext } from './support.ts';
 
 describe('e2e: a rule adjusted for a bonus', function () {
   this.timeout(120_000);
@@ -29,36 +23,22 @@ describe('e2e: a rule adjusted for a bonus', function () {
 
   before(async () => {
     ({ app, browser } = await startBrowserSuite({
-      replay: {
-        csv: 'time,symbol,exchange,price,prev_close\nopen,LALPATHLAB,NSE,3010,2995\n',
-        intervalMs: 600_000,
-      },
+      replay: { csv: replayCsv([['LALPATHLAB', 3010, 2995]]), intervalMs: 600_000 },
     }));
     await forgetActions(app);
     user = await signIn(app, { name: 'Meera Iyer' });
-    const api = apiClient(app.url);
-    const held = await api.post(
-      '/api/holdings/manual',
-      { symbol: 'LALPATHLAB', exchange: 'NSE', quantity: 10, average_price: 2950 },
-      user.token,
-    );
-    expect(held.status, held.body.error).to.equal(201);
-    // Wait for the replayed quote: rules arm from it.
-    for (let i = 0; i < 100; i++) {
-      const res = await api.post(
-        '/api/position-rules',
-        { symbol: 'LALPATHLAB', trigger_type: 'FIXED_STOP_LOSS', trigger_value: 8 },
-        user.token,
-      );
-      if (res.status === 201) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const res = await api.post(
-      '/api/position-rules',
-      { symbol: 'LALPATHLAB', trigger_type: 'TAKE_PROFIT', trigger_value: 20 },
-      user.token,
-    );
-    expect(res.status, res.body.error).to.equal(201);
+    await addHolding(app, user, 'LALPATHLAB', 10, 2950);
+    // Rules arm from the replayed quote.
+    await createRuleOncePriced(app, user, {
+      symbol: 'LALPATHLAB',
+      trigger_type: 'FIXED_STOP_LOSS',
+      trigger_value: 8,
+    });
+    await createRuleOncePriced(app, user, {
+      symbol: 'LALPATHLAB',
+      trigger_type: 'TAKE_PROFIT',
+      trigger_value: 20,
+    });
     // The file is read after the ex-date (19 Dec 2025): the bonus is applied at once.
     await syncCorporateActions(app.runtime.deps.db, { text: bcText(), source: 'e2e', today: '2025-12-16' });
     const applied = await app.runtime.corporateActions.runOnce();
@@ -98,15 +78,8 @@ describe('e2e: a rule adjusted for a bonus', function () {
         '1:1 bonus on 19 Dec 2025: quantity and buy price adjusted, and your rule levels with them.',
       );
       await assertNoHorizontalScroll(page);
-      await mkdir(screenshotDir, { recursive: true });
-      const file = `corporate-action-rule-${name}.png`;
       await rules.scrollIntoViewIfNeeded();
-      await page.screenshot({
-        path:
-          process.env.UPDATE_DOCS_SCREENSHOTS === '1'
-            ? path.join(docsDir, file)
-            : path.join(screenshotDir, file),
-      });
+      await docsScreenshot(page, `corporate-action-rule-${name}.png`);
       expect(errors).to.deep.equal([]);
       await context.close();
     });

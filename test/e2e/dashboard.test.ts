@@ -5,34 +5,16 @@
  * Holdings and Active Rules cards link to /holdings and Price Guard leads to its setup.
  */
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import type { TestApp } from '../helpers/app.ts';
-import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { PHONE, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
-import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { openSignedIn, pageErrors } from './support.ts';
+import { signedInSuite } from './support.ts';
 
 describe('e2e: Dashboard checklist', function () {
   this.timeout(60_000);
-  let app: TestApp;
-  let browser: Browser;
-  let user: SignedInUser;
-  let page: Page;
-  let errors: string[];
-
-  before(async () => {
-    ({ app, browser } = await startBrowserSuite());
-    user = await signIn(app, { name: 'Kavya Rao' });
-    page = await openSignedIn(browser, app, user, '/dashboard');
-    errors = pageErrors(page);
-  });
-
-  after(async () => {
-    await stopBrowserSuite({ app, browser });
-  });
+  const suite = signedInSuite({ name: 'Kavya Rao', path: '/dashboard' });
 
   it('shows a new user the holdings step, and Price Guard disabled with its tooltip', async () => {
+    const { page } = suite;
     await page.getByRole('heading', { name: 'Getting Started' }).waitFor();
     await page.getByRole('heading', { name: 'Add Your Holdings' }).waitFor();
     const form = page.getByRole('form', { name: 'Add Your Holdings' });
@@ -56,6 +38,7 @@ describe('e2e: Dashboard checklist', function () {
   });
 
   it('saves the example row; then the holdings step goes and Price Guard leads to its setup', async () => {
+    const { app, user, page, errors } = suite;
     const form = page.getByRole('form', { name: 'Add Your Holdings' });
     await form.getByRole('button', { name: 'Save All' }).click();
     await page.getByRole('heading', { name: 'Add Your Holdings' }).waitFor({ state: 'detached' });

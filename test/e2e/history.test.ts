@@ -5,6 +5,8 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
+import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/describe';
+import { REARM_EXECUTION } from '@app/common/rules/rearm';
 import { ruleExecutions } from '../../server/src/db/schema.ts';
 import { recordDigest } from '../../server/src/digest/record.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -34,7 +36,13 @@ function spanDays(url: URL): number {
 async function insertExecutions(
   app: TestApp,
   user: SignedInUser,
-  rows: { symbol: string; status: string; minutesAgo: number; message?: string | null }[],
+  rows: {
+    symbol: string;
+    status: string;
+    minutesAgo: number;
+    message?: string | null;
+    executionType?: string;
+  }[],
 ) {
   await app.runtime.deps.db.insert(ruleExecutions).values(
     rows.map((row) => ({
@@ -46,6 +54,7 @@ async function insertExecutions(
       triggerPrice: '2697.0000',
       executionPrice: '2690.5000',
       message: row.message ?? null,
+      ...(row.executionType ? { executionType: row.executionType } : {}),
       executedAt: new Date(Date.now() - row.minutesAgo * 60_000),
     })),
   );
@@ -210,6 +219,42 @@ describe('e2e: History', function () {
       .and.not.contain('Hit at')
       .and.not.contain('₹');
     expect(errors).to.deep.equal([]);
+  });
+
+  it("names a re-arm's and a corporate action's prices the same way in the table and on a phone's cards", async () => {
+    const user = await signIn(app);
+    await insertExecutions(app, user, [
+      { symbol: 'RELIANCE', status: 'IN_APP_ONLY', minutesAgo: 5, executionType: REARM_EXECUTION },
+      { symbol: 'TCS', status: 'IN_APP_ONLY', minutesAgo: 10, executionType: CORPORATE_ACTION_EXECUTION },
+      { symbol: 'INFY', status: 'SUCCESS', minutesAgo: 15 },
+    ]);
+    const page = await openSignedIn(browser, app, user, '/history');
+    await page.locator('tbody tr').nth(2).waitFor();
+    const rows = await page.locator('tbody tr .execution-prices').allInnerTexts();
+    const expected = [
+      ['Re-arm price', '₹2,697.00', 'Hit at', '₹2,690.50'],
+      ['Adjusted', '₹2,697.00 → ₹2,690.50'],
+      ['Trigger', '₹2,697.00', 'Hit at', '₹2,690.50'],
+    ];
+    expect(rows.map((text) => text.replace(/\s+/g, ' ').trim())).to.deep.equal(
+      expected.map((line) =>
+        line.length === 4 ? `${line[0]} ${line[1]} · ${line[2]} ${line[3]}` : line.join(' '),
+      ),
+    );
+    await page.setViewportSize(PHONE);
+    const cards = page.getByRole('list', { name: 'Rule executions, newest first' }).getByRole('listitem');
+    await cards.first().waitFor();
+    for (const [i, line] of expected.entries()) {
+      const details = cards.nth(i).locator('dl > div:not(.execution-card-message)');
+      const pairs = await details.evaluateAll((divs) =>
+        divs
+          .slice(2)
+          .flatMap((div) => [div.querySelector('dt')!.textContent, div.querySelector('dd')!.textContent]),
+      );
+      expect(pairs).to.deep.equal(line);
+    }
+    await assertNoHorizontalScroll(page);
+    await screenshot(page, 'history-prices-phone');
   });
 
   it('pages with Load more when there are more than 100', async () => {

@@ -6,16 +6,22 @@
  * screenshots of both densities (into docs/ with UPDATE_DOCS_SCREENSHOTS=1).
  */
 import { expect } from 'chai';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import type { TestApp } from '../helpers/app.ts';
-import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
-import { assertNoHorizontalScroll, PHONE, screenshotDir } from '../helpers/browser.ts';
+import type { Locator, Page } from 'playwright-core';
+import { assertNoHorizontalScroll, PHONE } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
-import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { pageErrors, signedInContext } from './support.ts';
+import { addHolding } from '../server/rules/support.ts';
+import {
+  chooseFile,
+  docsScreenshot,
+  editInline,
+  holdingCard,
+  holdingRow,
+  openUploadDialog,
+  replayCsv,
+  showUnderHeader,
+  signedInContext,
+  signedInSuite,
+} from './support.ts';
 
 /** Symbol, quantity, buy price, replayed price, previous close. */
 const HOLDINGS: [string, number, number, number, number][] = [
@@ -43,13 +49,9 @@ const HOLDINGS: [string, number, number, number, number][] = [
   ['ULTRACEMCO', 3, 10950, 12210.5, 12198],
 ];
 
-const REPLAY = [
-  'time,symbol,exchange,price,prev_close',
-  ...HOLDINGS.map(([symbol, , , price, prev]) => `open,${symbol},NSE,${price},${prev}`),
-].join('\n');
+const REPLAY = replayCsv(HOLDINGS.map(([symbol, , , price, prev]) => [symbol, price, prev]));
 
 const DESKTOP_900 = { width: 1280, height: 900 };
-const docsDir = fileURLToPath(new URL('../../docs/', import.meta.url));
 
 /** Noon IST on the Sunday before `now`: the NSE is closed whatever time the test runs. */
 function lastSundayNoon(now = Date.now()): number {
@@ -60,50 +62,38 @@ function lastSundayNoon(now = Date.now()): number {
 
 describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market state, density', function () {
   this.timeout(120_000);
-  let app: TestApp;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let errors: string[];
-  let user: SignedInUser;
-
-  before(async () => {
+  const suite = signedInSuite({
+    name: 'Meera Iyer',
     // One batch at start, then none for ten minutes: a page that does not load the snapshot
     // has no quote unless the header seeds one.
-    ({ app, browser } = await startBrowserSuite({ replay: { csv: REPLAY, intervalMs: 600_000 } }));
-    user = await signIn(app, { name: 'Meera Iyer' });
-    const api = apiClient(app.url);
-    for (const [symbol, quantity, average_price] of HOLDINGS) {
-      const res = await api.post(
-        '/api/holdings/manual',
-        { symbol, exchange: 'NSE', quantity, average_price },
-        user.token,
-      );
-      expect(res.status, `${symbol}: ${res.body.error}`).to.equal(201);
-    }
-    context = await signedInContext(browser, app, user, DESKTOP_900);
-    page = await context.newPage();
-    errors = pageErrors(page);
-    await page.goto(`${app.url}/holdings`);
-    await page
-      .locator('tr.holding-row[data-symbol="INFY"] [data-col="ltp"]')
-      .getByText('₹1,512.40')
-      .waitFor();
+    replay: { csv: REPLAY, intervalMs: 600_000 },
+    async seed(app, user) {
+      for (const [symbol, quantity, averagePrice] of HOLDINGS)
+        await addHolding(app, user, symbol, quantity, averagePrice);
+    },
+    viewport: DESKTOP_900,
+    path: '/holdings',
   });
 
-  after(async () => {
-    await stopBrowserSuite({ app, browser });
+  before(async () => {
+    await holdingRow(suite.page, 'INFY').locator('[data-col="ltp"]').getByText('₹1,512.40').waitFor();
   });
+
+  /** Opens the Holdings page in `target` with `density` stored, as chosen on an earlier visit. */
+  async function openHoldingsIn(target: Page, density: 'comfortable' | 'compact') {
+    await target.goto(`${suite.app.url}/terms`);
+    await target.evaluate((value) => localStorage.setItem('holdings_density', value), density);
+    await target.goto(`${suite.app.url}/holdings`);
+  }
 
   it('saves an inline edit when the field loses focus (a phone keypad has no Enter), Enter still saves', async () => {
-    const row = page.locator('tr.holding-row[data-symbol="INFY"]');
-    await row.getByRole('button', { name: /Edit quantity of INFY/ }).click();
-    await row.getByRole('spinbutton', { name: 'New quantity of INFY' }).fill('12');
+    const { app, user, page } = suite;
+    const row = holdingRow(page, 'INFY');
+    await (await editInline(row, 'INFY', 'quantity')).fill('12');
     await page.getByRole('heading', { level: 1 }).click();
     await row.locator('[data-col="qty"]').getByText('12', { exact: true }).waitFor();
 
-    await row.getByRole('button', { name: /Edit buy price of INFY/ }).click();
-    const price = row.getByRole('spinbutton', { name: 'New buy price of INFY' });
+    const price = await editInline(row, 'INFY', 'buy price');
     await price.fill('1450');
     await price.press('Enter');
     await row.locator('[data-col="buy"]').getByText('₹1,450.00').waitFor();
@@ -116,7 +106,8 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
   });
 
   it("hides the rows' P&L, day change and account P&L with the summary, until the eye shows them", async () => {
-    const row = page.locator('tr.holding-row[data-symbol="SBIN"]');
+    const { page } = suite;
+    const row = holdingRow(page, 'SBIN');
     expect(await page.locator('[data-stat="Total Investment"]').innerText()).to.equal('****');
     expect(await row.locator('[data-col="pnl"]').innerText()).to.equal('****');
     expect(await row.locator('[data-col="day"]').innerText()).to.equal('****');
@@ -138,6 +129,7 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
   });
 
   it('returns focus to the button that opened each dialog, on Escape and on the close button', async () => {
+    const { page } = suite;
     const openers: [Locator, string][] = [
       [page.getByRole('button', { name: 'Upload CSV' }), 'Upload Holdings'],
       [page.getByRole('button', { name: 'Price Guard', exact: true }), 'Price Guard - Smart Protection'],
@@ -164,14 +156,10 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
   });
 
   it('shows each upload problem once: a missing column, a number out of range', async () => {
+    const { page } = suite;
     const dialogLines = async (csv: string) => {
-      await page.getByRole('button', { name: 'Upload CSV' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
-      await dialog.locator('input[type=file]').setInputFiles({
-        name: 'holdings.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from(csv),
-      });
+      const dialog = await openUploadDialog(page);
+      await chooseFile(dialog, { name: 'holdings.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
       await dialog.locator('.error-box').waitFor();
       const lines = await dialog
         .locator('.error-box p, .error-box li')
@@ -188,6 +176,7 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
   });
 
   it('says the same in the header on Holdings, History and Settings at the same minute', async () => {
+    const { app, context } = suite;
     const labels: Record<string, string> = {};
     for (const route of ['/holdings', '/history', '/settings']) {
       const tab = await context.newPage();
@@ -203,16 +192,14 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
   });
 
   it('compact density: at least 18 holdings on a 1280×900 screen, with Current value; remembered', async () => {
+    const { page } = suite;
     await page.getByRole('button', { name: 'Compact', exact: true }).click();
     await page.reload();
     const compact = page.getByRole('button', { name: 'Compact', exact: true });
     await compact.waitFor();
     expect(await compact.getAttribute('aria-pressed'), 'remembered after a reload').to.equal('true');
     await page.getByRole('columnheader', { name: 'Current value' }).waitFor();
-    await page
-      .locator('tr.holding-row[data-symbol="SBIN"] [data-col="ltp"]')
-      .getByText('₹1,021.10')
-      .waitFor();
+    await holdingRow(page, 'SBIN').locator('[data-col="ltp"]').getByText('₹1,021.10').waitFor();
     await page.locator('.holdings-table thead').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     const visible = await page.locator('tr.holding-row').evaluateAll((rows) => {
       const header = document.querySelector('.site-header')?.getBoundingClientRect().bottom ?? 0;
@@ -230,15 +217,11 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
   });
 
   it('compact density on a 375 px phone: each holding is a two-line row', async () => {
+    const { app, browser, user } = suite;
     const phoneContext = await signedInContext(browser, app, user, PHONE);
     const phone = await phoneContext.newPage();
-    await phone.goto(`${app.url}/terms`);
-    await phone.evaluate(() => localStorage.setItem('holdings_density', 'compact'));
-    await phone.goto(`${app.url}/holdings`);
-    await phone
-      .locator('li.holding-card[data-symbol="SBIN"] [data-col="ltp"]')
-      .getByText('₹1,021.10')
-      .waitFor();
+    await openHoldingsIn(phone, 'compact');
+    await holdingCard(phone, 'SBIN').locator('[data-col="ltp"]').getByText('₹1,021.10').waitFor();
     const rows = await phone.locator('li.holding-card').evaluateAll((items) =>
       items.map((item) => {
         const lines = [...item.querySelectorAll<HTMLElement>('.holding-line')];
@@ -256,7 +239,7 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
     expect(rows).to.have.length(HOLDINGS.length);
     for (const row of rows) expect(row, row.symbol ?? '').to.include({ lines: 2, singleLines: true });
     // The second line's LTP and the current value are there.
-    const sbin = phone.locator('li.holding-card[data-symbol="SBIN"]');
+    const sbin = holdingCard(phone, 'SBIN');
     expect(await sbin.locator('[data-col="value"]').innerText()).to.equal('****');
     await phone.getByRole('button', { name: 'Show values' }).click();
     expect(await sbin.locator('[data-col="value"]').innerText()).to.equal('₹1,53,165.00');
@@ -265,7 +248,7 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
   });
 
   it('screenshots the holdings page in both densities at 1280 and 375 px', async () => {
-    await mkdir(screenshotDir, { recursive: true });
+    const { app, browser, user, errors } = suite;
     for (const [name, viewport] of [
       ['1280', DESKTOP_900],
       ['375', PHONE],
@@ -273,26 +256,14 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
       for (const density of ['comfortable', 'compact'] as const) {
         const shotContext = await signedInContext(browser, app, user, viewport);
         const shot = await shotContext.newPage();
-        await shot.goto(`${app.url}/terms`);
-        await shot.evaluate((value) => localStorage.setItem('holdings_density', value), density);
-        await shot.goto(`${app.url}/holdings`);
+        await openHoldingsIn(shot, density);
         const item = viewport.width < 768 ? 'li.holding-card' : 'tr.holding-row';
         await shot.locator(`${item}[data-symbol="SBIN"] [data-col="ltp"]`).getByText('₹1,021.10').waitFor();
         await shot.getByRole('button', { name: 'Show values' }).click();
         await shot.waitForTimeout(300);
         await assertNoHorizontalScroll(shot);
-        // The screen a user scrolls to: the holdings card under the sticky header.
-        await shot.locator('.holdings-card').evaluate((el) => {
-          const header = document.querySelector('.site-header')?.getBoundingClientRect().height ?? 0;
-          window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - header - 8);
-        });
-        await shot.mouse.move(0, 0);
-        const file = `holdings-${density}-${name}.png`;
-        const target =
-          process.env.UPDATE_DOCS_SCREENSHOTS === '1'
-            ? path.join(docsDir, file)
-            : path.join(screenshotDir, file);
-        await shot.screenshot({ path: target });
+        await showUnderHeader(shot.locator('.holdings-card'));
+        await docsScreenshot(shot, `holdings-${density}-${name}.png`);
         await shotContext.close();
       }
     }

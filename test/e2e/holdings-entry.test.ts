@@ -5,20 +5,28 @@
  * page.route). Prices come from a replay file, so every figure is known.
  */
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import type { TestApp } from '../helpers/app.ts';
-import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
+import type { Route } from 'playwright-core';
 import { PHONE } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
-import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { pageErrors, signedInContext } from './support.ts';
+import { addHolding } from '../server/rules/support.ts';
+import {
+  deleteAllHoldings,
+  deleteHolding,
+  editInline,
+  holdingCard,
+  holdingRow,
+  openManualEntry,
+  replayCsv,
+  signedInContext,
+  signedInSuite,
+  uploadHoldings,
+} from './support.ts';
 
-const REPLAY = [
-  'time,symbol,exchange,price,prev_close',
-  'open,INFY,NSE,1500.00,1480.00',
-  'open,RELIANCE,NSE,1500.00,1490.00',
-  'open,TCS,NSE,3400.00,3380.00',
-].join('\n');
+const REPLAY = replayCsv([
+  ['INFY', 1500, 1480],
+  ['RELIANCE', 1500, 1490],
+  ['TCS', 3400, 3380],
+]);
 
 interface HoldingRow {
   id: string;
@@ -39,47 +47,28 @@ function failWith(error: string) {
 
 describe('e2e: Holdings page, manual entry, search, edits and delete failures', function () {
   this.timeout(90_000);
-  let app: TestApp;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let errors: string[];
-  let user: SignedInUser;
+  const suite = signedInSuite({
+    name: 'Nikhil Shah',
+    replay: { csv: REPLAY, intervalMs: 500 },
+    async seed(app, user) {
+      await addHolding(app, user, 'INFY', 10, 1400);
+      await addHolding(app, user, 'RELIANCE', 20, 1450);
+      await uploadHoldings(app, user, {
+        csvData: 'Symbol,Quantity,Buy Price\nRELIANCE,5,1480',
+        broker_name: 'Zerodha · AB1',
+      });
+    },
+  });
 
   const holdingsOf = async () =>
-    (await apiClient(app.url).get<HoldingRow[]>('/api/holdings', user.token)).body.data!;
-
-  before(async () => {
-    ({ app, browser } = await startBrowserSuite({ replay: { csv: REPLAY, intervalMs: 500 } }));
-    user = await signIn(app, { name: 'Nikhil Shah' });
-    const api = apiClient(app.url);
-    for (const holding of [
-      { symbol: 'INFY', exchange: 'NSE', quantity: 10, average_price: 1400 },
-      { symbol: 'RELIANCE', exchange: 'NSE', quantity: 20, average_price: 1450 },
-    ]) {
-      const res = await api.post('/api/holdings/manual', holding, user.token);
-      expect(res.status, res.body.error).to.equal(201);
-    }
-    const upload = await api.post(
-      '/api/holdings/upload-csv',
-      { csvData: 'Symbol,Quantity,Buy Price\nRELIANCE,5,1480', broker_name: 'Zerodha · AB1' },
-      user.token,
-    );
-    expect(upload.status, upload.body.error).to.equal(201);
-    context = await signedInContext(browser, app, user);
-    page = await context.newPage();
-    errors = pageErrors(page);
-  });
-
-  after(async () => {
-    await stopBrowserSuite({ app, browser });
-  });
+    (await apiClient(suite.app.url).get<HoldingRow[]>('/api/holdings', suite.user.token)).body.data!;
 
   it('shows Qty, Buy Price, Gain %, Invested, LTP and Net P&L on a 375 px phone card', async () => {
+    const { app, browser, user } = suite;
     const phoneContext = await signedInContext(browser, app, user, PHONE);
     const phone = await phoneContext.newPage();
     await phone.goto(`${app.url}/holdings`);
-    const card = phone.locator('li.holding-card[data-symbol="INFY"]');
+    const card = holdingCard(phone, 'INFY');
     await card.locator('[data-col="ltp"]').getByText('₹1,500.00').waitFor();
     expect(await phone.locator('table.holdings-table').count()).to.equal(0);
     await phone.getByRole('button', { name: 'Show values' }).click();
@@ -104,14 +93,15 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
   });
 
   it('searches symbols from 2 characters, says when nothing matches, and hides a failed search', async () => {
+    const { app, page } = suite;
     const searches: string[] = [];
     page.on('request', (req) => {
       const url = new URL(req.url());
       if (url.pathname === '/api/symbols/search') searches.push(url.searchParams.get('query') ?? '');
     });
     await page.goto(`${app.url}/holdings`);
-    await page.locator('tr.holding-row[data-symbol="INFY"]').waitFor();
-    await page.getByRole('button', { name: '+ Add New' }).click();
+    await holdingRow(page, 'INFY').waitFor();
+    await openManualEntry(page);
     const symbol = page.getByRole('combobox', { name: 'Symbol (row 1)', exact: true });
 
     await symbol.fill('R');
@@ -147,8 +137,8 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
   });
 
   it('adds the good row of a Save All and lists the duplicate under Duplicate Holdings:', async () => {
-    await page.getByRole('button', { name: '+ Add New' }).click();
-    const form = page.locator('form.manual-entry');
+    const { page } = suite;
+    const form = await openManualEntry(page);
     await form.getByRole('combobox', { name: 'Symbol (row 1)', exact: true }).fill('TCS');
     await form.getByLabel('Quantity (row 1)', { exact: true }).fill('5');
     await form.getByLabel('Buy Price (₹) (row 1)', { exact: true }).fill('3300');
@@ -167,11 +157,9 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
     expect(await problem.getByText('Other Errors:').count()).to.equal(0);
     // The partial success called back (the page's notice) and refreshed the table.
     await page.locator('.notice-success').getByText('1 holding was added.').waitFor();
-    const tcs = page.locator('tr.holding-row[data-symbol="TCS"]');
+    const tcs = holdingRow(page, 'TCS');
     await tcs.locator('[data-col="qty"]').getByText('5', { exact: true }).waitFor();
-    expect(await page.locator('tr.holding-row[data-symbol="INFY"] [data-col="qty"]').innerText()).to.equal(
-      '10',
-    );
+    expect(await holdingRow(page, 'INFY').locator('[data-col="qty"]').innerText()).to.equal('10');
     // Only the refused row stays in the form.
     expect(await form.getByRole('combobox', { name: 'Symbol (row 1)', exact: true }).inputValue()).to.equal(
       'INFY',
@@ -181,27 +169,26 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
   });
 
   it('cancels an inline edit on Escape and on an empty value, without a request', async () => {
+    const { page } = suite;
     const puts: string[] = [];
     page.on('request', (req) => {
       if (req.method() === 'PUT') puts.push(req.url());
     });
-    const row = page.locator('tr.holding-row[data-symbol="INFY"]');
-    const input = row.getByRole('spinbutton', { name: 'New quantity of INFY' });
+    const row = holdingRow(page, 'INFY');
 
-    await row.getByRole('button', { name: /Edit quantity of INFY/ }).click();
+    let input = await editInline(row, 'INFY', 'quantity');
     await input.fill('99');
     await input.press('Escape');
     await input.waitFor({ state: 'detached' });
     expect(await row.locator('[data-col="qty"]').innerText()).to.equal('10');
 
-    await row.getByRole('button', { name: /Edit quantity of INFY/ }).click();
+    input = await editInline(row, 'INFY', 'quantity');
     await input.fill('');
     await input.press('Enter');
     await input.waitFor({ state: 'detached' });
     expect(await row.locator('[data-col="qty"]').innerText()).to.equal('10');
 
-    await row.getByRole('button', { name: /Edit buy price of INFY/ }).click();
-    const price = row.getByRole('spinbutton', { name: 'New buy price of INFY' });
+    const price = await editInline(row, 'INFY', 'buy price');
     await price.fill('1');
     await price.press('Escape');
     await price.waitFor({ state: 'detached' });
@@ -214,37 +201,31 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
   });
 
   it("says 'Failed to delete holding' when a holding's delete fails", async () => {
+    const { page } = suite;
     const tcs = (await holdingsOf()).find((h) => h.symbol === 'TCS');
     expect(tcs, 'TCS was added by the previous test').to.not.equal(undefined);
     const target = `/api/holdings/${tcs!.id}`;
     const failing = (url: URL) => url.pathname === target;
     await page.route(failing, failWith('Could not delete this holding right now'));
-    await page.getByRole('button', { name: 'Delete TCS (NSE)' }).click();
-    await page
-      .getByRole('dialog', { name: 'Delete TCS?' })
-      .getByRole('button', { name: 'Delete', exact: true })
-      .click();
+    await deleteHolding(page, 'TCS');
     const alert = page.getByRole('alert').filter({ hasText: 'Failed to delete holding' });
     await alert.waitFor();
     expect(await alert.locator('li').count()).to.equal(0);
     await page.unroute(failing);
     await alert.getByRole('button', { name: /Dismiss/ }).click();
     expect((await holdingsOf()).some((h) => h.symbol === 'TCS')).to.equal(true);
-    await page.locator('tr.holding-row[data-symbol="TCS"]').waitFor();
+    await holdingRow(page, 'TCS').waitFor();
   });
 
   it("lists each account that failed under 'Failed to delete some holdings'", async () => {
+    const { page } = suite;
     const reliance = (await holdingsOf()).filter((h) => h.symbol === 'RELIANCE');
     expect(reliance).to.have.length(2);
     const zerodha = reliance.find((h) => h.broker_name === 'Zerodha')!;
     const target = `/api/holdings/${zerodha.id}`;
     const failing = (url: URL) => url.pathname === target;
     await page.route(failing, failWith('Could not delete this holding right now'));
-    await page.getByRole('button', { name: 'Delete RELIANCE (NSE)' }).click();
-    await page
-      .getByRole('dialog', { name: 'Delete RELIANCE?' })
-      .getByRole('button', { name: 'Delete', exact: true })
-      .click();
+    await deleteHolding(page, 'RELIANCE');
     const alert = page.getByRole('alert').filter({ hasText: 'Failed to delete some holdings' });
     await alert.waitFor();
     expect(await alert.locator('li').allInnerTexts()).to.deep.equal([
@@ -254,21 +235,15 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
     // The manual account's row went; the Zerodha one stayed.
     const left = (await holdingsOf()).filter((h) => h.symbol === 'RELIANCE');
     expect(left.map((h) => h.id)).to.deep.equal([zerodha.id]);
-    await page
-      .locator('tr.holding-row[data-symbol="RELIANCE"] [data-col="qty"]')
-      .getByText('5', { exact: true })
-      .waitFor();
+    await holdingRow(page, 'RELIANCE').locator('[data-col="qty"]').getByText('5', { exact: true }).waitFor();
     await alert.getByRole('button', { name: /Dismiss/ }).click();
   });
 
   it("says 'Failed to delete all holdings. Please try again.' when Delete All fails", async () => {
+    const { page, errors } = suite;
     const failing = (url: URL) => url.pathname === '/api/holdings/all';
     await page.route(failing, failWith('Database unavailable'));
-    await page.getByRole('button', { name: 'Delete All Holdings' }).click();
-    await page
-      .getByRole('dialog', { name: 'Delete all holdings?' })
-      .getByRole('button', { name: 'Delete All Holdings' })
-      .click();
+    await deleteAllHoldings(page);
     await page
       .getByRole('alert')
       .filter({ hasText: 'Failed to delete all holdings. Please try again.' })

@@ -8,11 +8,11 @@ import type { Browser } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { PHONE, screenshot } from '../helpers/browser.ts';
-import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { pageErrors, signedInContext } from './support.ts';
+import { addHolding } from '../server/rules/support.ts';
+import { holdingCard, holdingRow, pageErrors, replayCsv, signedInContext } from './support.ts';
 
-const REPLAY = ['time,symbol,exchange,price,prev_close', 'open,SBIN,NSE,1021.10,1025.30'].join('\n');
+const REPLAY = replayCsv([['SBIN', 1021.1, 1025.3]]);
 
 describe('e2e: holdings without a price', function () {
   this.timeout(90_000);
@@ -27,18 +27,8 @@ describe('e2e: holdings without a price', function () {
       ownDatabase: true,
     }));
     user = await signIn(app, { name: 'Ravi Iyer' });
-    const api = apiClient(app.url);
-    for (const [symbol, quantity, price] of [
-      ['SBIN', 10, 900],
-      ['IDEA', 1000, 7.41],
-    ] as const) {
-      const res = await api.post(
-        '/api/holdings/manual',
-        { symbol, exchange: 'NSE', quantity, average_price: price },
-        user.token,
-      );
-      expect(res.status, res.body.error).to.equal(201);
-    }
+    await addHolding(app, user, 'SBIN', 10, 900);
+    await addHolding(app, user, 'IDEA', 1000, 7.41);
   });
 
   after(async () => {
@@ -50,9 +40,9 @@ describe('e2e: holdings without a price', function () {
     const page = await context.newPage();
     const errors = pageErrors(page);
     await page.goto(`${app.url}/holdings`);
-    const sbin = page.locator('tr.holding-row[data-symbol="SBIN"]');
+    const sbin = holdingRow(page, 'SBIN');
     await sbin.locator('[data-col="ltp"]').getByText('₹1,021.10').waitFor();
-    const idea = page.locator('tr.holding-row[data-symbol="IDEA"]');
+    const idea = holdingRow(page, 'IDEA');
     expect(await idea.locator('[data-col="ltp"]').innerText()).to.equal('No price');
     expect(await idea.locator('[data-col="pnl"]').innerText()).to.equal('—');
     expect(await idea.locator('[data-col="gain"]').innerText()).to.equal('—');
@@ -74,11 +64,8 @@ describe('e2e: holdings without a price', function () {
     const context = await signedInContext(browser, app, user, PHONE);
     const page = await context.newPage();
     await page.goto(`${app.url}/holdings`);
-    const card = page.locator('li.holding-card[data-symbol="IDEA"]');
-    await page
-      .locator('li.holding-card[data-symbol="SBIN"] [data-col="ltp"]')
-      .getByText('₹1,021.10')
-      .waitFor();
+    const card = holdingCard(page, 'IDEA');
+    await holdingCard(page, 'SBIN').locator('[data-col="ltp"]').getByText('₹1,021.10').waitFor();
     expect(await card.locator('[data-col="ltp"]').innerText()).to.equal('No price');
     expect(await card.locator('[data-col="pnl"]').innerText()).to.equal('—');
     await screenshot(page, 'holdings-no-price-375');

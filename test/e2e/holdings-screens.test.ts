@@ -10,20 +10,16 @@ import { readShared } from '../helpers/shared-data.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { assertNoHorizontalScroll, DESKTOP, PHONE, screenshot } from '../helpers/browser.ts';
-import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { pageErrors, signedInContext } from './support.ts';
-
-const REPLAY = [
-  'time,symbol,exchange,price,prev_close',
-  'open,NIFTYBEES,NSE,272.99,273.37',
-  'open,SBIN,NSE,1021.10,1025.30',
-  'open,M&M,NSE,3120.40,3101.20',
-  'open,BAJAJ-AUTO,NSE,8650.50,8633.20',
-  'open,IDEA,NSE,7.12,7.04',
-  'open,RELIANCE,NSE,1492.30,1478.60',
-  'open,INFY,NSE,1512.40,1500.00',
-].join('\n');
+import { addHolding } from '../server/rules/support.ts';
+import {
+  createRuleOncePriced,
+  KITE_PRICES,
+  pageErrors,
+  replayCsv,
+  signedInContext,
+  uploadHoldings,
+} from './support.ts';
 
 const WIDTHS = [
   { name: 'desktop-1280', viewport: { ...DESKTOP, height: 900 } },
@@ -38,39 +34,24 @@ describe('e2e: screenshots of Holdings, Dashboard and History', function () {
   const contexts: BrowserContext[] = [];
 
   before(async () => {
-    ({ app, browser } = await startBrowserSuite({ replay: { csv: REPLAY, intervalMs: 500 } }));
+    ({ app, browser } = await startBrowserSuite({
+      replay: { csv: replayCsv(KITE_PRICES), intervalMs: 500 },
+    }));
     user = await signIn(app, { name: 'Asha Verma' });
-    const api = apiClient(app.url);
-    const upload = await api.post(
-      '/api/holdings/upload-csv',
-      { csvData: readShared('fixtures/brokers/zerodha_kite_holdings.csv'), broker_name: 'Zerodha · AB1234' },
-      user.token,
-    );
-    expect(upload.status, upload.body.error).to.equal(201);
-    for (const holding of [
-      { symbol: 'RELIANCE', exchange: 'NSE', quantity: 25, average_price: 1418.6 },
-      { symbol: 'NIFTYBEES', exchange: 'NSE', quantity: 150, average_price: 268.4 },
-      { symbol: 'INFY', exchange: 'NSE', quantity: 30, average_price: 1455 },
-    ]) {
-      const res = await api.post('/api/holdings/manual', holding, user.token);
-      expect(res.status, res.body.error).to.equal(201);
-    }
-    for (let attempt = 0; ; attempt++) {
-      const res = await api.post(
-        '/api/position-rules',
-        {
-          symbol: 'INFY',
-          exchange: 'NSE',
-          rule_name: 'INFY stop',
-          trigger_type: 'TRAILING_STOP_LOSS',
-          trigger_value: 8,
-        },
-        user.token,
-      );
-      if (res.status === 201) break;
-      if (attempt > 50) throw new Error(`rule: ${res.status} ${res.body.error}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await uploadHoldings(app, user, {
+      csvData: readShared('fixtures/brokers/zerodha_kite_holdings.csv'),
+      broker_name: 'Zerodha · AB1234',
+    });
+    await addHolding(app, user, 'RELIANCE', 25, 1418.6);
+    await addHolding(app, user, 'NIFTYBEES', 150, 268.4);
+    await addHolding(app, user, 'INFY', 30, 1455);
+    await createRuleOncePriced(app, user, {
+      symbol: 'INFY',
+      exchange: 'NSE',
+      rule_name: 'INFY stop',
+      trigger_type: 'TRAILING_STOP_LOSS',
+      trigger_value: 8,
+    });
     const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
     await app.runtime.deps.db.insert(ruleExecutions).values(
       [

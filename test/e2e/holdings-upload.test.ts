@@ -5,15 +5,19 @@
  * Screenshots of the preview at 1280 and 375 px.
  */
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { readShared } from '../helpers/shared-data.ts';
-import type { TestApp } from '../helpers/app.ts';
-import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import path from 'node:path';
 import { assertNoHorizontalScroll, screenshot, screenshotDir } from '../helpers/browser.ts';
-import { apiClient } from '../helpers/http.ts';
-import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { pageErrors, signedInContext, tableSymbols } from './support.ts';
+import {
+  chooseFile,
+  confirmUpload,
+  holdingRow,
+  signedInSuite,
+  tableSymbols,
+  uploadDialog,
+  uploadHoldings,
+} from './support.ts';
 
 /** The same Dhan account a month later: more HDFC Bank, Coal India and ONGC sold, one unknown row. */
 const NEXT_STATEMENT = [
@@ -24,44 +28,24 @@ const NEXT_STATEMENT = [
 
 describe('e2e: the upload dialog (account, skipped rows, removals)', function () {
   this.timeout(90_000);
-  let app: TestApp;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let errors: string[];
-  let user: SignedInUser;
-
-  before(async () => {
-    ({ app, browser } = await startBrowserSuite());
-    user = await signIn(app, { name: 'Ravi Iyer' });
-    const first = await apiClient(app.url).post(
-      '/api/holdings/upload-csv',
-      { csvData: readShared('fixtures/brokers/dhan_holdings.csv') },
-      user.token,
-    );
-    expect(first.status, first.body.error).to.equal(201);
-    context = await signedInContext(browser, app, user);
-    page = await context.newPage();
-    await page.setViewportSize({ width: 1280, height: 1000 });
-    errors = pageErrors(page);
-  });
-
-  after(async () => {
-    await stopBrowserSuite({ app, browser });
+  const suite = signedInSuite({
+    name: 'Ravi Iyer',
+    seed: (app, user) =>
+      uploadHoldings(app, user, { csvData: readShared('fixtures/brokers/dhan_holdings.csv') }),
+    viewport: { width: 1280, height: 1000 },
   });
 
   /** Opens the dialog on `target` and chooses the next statement. */
   async function openWithFile(target: Page) {
-    await target.goto(`${app.url}/holdings?upload=csv`);
-    const dialog = target.getByRole('dialog', { name: 'Upload Holdings' });
-    await dialog
-      .locator('input[type=file]')
-      .setInputFiles({ name: 'dhan.csv', mimeType: 'text/csv', buffer: Buffer.from(NEXT_STATEMENT) });
+    await target.goto(`${suite.app.url}/holdings?upload=csv`);
+    const dialog = uploadDialog(target);
+    await chooseFile(dialog, { name: 'dhan.csv', mimeType: 'text/csv', buffer: Buffer.from(NEXT_STATEMENT) });
     await dialog.getByText('Choose the stock for this row').waitFor();
     return dialog;
   }
 
   it('asks for the account, leaves out the unknown row, shows the removals, and counts the skipped row', async () => {
+    const { page, errors } = suite;
     const dialog = await openWithFile(page);
     const upload = dialog.getByRole('button', { name: 'Upload', exact: true });
     await dialog
@@ -90,27 +74,23 @@ describe('e2e: the upload dialog (account, skipped rows, removals)', function ()
     await screenshot(page, 'upload-preview-desktop-1280');
     await dialog.screenshot({ path: path.join(screenshotDir, 'upload-preview-dialog-1280.png') });
 
-    await upload.click();
-    await dialog.waitFor({ state: 'detached' });
+    await confirmUpload(dialog);
     await page.getByText('Uploaded 1 holding to Dhan: 0 new, 1 updated, 2 removed, 1 skipped.').waitFor();
-    await page.locator('tr.holding-row[data-symbol="HDFCBANK"]').waitFor();
+    await holdingRow(page, 'HDFCBANK').waitFor();
     expect(await tableSymbols(page)).to.deep.equal(['HDFCBANK']);
-    expect(
-      await page.locator('tr.holding-row[data-symbol="HDFCBANK"] [data-col="qty"]').innerText(),
-    ).to.equal('150');
+    expect(await holdingRow(page, 'HDFCBANK').locator('[data-col="qty"]').innerText()).to.equal('150');
     expect(errors).to.deep.equal([]);
   });
 
   it('fits a phone: the preview with its removals and prices at 375 px', async () => {
+    const { app, user, context } = suite;
     const phone = await context.newPage();
     await phone.setViewportSize({ width: 375, height: 812 });
     // Put the sold holdings back, so that the preview has removals to show.
-    const again = await apiClient(app.url).post(
-      '/api/holdings/upload-csv',
-      { csvData: readShared('fixtures/brokers/dhan_holdings.csv'), account: { new_name: 'Dhan · Family' } },
-      user.token,
-    );
-    expect(again.status, again.body.error).to.equal(201);
+    await uploadHoldings(app, user, {
+      csvData: readShared('fixtures/brokers/dhan_holdings.csv'),
+      account: { new_name: 'Dhan · Family' },
+    });
     const dialog = await openWithFile(phone);
     await dialog.getByRole('radio', { name: /^Dhan · Family/ }).check();
     await dialog.getByRole('button', { name: 'Leave out row 2' }).click();

@@ -6,70 +6,54 @@
  */
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestApp } from '../helpers/app.ts';
-import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { screenshot } from '../helpers/browser.ts';
-import { apiClient } from '../helpers/http.ts';
-import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { consoleWorkbook, pageErrors, signedInContext, tableSymbols } from './support.ts';
+import { addHolding } from '../server/rules/support.ts';
+import {
+  chooseFile,
+  confirmUpload,
+  consoleWorkbook,
+  deleteAllHoldings,
+  deleteHolding,
+  editInline,
+  holdingRow,
+  KITE_PRICES,
+  openManualEntry,
+  openUploadDialog,
+  replayCsv,
+  signedInSuite,
+  tableSymbols,
+  uploadDialog,
+} from './support.ts';
 
 const KITE_FILE = fileURLToPath(
   new URL('../../../shared/fixtures/brokers/zerodha_kite_holdings.csv', import.meta.url),
 );
 
-const REPLAY = [
-  'time,symbol,exchange,price,prev_close',
-  'open,NIFTYBEES,NSE,272.99,273.37',
-  'open,SBIN,NSE,1021.10,1025.30',
-  'open,M&M,NSE,3120.40,3101.20',
-  'open,BAJAJ-AUTO,NSE,8650.50,8633.20',
-  'open,IDEA,NSE,7.12,7.04',
-  'open,RELIANCE,NSE,1492.30,1478.60',
-  'open,INFY,NSE,1512.40,1500.00',
-  'open,GOLDIAM,NSE,398.75,402.10',
-].join('\n');
+const REPLAY = replayCsv([...KITE_PRICES, ['GOLDIAM', 398.75, 402.1]]);
 
 describe('e2e: Holdings page', function () {
   this.timeout(90_000);
-  let app: TestApp;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let errors: string[];
-  let user: SignedInUser;
-
-  before(async () => {
-    ({ app, browser } = await startBrowserSuite({ replay: { csv: REPLAY, intervalMs: 400 } }));
-    user = await signIn(app, { name: 'Asha Verma' });
-    context = await signedInContext(browser, app, user);
-    page = await context.newPage();
-    errors = pageErrors(page);
-  });
-
-  after(async () => {
-    await stopBrowserSuite({ app, browser });
-  });
+  const suite = signedInSuite({ name: 'Asha Verma', replay: { csv: REPLAY, intervalMs: 400 } });
 
   it('uploads a Zerodha Kite file through the dialog and shows the aggregated table', async () => {
+    const { app, page } = suite;
     await page.goto(`${app.url}/holdings?upload=csv`);
-    const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
+    const dialog = uploadDialog(page);
     await dialog.waitFor();
     expect(await dialog.getByText('up to 1000 holdings at once').count()).to.equal(1);
-    await dialog.locator('input[type=file]').setInputFiles(KITE_FILE);
+    await chooseFile(dialog, KITE_FILE);
     await dialog.getByText('File loaded successfully').waitFor();
     await dialog.getByText('Zerodha (Kite)').waitFor();
     const account = dialog.getByLabel('Account name');
     expect(await account.inputValue()).to.equal('Zerodha');
     await account.fill('Zerodha · AB1234');
-    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await confirmUpload(dialog);
     await page.getByText('Uploaded 5 holdings to Zerodha · AB1234').waitFor();
     expect(new URL(page.url()).search).to.equal('');
 
     await page.locator('tr.holding-row').nth(4).waitFor();
     expect(await tableSymbols(page)).to.deep.equal(['BAJAJ-AUTO', 'IDEA', 'M&M', 'NIFTYBEES', 'SBIN']);
-    const sbin = page.locator('tr.holding-row[data-symbol="SBIN"]');
+    const sbin = holdingRow(page, 'SBIN');
     await sbin.locator('[data-col="ltp"]').getByText('₹1,021.10').waitFor();
     // Amounts stay hidden (****) with the summary's until the eye toggle shows them.
     expect(await sbin.locator('[data-col="pnl"]').innerText()).to.equal('****');
@@ -77,8 +61,8 @@ describe('e2e: Holdings page', function () {
   });
 
   it('expands a row to show the broker account with its rules slot', async () => {
-    const sbin = page.locator('tr.holding-row[data-symbol="SBIN"]');
-    const toggle = sbin.locator('.expand-button');
+    const { page } = suite;
+    const toggle = holdingRow(page, 'SBIN').locator('.expand-button');
     await toggle.click();
     expect(await toggle.getAttribute('aria-expanded')).to.equal('true');
     const details = page.locator('.holding-details').first();
@@ -89,6 +73,7 @@ describe('e2e: Holdings page', function () {
   });
 
   it('sorts by P&L, and the second click flips the order', async () => {
+    const { page } = suite;
     const header = page.getByRole('columnheader', { name: /P&L/ });
     await header.getByRole('button').click();
     expect(await header.getAttribute('aria-sort')).to.equal('ascending');
@@ -102,21 +87,21 @@ describe('e2e: Holdings page', function () {
   });
 
   it("hides the summary values and the rows' P&L until the eye toggle shows them", async () => {
+    const { page } = suite;
     const investment = page.locator('[data-stat="Total Investment"]');
     expect(await investment.innerText()).to.equal('****');
     await page.getByRole('button', { name: 'Show values' }).click();
     expect(await investment.innerText()).to.equal('₹2,01,885.05');
     await page.locator('[data-stat="P&L"]').getByText('+₹4,599.65').waitFor();
-    const sbin = page.locator('tr.holding-row[data-symbol="SBIN"]');
-    expect(await sbin.locator('[data-col="pnl"]').innerText()).to.equal('+₹703.50');
-    const bajaj = page.locator('tr.holding-row[data-symbol="BAJAJ-AUTO"]');
+    expect(await holdingRow(page, 'SBIN').locator('[data-col="pnl"]').innerText()).to.equal('+₹703.50');
+    const bajaj = holdingRow(page, 'BAJAJ-AUTO');
     expect(await bajaj.locator('[data-col="pnl"] span').getAttribute('class')).to.contain('text-loss');
     expect(await page.locator('[data-stat="Holdings Count"]').innerText()).to.equal('5');
   });
 
   it('adds a holding by hand with the symbol search, then edits its quantity in place', async () => {
-    await page.getByRole('button', { name: '+ Add New' }).click();
-    const form = page.locator('form.manual-entry');
+    const { page } = suite;
+    const form = await openManualEntry(page);
     const symbol = form.getByRole('combobox', { name: /Symbol/ });
     await symbol.fill('RELIAN');
     const option = page.getByRole('option', { name: /RELIANCE/ }).first();
@@ -129,11 +114,10 @@ describe('e2e: Holdings page', function () {
     await form.getByLabel(/Buy Price/).fill('1400');
     await form.getByRole('button', { name: 'Save All' }).click();
     await page.getByText('1 holding was added.').waitFor();
-    const row = page.locator('tr.holding-row[data-symbol="RELIANCE"]');
+    const row = holdingRow(page, 'RELIANCE');
     await row.waitFor();
 
-    await row.getByRole('button', { name: /Edit quantity of RELIANCE/ }).click();
-    const input = row.getByRole('spinbutton', { name: 'New quantity of RELIANCE' });
+    const input = await editInline(row, 'RELIANCE', 'quantity');
     await input.fill('0');
     await input.press('Enter');
     await row.getByText('Quantity must be a positive number').waitFor();
@@ -143,14 +127,16 @@ describe('e2e: Holdings page', function () {
     await row.locator('[data-col="pnl"]').getByText('+₹2,307.50').waitFor();
 
     // Imported holdings are not editable.
-    const sbin = page.locator('tr.holding-row[data-symbol="SBIN"]');
-    expect(await sbin.getByRole('button', { name: /Edit quantity/ }).count()).to.equal(0);
+    expect(
+      await holdingRow(page, 'SBIN')
+        .getByRole('button', { name: /Edit quantity/ })
+        .count(),
+    ).to.equal(0);
   });
 
   it('deletes all holdings after a confirmation', async () => {
-    await page.getByRole('button', { name: 'Delete All Holdings' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Delete all holdings?' });
-    await confirm.getByRole('button', { name: 'Delete All Holdings' }).click();
+    const { page, errors } = suite;
+    await deleteAllHoldings(page);
     await page.getByText('6 holdings were deleted.').waitFor();
     await page.getByRole('heading', { name: 'No holdings yet' }).waitFor();
     expect(await page.locator('tr.holding-row').count()).to.equal(0);
@@ -158,9 +144,8 @@ describe('e2e: Holdings page', function () {
   });
 
   it('refuses a file that is neither CSV nor XLSX, saying what is accepted', async () => {
-    await page.getByRole('button', { name: 'Upload CSV' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
-    await dialog.locator('input[type=file]').setInputFiles({
+    const dialog = await openUploadDialog(suite.page);
+    await chooseFile(dialog, {
       name: 'holdings.pdf',
       mimeType: 'application/pdf',
       buffer: Buffer.from('%PDF-1.4'),
@@ -175,9 +160,9 @@ describe('e2e: Holdings page', function () {
   });
 
   it('reads a Zerodha Console XLSX in the browser, from its Equity sheet', async () => {
-    await page.getByRole('button', { name: 'Upload CSV' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
-    await dialog.locator('input[type=file]').setInputFiles({
+    const { page } = suite;
+    const dialog = await openUploadDialog(page);
+    await chooseFile(dialog, {
       name: 'holdings-AB1234.xlsx',
       mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
       buffer: await consoleWorkbook(),
@@ -190,24 +175,21 @@ describe('e2e: Holdings page', function () {
       .locator('.upload-rows tbody tr td:nth-child(2) strong')
       .allInnerTexts();
     expect(previewSymbols).to.deep.equal(['INFY', 'GOLDIAM', 'NIFTYBEES']);
-    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await confirmUpload(dialog);
     await page.getByText('Uploaded 3 holdings to Zerodha · AB1234').waitFor();
     await page.locator('tr.holding-row').nth(2).waitFor();
     expect((await tableSymbols(page)).sort()).to.deep.equal(['GOLDIAM', 'INFY', 'NIFTYBEES']);
   });
 
   it('lets the user pick the stock for a row the server could not match, then imports it', async () => {
+    const { page } = suite;
     const csv = [
       '"Name","Quantity","Avg Price","Last Traded"',
       '"HDFC Bank",4,"831.89","746.70"',
       '"Acme Widgets Private",7,"120.00","118.00"',
     ].join('\n');
-    await page.getByRole('button', { name: 'Upload CSV' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
-    await dialog
-      .locator('input[type=file]')
-      .setInputFiles({ name: 'dhan.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const dialog = await openUploadDialog(page);
+    await chooseFile(dialog, { name: 'dhan.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await dialog.getByText('Choose the stock for this row').waitFor();
     await dialog.getByText('Row 2 (Acme Widgets Private): Could not find this stock').waitFor();
     const upload = dialog.getByRole('button', { name: 'Upload', exact: true });
@@ -217,46 +199,32 @@ describe('e2e: Holdings page', function () {
     await dialog.getByRole('option', { name: /^ITC/ }).first().click();
     await dialog.getByText('Using').waitFor();
     await dialog.getByLabel('Account name').fill('Dhan · DH42');
-    await upload.click();
-    await dialog.waitFor({ state: 'detached' });
+    await confirmUpload(dialog);
     await page.getByText('Uploaded 2 holdings to Dhan · DH42').waitFor();
-    await page.locator('tr.holding-row[data-symbol="ITC"]').waitFor();
-    await page.locator('tr.holding-row[data-symbol="HDFCBANK"]').waitFor();
-    await page.getByRole('button', { name: 'Delete HDFCBANK (NSE)' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Delete HDFCBANK?' });
-    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await holdingRow(page, 'ITC').waitFor();
+    await holdingRow(page, 'HDFCBANK').waitFor();
+    await deleteHolding(page, 'HDFCBANK');
     await page.getByText('HDFCBANK (NSE) was deleted.').waitFor();
-    await page.getByRole('button', { name: 'Delete ITC (NSE)' }).click();
-    await page
-      .getByRole('dialog', { name: 'Delete ITC?' })
-      .getByRole('button', { name: 'Delete', exact: true })
-      .click();
+    await deleteHolding(page, 'ITC');
     await page.getByText('ITC (NSE) was deleted.').waitFor();
   });
 
   it('screenshots the Holdings page and the Dashboard with data', async () => {
-    await apiClient(app.url).post(
-      '/api/holdings/manual',
-      { symbol: 'RELIANCE', exchange: 'NSE', quantity: 25, average_price: 1418.6 },
-      user.token,
-    );
+    const { app, user, context, page } = suite;
+    await addHolding(app, user, 'RELIANCE', 25, 1418.6);
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.getByRole('button', { name: 'Upload CSV' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
-    await dialog.locator('input[type=file]').setInputFiles(KITE_FILE);
+    const dialog = await openUploadDialog(page);
+    await chooseFile(dialog, KITE_FILE);
     // A Kite file names no client ID and the user has a Zerodha account: they choose a new one.
     await dialog.getByText('You already have a Zerodha account', { exact: false }).waitFor();
     await dialog.getByRole('radio', { name: /^A new account/ }).check();
     expect(await dialog.getByLabel('Account name').inputValue()).to.equal('Zerodha');
     await dialog.getByText('Into the new account').waitFor();
-    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await confirmUpload(dialog);
     await page.reload();
-    await page.locator('tr.holding-row[data-symbol="SBIN"] [data-col="ltp"]').getByText('₹').waitFor();
-    expect(
-      await page.locator('tr.holding-row[data-symbol="NIFTYBEES"] [data-col="qty"]').innerText(),
-    ).to.equal('650');
-    await page.locator('tr.holding-row[data-symbol="NIFTYBEES"] .expand-button').click();
+    await holdingRow(page, 'SBIN').locator('[data-col="ltp"]').getByText('₹').waitFor();
+    expect(await holdingRow(page, 'NIFTYBEES').locator('[data-col="qty"]').innerText()).to.equal('650');
+    await holdingRow(page, 'NIFTYBEES').locator('.expand-button').click();
     await page.locator('.holding-details .account-item').nth(1).waitFor();
     await page
       .locator('.price-chart')

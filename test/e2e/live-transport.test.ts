@@ -7,8 +7,8 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
-import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { addHolding } from '../server/rules/support.ts';
 import { pageErrors, signedInContext } from './support.ts';
 
 const LTP = 'tr.holding-row[data-symbol="RELIANCE"] [data-col="ltp"] [data-live-value]';
@@ -48,12 +48,7 @@ describe('e2e: the live connection’s transport', function () {
   before(async () => {
     ({ app, browser } = await startBrowserSuite({ env: { QUOTE_INTERVAL_MS: '300' } }));
     user = await signIn(app);
-    const res = await apiClient(app.url).post(
-      '/api/holdings/manual',
-      { symbol: 'RELIANCE', exchange: 'NSE', quantity: 10, average_price: 1300 },
-      user.token,
-    );
-    expect(res.status, res.body.error).to.equal(201);
+    await addHolding(app, user, 'RELIANCE', 10, 1300);
   });
 
   after(async () => {

@@ -11,9 +11,17 @@ import { readShared } from '../helpers/shared-data.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { assertNoHorizontalScroll, PHONE, screenshot } from '../helpers/browser.ts';
-import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { pageErrors, signedInContext } from './support.ts';
+import { addHolding } from '../server/rules/support.ts';
+import {
+  editInline,
+  holdingCard,
+  holdingRow,
+  openManualEntry,
+  pageErrors,
+  signedInContext,
+  uploadHoldings,
+} from './support.ts';
 
 const LTP = 'tr.holding-row[data-symbol="RELIANCE"] [data-col="ltp"] [data-live-value]';
 
@@ -93,19 +101,9 @@ describe('e2e: live prices across tabs', function () {
       if (quote) batches.push({ at: batch.at, ltp: quote.ltp });
     });
     user = await signIn(app, { name: 'Ravi Iyer' });
-    const api = apiClient(app.url);
-    for (const [symbol, quantity, price] of [
-      ['RELIANCE', 40, 1320.5],
-      ['TCS', 12, 3410],
-      ['INFY', 30, 1495.25],
-    ] as const) {
-      const res = await api.post(
-        '/api/holdings/manual',
-        { symbol, exchange: 'NSE', quantity, average_price: price },
-        user.token,
-      );
-      expect(res.status, res.body.error).to.equal(201);
-    }
+    await addHolding(app, user, 'RELIANCE', 40, 1320.5);
+    await addHolding(app, user, 'TCS', 12, 3410);
+    await addHolding(app, user, 'INFY', 30, 1495.25);
     context = await signedInContext(browser, app, user);
     tabs = [await context.newPage(), await context.newPage()];
     errors = tabs.map(pageErrors);
@@ -203,14 +201,13 @@ describe('e2e: live prices across tabs', function () {
 
   it('changes a quantity edited in one tab in the other tab without a reload', async () => {
     const [editor, watcher] = tabs as [Page, Page];
-    const row = editor.locator('tr.holding-row[data-symbol="TCS"]');
-    await row.getByRole('button', { name: /Edit quantity of TCS/ }).click();
-    const input = row.getByRole('spinbutton', { name: 'New quantity of TCS' });
+    const row = holdingRow(editor, 'TCS');
+    const input = await editInline(row, 'TCS', 'quantity');
     await input.fill('18');
     await input.press('Enter');
     await row.locator('[data-col="qty"]').getByText('18', { exact: true }).waitFor();
-    await watcher
-      .locator('tr.holding-row[data-symbol="TCS"] [data-col="qty"]')
+    await holdingRow(watcher, 'TCS')
+      .locator('[data-col="qty"]')
       .getByText('18', { exact: true })
       .waitFor({ timeout: 5_000 });
     expect(errors.flat()).to.deep.equal([]);
@@ -221,14 +218,9 @@ describe('e2e: live prices across tabs', function () {
     const tokenBefore = await tab.evaluate(() => localStorage.getItem('auth_token'));
     app.runtime.io.disconnectSockets(true);
     // Made while the tabs are offline: its holdings:changed push is lost, the re-fetch finds it.
-    const res = await apiClient(app.url).post(
-      '/api/holdings/manual',
-      { symbol: 'ITC', exchange: 'NSE', quantity: 50, average_price: 405 },
-      user.token,
-    );
-    expect(res.status, res.body.error).to.equal(201);
+    await addHolding(app, user, 'ITC', 50, 405);
     for (const page of tabs) {
-      await page.locator('tr.holding-row[data-symbol="ITC"]').waitFor({ timeout: 10_000 });
+      await holdingRow(page, 'ITC').waitFor({ timeout: 10_000 });
       await page.locator('.live-indicator[data-tone="live"]').waitFor({ timeout: 10_000 });
     }
     expect(await tab.evaluate(() => localStorage.getItem('auth_token'))).to.not.equal(tokenBefore);
@@ -237,23 +229,18 @@ describe('e2e: live prices across tabs', function () {
   });
 
   it('screenshots the Holdings page with live prices and a price chart', async () => {
-    const res = await apiClient(app.url).post(
-      '/api/holdings/upload-csv',
-      {
-        // IDEA is left out: the simulated market prices symbols it does not know at random levels.
-        csvData: readShared('fixtures/brokers/zerodha_kite_holdings.csv')
-          .split('\n')
-          .filter((line) => !line.includes('IDEA'))
-          .join('\n'),
-        broker_name: 'Zerodha · AB1234',
-      },
-      user.token,
-    );
-    expect(res.status, res.body.error).to.equal(201);
+    await uploadHoldings(app, user, {
+      // IDEA is left out: the simulated market prices symbols it does not know at random levels.
+      csvData: readShared('fixtures/brokers/zerodha_kite_holdings.csv')
+        .split('\n')
+        .filter((line) => !line.includes('IDEA'))
+        .join('\n'),
+      broker_name: 'Zerodha · AB1234',
+    });
     const tab = tabs[0]!;
     await tab.setViewportSize({ width: 1280, height: 900 });
-    await tab.locator('tr.holding-row[data-symbol="NIFTYBEES"] [data-col="ltp"] [data-live-value]').waitFor();
-    await tab.locator('tr.holding-row[data-symbol="RELIANCE"] .expand-button').click();
+    await holdingRow(tab, 'NIFTYBEES').locator('[data-col="ltp"] [data-live-value]').waitFor();
+    await holdingRow(tab, 'RELIANCE').locator('.expand-button').click();
     await tab.locator('.price-chart').waitFor();
     await tab.getByRole('button', { name: 'Show values' }).click();
     await tab.waitForTimeout(6000);
@@ -270,7 +257,7 @@ describe('e2e: live prices across tabs', function () {
     const phone = await phoneContext.newPage();
     await phone.goto(`${app.url}/holdings`);
     await phone.locator('li.holding-card').nth(2).waitFor();
-    await phone.locator('li.holding-card[data-symbol="RELIANCE"] .expand-button').click();
+    await holdingCard(phone, 'RELIANCE').locator('.expand-button').click();
     await phone.locator('.holding-details').waitFor();
     await assertNoHorizontalScroll(phone);
     await phone.setViewportSize({ width: 360, height: 740 });
@@ -279,7 +266,7 @@ describe('e2e: live prices across tabs', function () {
     await phone.locator('table.holdings-table').waitFor();
     await assertNoHorizontalScroll(phone);
     await phone.setViewportSize({ width: 360, height: 740 });
-    await phone.getByRole('button', { name: '+ Add New' }).click();
+    await openManualEntry(phone);
     await assertNoHorizontalScroll(phone);
     await phone.goto(`${app.url}/dashboard`);
     await phone.getByRole('heading', { name: 'Allocation' }).waitFor();

@@ -12,7 +12,7 @@ import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts
 import { assertNoHorizontalScroll, DESKTOP, newPage } from '../helpers/browser.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { addHolding } from '../server/rules/support.ts';
-import { signedInContext } from './support.ts';
+import { chooseFile, openUploadDialog, signedInContext } from './support.ts';
 
 const NARROW = { width: 360, height: 740 };
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -201,13 +201,8 @@ describe('e2e: every route at 360 px, with labelled fields and no serious axe vi
       expect(await wrappedAmounts(page), `${viewport.width} px: amounts on two lines`).to.deep.equal([]);
       await assertNoHorizontalScroll(page);
 
-      await page.getByRole('button', { name: 'Upload CSV' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Upload Holdings' });
-      await dialog.locator('input[type=file]').setInputFiles({
-        name: 'holdings.csv',
-        mimeType: 'text/csv',
-        buffer: kite,
-      });
+      const dialog = await openUploadDialog(page);
+      await chooseFile(dialog, { name: 'holdings.csv', mimeType: 'text/csv', buffer: kite });
       const preview = dialog.locator('.upload-rows');
       await preview.locator('tbody tr').first().waitFor();
       expect(await wrappedAmounts(page), `${viewport.width} px: preview amounts on two lines`).to.deep.equal(

@@ -5,52 +5,36 @@
  * ?filter=unprotected); Manage Rules shows each rule's last check and sorts nearest to firing.
  * Screenshots at 1280 and 375 px (into docs/ with UPDATE_DOCS_SCREENSHOTS=1).
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import type { TestApp } from '../helpers/app.ts';
-import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
-import {
-  assertNoHorizontalScroll,
-  DESKTOP,
-  PHONE,
-  screenshot,
-  screenshotDir,
-  type Viewport,
-} from '../helpers/browser.ts';
+import type { Page } from 'playwright-core';
+import { assertNoHorizontalScroll, DESKTOP, PHONE, screenshot, type Viewport } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
-import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { addHolding, createRule, publishPrices } from '../server/rules/support.ts';
-import { openSignedIn, pageErrors, pathOf, tableSymbols } from './support.ts';
-
-const docsDir = fileURLToPath(new URL('../../docs/', import.meta.url));
+import {
+  docsScreenshot,
+  holdingRow,
+  openSignedIn,
+  pageErrors,
+  pathOf,
+  showUnderHeader,
+  signedInSuite,
+  tableSymbols,
+} from './support.ts';
 
 describe('e2e: protection that follows new holdings, coverage, and the last check', function () {
   this.timeout(120_000);
-  let app: TestApp;
-  let browser: Browser;
-  let user: SignedInUser;
-  let page: Page;
-  let errors: string[];
-
-  before(async () => {
+  const suite = signedInSuite({
+    name: 'Meera Iyer',
     // Prices come only from the test (no simulated feed), so the screens are the same every run.
-    ({ app, browser } = await startBrowserSuite({
-      embeddedStreamer: false,
-    }));
-    user = await signIn(app, { name: 'Meera Iyer' });
-    await publishPrices(app, { ITC: 412.35, TCS: 3250, INFY: 1580, HDFCBANK: 1010 });
-    // Held before the setting: ITC bare, TCS with a rule of its own.
-    await addHolding(app, user, 'ITC', 100, 380);
-    await addHolding(app, user, 'TCS', 5, 3100);
-    await createRule(app, user, { symbol: 'TCS', trigger_type: 'FIXED_STOP_LOSS', trigger_value: 10 });
-    page = await openSignedIn(browser, app, user, '/settings');
-    errors = pageErrors(page);
-  });
-
-  after(async () => {
-    await stopBrowserSuite({ app, browser });
+    embeddedStreamer: false,
+    async seed(app, user) {
+      await publishPrices(app, { ITC: 412.35, TCS: 3250, INFY: 1580, HDFCBANK: 1010 });
+      // Held before the setting: ITC bare, TCS with a rule of its own.
+      await addHolding(app, user, 'ITC', 100, 380);
+      await addHolding(app, user, 'TCS', 5, 3100);
+      await createRule(app, user, { symbol: 'TCS', trigger_type: 'FIXED_STOP_LOSS', trigger_value: 10 });
+    },
+    path: '/settings',
   });
 
   /** A viewport-sized PNG of `element` scrolled under the header, in docs/ or test-results/. */
@@ -61,26 +45,19 @@ describe('e2e: protection that follows new holdings, coverage, and the last chec
     file: string,
     prepare?: (p: Page) => Promise<void>,
   ) {
-    const p = await openSignedIn(browser, app, user, pathName, viewport);
+    const p = await openSignedIn(suite.browser, suite.app, suite.user, pathName, viewport);
     const shotErrors = pageErrors(p);
     await p.locator(selector).first().waitFor();
     if (prepare) await prepare(p);
     await assertNoHorizontalScroll(p);
-    await p
-      .locator(selector)
-      .first()
-      .evaluate((el) => {
-        const header = document.querySelector('.site-header')?.getBoundingClientRect().height ?? 0;
-        window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - header - 8);
-      });
-    await p.mouse.move(0, 0);
-    const dir = process.env.UPDATE_DOCS_SCREENSHOTS === '1' ? docsDir : screenshotDir;
-    await p.screenshot({ path: path.join(dir, file) });
+    await showUnderHeader(p.locator(selector).first());
+    await docsScreenshot(p, file);
     expect(shotErrors).to.deep.equal([]);
     await p.context().close();
   }
 
   it('turns "Protect new holdings with Price Guard" on and the evening digest off in Settings, and keeps them', async () => {
+    const { app, user, page } = suite;
     const toggle = page.getByRole('switch', { name: 'Protect new holdings with Price Guard' });
     await page
       .getByText(
@@ -136,6 +113,7 @@ describe('e2e: protection that follows new holdings, coverage, and the last chec
   });
 
   it('protects holdings added afterwards; the dashboard counts them and links to the unprotected one', async () => {
+    const { app, user, page } = suite;
     await addHolding(app, user, 'INFY', 20, 1450);
     await addHolding(app, user, 'HDFCBANK', 30, 950);
     await page.goto(`${app.url}/dashboard`);
@@ -166,6 +144,7 @@ describe('e2e: protection that follows new holdings, coverage, and the last chec
   });
 
   it('shows each rule’s last check in Manage Rules, live, and sorts nearest to firing', async () => {
+    const { app, page, errors } = suite;
     await page.getByRole('button', { name: 'Manage Rules' }).click();
     const dialog = page.getByRole('dialog', { name: 'Manage Position Rules' });
     const row = (symbol: string) => dialog.locator('li.manage-row', { hasText: symbol });
@@ -190,7 +169,7 @@ describe('e2e: protection that follows new holdings, coverage, and the last chec
 
     // The holding's own rule rows say the same.
     await dialog.getByRole('button', { name: /close/i }).click();
-    await page.locator('tr.holding-row[data-symbol="INFY"] .expand-button').click();
+    await holdingRow(page, 'INFY').locator('.expand-button').click();
     const rules = page.getByRole('group', { name: 'Rules for INFY (NSE)' });
     await rules.getByText(/^₹1,500\.00\s· 2\.0% away\s· checked \d\d:\d\d IST$/).waitFor();
     await screenshot(page, 'rule-row-check-1280');

@@ -6,9 +6,6 @@
  * so Price Guard has to scroll to it.
  */
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { ApiPositionRule } from '@app/common/api/rules';
 import type { TestApp } from '../helpers/app.ts';
@@ -16,7 +13,8 @@ import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { keepOpen } from '../helpers/open-contexts.ts';
-import { openSignedIn, pageErrors } from './support.ts';
+import { addHolding } from '../server/rules/support.ts';
+import { createRuleOncePriced, openSignedIn, pageErrors, replayCsv } from './support.ts';
 
 const GUARDED = [
   'ASIANPAINT',
@@ -94,7 +92,6 @@ describe('e2e: Price Guard timings, draft Save and Cancel, Manage Position Rules
   this.timeout(120_000);
   let app: TestApp;
   let browser: Browser;
-  let dir: string;
   let user: SignedInUser;
   let page: Page;
   let errors: string[];
@@ -103,49 +100,25 @@ describe('e2e: Price Guard timings, draft Save and Cancel, Manage Position Rules
     (await apiClient(app.url).get<ApiPositionRule[]>('/api/position-rules', user.token)).body.data!;
 
   before(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'rules-guard-e2e-'));
-    const file = path.join(dir, 'replay.csv');
-    const rows = [...GUARDED, UNGUARDED].map((s) => `open,${s},NSE,${PRICE},${PRICE}`);
-    await writeFile(file, ['time,symbol,exchange,price,prev_close', ...rows].join('\n') + '\n');
     ({ app, browser } = await startBrowserSuite({
-      env: {
-        QUOTE_PROVIDER: 'replay',
-        REPLAY_FILE: file,
-        REPLAY_LOOP: 'true',
-        QUOTE_INTERVAL_MS: '300',
-      },
+      replay: { csv: replayCsv([...GUARDED, UNGUARDED].map((s) => [s, PRICE, PRICE])), intervalMs: 300 },
     }));
     user = await signIn(app, { name: 'Farah Khan' });
-    const api = apiClient(app.url);
-    for (const symbol of [...GUARDED, UNGUARDED]) {
-      const res = await api.post(
-        '/api/holdings/manual',
-        { symbol, exchange: 'NSE', quantity: 10, average_price: 900 },
-        user.token,
-      );
-      expect(res.status, res.body.error).to.equal(201);
-    }
+    for (const symbol of [...GUARDED, UNGUARDED]) await addHolding(app, user, symbol, 10, 900);
     // Rules need a quote: the first replay batch follows the watch set.
     for (const symbol of GUARDED) {
-      const rule = {
+      await createRuleOncePriced(app, user, {
         symbol,
         exchange: 'NSE',
         rule_name: `${symbol} stop`,
         trigger_type: 'FIXED_STOP_LOSS',
         trigger_value: 5,
-      };
-      for (let attempt = 0; ; attempt++) {
-        const res = await api.post('/api/position-rules', rule, user.token);
-        if (res.status === 201) break;
-        if (attempt > 50) throw new Error(`rule for ${symbol}: ${res.status} ${res.body.error}`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      });
     }
   });
 
   after(async () => {
     await stopBrowserSuite({ app, browser });
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('disables the Price Guard button for a user without holdings', async () => {

@@ -11,14 +11,11 @@
 import { expect } from 'chai';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
-import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { assertNoHorizontalScroll, screenshot, screenshotDir } from '../helpers/browser.ts';
-import { apiClient } from '../helpers/http.ts';
-import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { publishPrices, tickBatch } from '../server/rules/support.ts';
-import { pageErrors, pathOf, signedInContext } from './support.ts';
+import { addHolding, publishPrices, tickBatch } from '../server/rules/support.ts';
+import { holdingCard, holdingRow, pageErrors, pathOf, signedInSuite } from './support.ts';
 
 const INTERVAL_MS = 600;
 const PREV_CLOSES = { RELIANCE: 1490, INFY: 1495 };
@@ -63,37 +60,21 @@ async function pageShot(page: Page, name: string): Promise<void> {
 
 describe('e2e: exit rules and alerts', function () {
   this.timeout(90_000);
-  let app: TestApp;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let errors: string[];
   let market: Awaited<ReturnType<typeof startMarket>>;
-  let user: SignedInUser;
-
-  before(async () => {
-    ({ app, browser } = await startBrowserSuite({ embeddedStreamer: false }));
-    market = await startMarket(app);
-    user = await signIn(app, { name: 'Meera Nair' });
-    const api = apiClient(app.url);
-    for (const holding of [
-      { symbol: 'RELIANCE', exchange: 'NSE', quantity: 10, average_price: 1400 },
-      { symbol: 'INFY', exchange: 'NSE', quantity: 20, average_price: 1450 },
-    ]) {
-      const res = await api.post('/api/holdings/manual', holding, user.token);
-      expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 201]);
-    }
-    context = await signedInContext(browser, app, user);
-    page = await context.newPage();
-    errors = pageErrors(page);
-  });
-
-  after(async () => {
-    market?.stop();
-    await stopBrowserSuite({ app, browser });
+  // Registered before the suite's own: the market stops before the app closes.
+  after(() => market?.stop());
+  const suite = signedInSuite({
+    name: 'Meera Nair',
+    embeddedStreamer: false,
+    async seed(app, user) {
+      market = await startMarket(app);
+      await addHolding(app, user, 'RELIANCE', 10, 1400);
+      await addHolding(app, user, 'INFY', 20, 1450);
+    },
   });
 
   it('opens Price Guard from ?magic-setup=true, leaving no trace in the address or history', async () => {
+    const { app, page } = suite;
     // The Dashboard's Set Up Alerts step leads here.
     await page.goto(`${app.url}/dashboard`);
     const entries = await page.evaluate(() => history.length);
@@ -110,6 +91,7 @@ describe('e2e: exit rules and alerts', function () {
   });
 
   it('creates a 7% trailing draft per holding, expands and highlights them, and types live', async () => {
+    const { page } = suite;
     await page.getByRole('dialog').getByRole('button', { name: 'Price Guard' }).click();
     const drafts = page.locator('form.rule-draft');
     await drafts.nth(1).waitFor();
@@ -137,6 +119,7 @@ describe('e2e: exit rules and alerts', function () {
   });
 
   it('saves every draft with Save All; the trailing level follows the rise', async () => {
+    const { page } = suite;
     await page.getByRole('button', { name: 'Save All' }).click();
     await page.getByText('Saved 2 rules.').waitFor();
     expect(await page.locator('form.rule-draft').count()).to.equal(0);
@@ -161,6 +144,7 @@ describe('e2e: exit rules and alerts', function () {
   });
 
   it('fires on the fall: a toast, Triggered in orange, one unread alert, and a History row', async () => {
+    const { page } = suite;
     // The tab patches its lists from the one `alert` push: it fetches none of them again.
     const refetched: string[] = [];
     const lists = ['/api/position-rules', '/api/holdings', '/api/alerts'];
@@ -182,8 +166,7 @@ describe('e2e: exit rules and alerts', function () {
     expect(colour).to.equal('rgb(180, 70, 10)');
     await page.getByRole('button', { name: 'Alerts, 1 unread' }).waitFor();
     // The RELIANCE row offers '+ Add' again: no active rule guards it.
-    await page
-      .locator('tr.holding-row[data-symbol="RELIANCE"]')
+    await holdingRow(page, 'RELIANCE')
       .getByRole('button', { name: /Add a rule/ })
       .waitFor();
     page.off('request', onRequest);
@@ -211,6 +194,7 @@ describe('e2e: exit rules and alerts', function () {
   });
 
   it('creates a rule with the 4-step wizard', async () => {
+    const { app, page } = suite;
     await page.goto(`${app.url}/holdings`);
     await page.getByRole('button', { name: 'Create Rule' }).click();
     const wizard = page.getByRole('dialog', { name: 'Create Position Rule' });
@@ -239,6 +223,7 @@ describe('e2e: exit rules and alerts', function () {
   });
 
   it('disables and re-enables rules in Manage Position Rules, and lists the execution', async () => {
+    const { page } = suite;
     await page.getByRole('button', { name: 'Manage Rules' }).click();
     const dialog = page.getByRole('dialog', { name: 'Manage Position Rules' });
     const row = dialog.locator('.manage-row', { hasText: 'INFY profit target' });
@@ -269,6 +254,7 @@ describe('e2e: exit rules and alerts', function () {
   });
 
   it('applies the 5% Fixed Stop Loss template from the buy price', async () => {
+    const { page } = suite;
     await page.getByRole('button', { name: 'Apply Templates' }).click();
     const dialog = page.getByRole('dialog', { name: 'Apply Rule Templates' });
     await dialog.getByRole('button', { name: 'Apply Template' }).click();
@@ -277,12 +263,13 @@ describe('e2e: exit rules and alerts', function () {
     await dialog.getByRole('button', { name: 'Apply Template' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.getByText('Applied 5% Fixed Stop Loss to 1 holding.').waitFor();
-    await page.locator('tr.holding-row[data-symbol="INFY"] .expand-button').click();
+    await holdingRow(page, 'INFY').locator('.expand-button').click();
     // 1450 (the buy price) × 0.95.
     await page.getByRole('group', { name: 'Rules for INFY (NSE)' }).getByText('₹1,377.50').waitFor();
   });
 
   it('deletes a rule after a confirmation', async () => {
+    const { page } = suite;
     const infy = page.getByRole('group', { name: 'Rules for INFY (NSE)' });
     await infy.getByRole('button', { name: 'Delete Fixed stop loss 5% on INFY' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete this rule?' });
@@ -292,6 +279,7 @@ describe('e2e: exit rules and alerts', function () {
   });
 
   it('arms a price alert from the bell and deletes it', async () => {
+    const { page } = suite;
     await page.getByRole('button', { name: /^Alerts,/ }).click();
     const panel = page.getByRole('region', { name: 'Alerts', exact: true });
     await panel.getByRole('button', { name: '+ New price alert' }).click();
@@ -306,6 +294,7 @@ describe('e2e: exit rules and alerts', function () {
   });
 
   it("opens Price Guard from the page's button; Skip for Now closes it", async () => {
+    const { page } = suite;
     await page
       .getByRole('group', { name: 'Holdings actions' })
       .getByRole('button', { name: 'Price Guard' })
@@ -318,6 +307,7 @@ describe('e2e: exit rules and alerts', function () {
   });
 
   it('counts the active rules on the Dashboard, with the rules step done', async () => {
+    const { page } = suite;
     await page.getByRole('link', { name: 'Home' }).first().click();
     const card = page.locator('.summary-card', { hasText: 'Active Rules' });
     await card.waitFor();
@@ -327,17 +317,17 @@ describe('e2e: exit rules and alerts', function () {
   });
 
   it('lays out the rules on a phone without sideways scrolling', async () => {
+    const { app, context, errors } = suite;
     const phone = await context.newPage();
     const phoneErrors = pageErrors(phone);
     await phone.setViewportSize({ width: 375, height: 800 });
     await phone.goto(`${app.url}/holdings`);
     await phone.locator('li.holding-card').first().waitFor();
     for (const symbol of ['INFY', 'RELIANCE']) {
-      await phone.locator(`li.holding-card[data-symbol="${symbol}"] .expand-button`).click();
+      await holdingCard(phone, symbol).locator('.expand-button').click();
     }
     await phone.locator('.rule-item').first().waitFor();
-    await phone
-      .locator('li.holding-card[data-symbol="INFY"]')
+    await holdingCard(phone, 'INFY')
       .getByRole('button', { name: /Add Rule for INFY/ })
       .click();
     await phone.locator('form.rule-draft').waitFor();

@@ -42,16 +42,20 @@ export async function holdCalls(page: Page, url: string): Promise<HeldCalls> {
   const released = new Promise<void>((resolve) => (open = resolve));
   let arrive: (request: Request) => void = () => undefined;
   const arrived = new Promise<Request>((resolve) => (arrive = resolve));
-  const handler = async (route: Route) => {
+  const held = new Set<Promise<void>>();
+  const handler = (route: Route) => {
     arrive(route.request());
-    await released;
-    await route.continue();
+    const passing = released.then(() => route.continue());
+    held.add(passing);
+    return passing;
   };
   await page.route(url, handler);
   return {
     arrived,
     async release() {
       open();
+      // Unrouting first would hand the held calls on, and their continue() would then throw.
+      await Promise.all(held);
       await page.unroute(url, handler);
     },
   };

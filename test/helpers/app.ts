@@ -5,7 +5,10 @@ import { pino, type Logger } from 'pino';
 import type { DeliveryOverrides } from '../../server/src/deliveries/index.ts';
 import type { DatabaseHandle } from '../../server/src/db/client.ts';
 import { startServerRuntime, type RuntimeOptions, type ServerRuntime } from '../../server/src/runtime.ts';
+import { apiClient } from './http.ts';
 import { testServices } from './root-hooks.ts';
+import { madeBefore } from './made-before.ts';
+import { createFreshDatabase } from './services.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
@@ -25,6 +28,12 @@ export interface BootOptions {
   embeddedStreamer?: boolean;
   /** Share another app's open database (two instances on one database). */
   database?: DatabaseHandle;
+  /**
+   * A database of the app's own, dropped when it closes (with a PostgreSQL server; on PGlite
+   * every app has its own anyway): for a test that must not see what earlier files of its worker
+   * stored, such as their instruments' quotes or their deliveries still in the outbox.
+   */
+  ownDatabase?: boolean;
   /** Delivery worker tunables (short back-off in tests). */
   delivery?: DeliveryOverrides;
   /** How often the app looks for a symbol sync by another process (default a minute). */
@@ -49,6 +58,26 @@ const queuePrefixes = new WeakMap<DatabaseHandle, string>();
 
 export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
   const services = testServices();
+  const own =
+    options.ownDatabase && services.databaseUrl ? await createFreshDatabase(services.databaseUrl) : undefined;
+  try {
+    const app = await bootOn(own?.url ?? services.databaseUrl, options);
+    if (!own) return app;
+    return {
+      ...app,
+      close: async () => {
+        await app.close();
+        await own.drop();
+      },
+    };
+  } catch (err) {
+    await own?.drop();
+    throw err;
+  }
+}
+
+async function bootOn(databaseUrl: string | undefined, options: BootOptions): Promise<TestApp> {
+  const services = testServices();
   const config = parseConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -56,7 +85,7 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
     DATA_DIR: 'memory://',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     JWT_SECRET: TEST_JWT_SECRET,
-    DATABASE_URL: services.databaseUrl,
+    DATABASE_URL: databaseUrl,
     REDIS_URL: options.withRedis ? services.redisUrl : undefined,
     QUOTE_INTERVAL_MS: '1000',
     TRUST_PROXY: 'true',
@@ -81,4 +110,25 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
   });
   queuePrefixes.set(runtime.deps.database, queuePrefix);
   return { url: runtime.url, runtime, close: () => runtime.close() };
+}
+
+/** Boot options, or a function giving them when the app boots (after the hooks before it). */
+export type SuiteOptions = BootOptions | (() => BootOptions);
+
+/**
+ * The opening of an API test suite, called in its `describe`: one app booted with `options`
+ * before the tests and closed after them (after `cleanUp`, when given), and a client bound to it.
+ */
+export function appSuite(options: SuiteOptions = {}, cleanUp?: () => Promise<void>) {
+  let booted: TestApp | undefined;
+  const app = madeBefore('the suite app', () => booted);
+  before(async () => {
+    booted = await bootApp(typeof options === 'function' ? options() : options);
+  });
+  after(async () => {
+    if (!booted) return;
+    await cleanUp?.();
+    await booted.close();
+  });
+  return { app, api: apiClient(() => app.url) };
 }

@@ -9,8 +9,6 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { bootApp, type BootOptions, type TestApp } from './app.ts';
 import { launchBrowser, requireBuiltClient } from './browser.ts';
-import { createTestDatabase } from '../reliability/support/cluster.ts';
-import { testServices } from './root-hooks.ts';
 import { freePort } from './services.ts';
 
 export interface BrowserSuite {
@@ -25,12 +23,6 @@ export interface BrowserSuiteOptions extends BootOptions {
    * goes when the app closes.
    */
   replay?: { csv: string; intervalMs: number };
-  /**
-   * A database of the suite's own, dropped when the app closes (with a PostgreSQL server; on
-   * PGlite every app has its own anyway): for a test that must not see what earlier files of its
-   * worker stored, such as their instruments' quotes.
-   */
-  ownDatabase?: boolean;
 }
 
 /** The replay provider's environment for `csv`, and how to remove its file. */
@@ -52,15 +44,12 @@ async function replayEnv(replay: NonNullable<BrowserSuiteOptions['replay']>) {
 /** Boots the app on the built client (with `options`; `options.env` wins) and launches Chromium. */
 export async function startBrowserSuite({
   replay,
-  ownDatabase,
   ...options
 }: BrowserSuiteOptions = {}): Promise<BrowserSuite> {
   const port = await freePort();
   const prices = replay ? await replayEnv(replay) : undefined;
-  const database = ownDatabase && testServices().databaseUrl ? await createTestDatabase() : undefined;
   const release = async () => {
     await prices?.remove();
-    await database?.drop();
   };
   let app: TestApp;
   try {
@@ -69,7 +58,6 @@ export async function startBrowserSuite({
       ...options,
       env: {
         ...prices?.env,
-        ...(database ? { DATABASE_URL: database.url } : {}),
         PORT: String(port),
         APP_URL: `http://127.0.0.1:${port}`,
         ...options.env,

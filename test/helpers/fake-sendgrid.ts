@@ -23,6 +23,8 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { appSuite, type BootOptions } from './app.ts';
+import { madeBefore } from './made-before.ts';
 
 export interface ScriptedAnswer {
   status: number;
@@ -266,4 +268,29 @@ export async function startFakeSendGrid(options: FakeSendGridOptions = {}): Prom
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The opening of a suite whose app mails through SendGrid, called in its `describe`: a fake
+ * SendGrid started first and emptied before each test, the app (`appSuite`, with `options` and
+ * the fake's key and URL) on it, and the fake closed after the app.
+ */
+export function sendGridSuite(options: BootOptions, cleanUp?: () => Promise<void>) {
+  let started: FakeSendGrid | undefined;
+  const fake = madeBefore('the fake SendGrid', () => started);
+  before(async () => {
+    started = await startFakeSendGrid();
+  });
+  const { app, api } = appSuite(
+    () => ({
+      ...options,
+      env: { SENDGRID_API_KEY: 'SG.fake-key', SENDGRID_API_URL: fake.url, ...options.env },
+    }),
+    cleanUp,
+  );
+  beforeEach(() => fake.reset());
+  after(async () => {
+    await started?.close();
+  });
+  return { app, api, fake };
 }

@@ -3,6 +3,7 @@
  * or PGlite, and a Redis server (REDIS_URL, or an ephemeral redis-server started here).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import pg from 'pg';
@@ -20,11 +21,14 @@ export async function freePort(): Promise<number> {
 export async function createFreshDatabase(
   baseUrl: string,
 ): Promise<{ name: string; url: string; drop(): Promise<void> }> {
-  const name = `pg_test_${process.pid}_${Date.now().toString(36)}`;
+  const name = `pg_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return { name, url: url.toString(), drop: () => dropDatabase(baseUrl, name) };

@@ -27,6 +27,18 @@ export function connected(socket: TestSocket): Promise<void> {
   });
 }
 
+/** The handshake's outcome, the socket closed after it: 'connected', or the server's refusal. */
+export async function handshakeOutcome(socket: TestSocket): Promise<string> {
+  try {
+    await connected(socket);
+    return 'connected';
+  } catch (err) {
+    return (err as Error).message;
+  } finally {
+    socket.close();
+  }
+}
+
 /** Collects `quotes` messages until `until` returns true for the list. */
 export function collectQuotes(
   socket: TestSocket,

@@ -11,7 +11,7 @@ import { bootApp, type TestApp } from '../helpers/app.ts';
 import { apiClient } from '../helpers/http.ts';
 import { testServices } from '../helpers/root-hooks.ts';
 import { createFreshDatabase } from '../helpers/services.ts';
-import { connected, connectSocket } from '../helpers/sockets.ts';
+import { connectSocket, handshakeOutcome } from '../helpers/sockets.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { signIn } from '../helpers/users.ts';
 
@@ -78,17 +78,7 @@ describe('reliability: PostgreSQL becomes unreachable', function () {
 
   it('refuses a socket handshake it cannot check with a reason to retry, not as unauthorized', async () => {
     const user = await signIn(app);
-    const handshake = async () => {
-      const socket = connectSocket(app.url, user.token);
-      try {
-        await connected(socket);
-        return 'connected';
-      } catch (err) {
-        return (err as Error).message;
-      } finally {
-        socket.close();
-      }
-    };
+    const handshake = () => handshakeOutcome(connectSocket(app.url, user.token));
     await proxy.cut();
     const handshakeWarnings = () =>
       logged.filter((l) => l.msg.startsWith('socket handshakes cannot check')).length;

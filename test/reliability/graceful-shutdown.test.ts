@@ -10,25 +10,25 @@ import { STARTER_INSTRUMENTS } from '@app/common/instruments/starter';
 import { createRedisBus } from '@app/streamer';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { startRedisServer, type RedisServer } from '../helpers/services.ts';
+import type { RedisServer } from '../helpers/services.ts';
 import { connected, connectSocket } from '../helpers/sockets.ts';
 import { tickBatch } from '../server/rules/support.ts';
 import {
   armStops,
-  createTestDatabase,
+  type ClusterServices,
   executionsOf,
-  JWT_SECRET,
+  printTailsOnFailure,
   seedQuotes,
+  type ServerProcess,
   signInAt,
   sleep,
+  startClusterServices,
   startServerProcess,
   tail,
-  tempDir,
-  waitFor,
-  type ServerProcess,
   type TestDatabase,
+  waitFor,
 } from './support/cluster.ts';
-import { startMailProvider, type MailProvider } from './support/mail-provider.ts';
+import type { MailProvider } from './support/mail-provider.ts';
 
 /** A broker file of every NIFTY 100 stock, sent in two halves around the SIGTERM. */
 function largeUpload(): Buffer {
@@ -47,30 +47,18 @@ describe('reliability: graceful shutdown on SIGTERM (server process)', function 
   let db: TestDatabase;
   let redis: RedisServer;
   let mail: MailProvider;
-  let files: ReturnType<typeof tempDir>;
+  let cluster: ClusterServices | undefined;
   let server: ServerProcess;
 
   before(async () => {
-    [db, redis, mail] = await Promise.all([createTestDatabase(), startRedisServer(), startMailProvider()]);
-    files = tempDir('pg-shutdown-');
-    server = await startServerProcess({
-      DATA_DIR: files.dir,
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      JWT_SECRET,
-      SENDGRID_API_KEY: 'SG.fake-key',
-      SENDGRID_API_URL: mail.url,
-    });
+    cluster = await startClusterServices({ name: 'pg-shutdown-' });
+    ({ db, redis, mail } = cluster);
+    server = await startServerProcess(cluster.env);
   });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`--- server ---\n${tail(server.proc, 60)}`);
-  });
+  printTailsOnFailure(() => ({ servers: [server] }));
   after(async () => {
     await server?.proc.stop('SIGKILL');
-    await redis?.stop();
-    await mail?.close();
-    await db?.drop();
-    files?.remove();
+    await cluster?.stop();
   });
 
   it('finishes the upload and the email in flight, disconnects sockets, refuses new connections, exits 0', async () => {

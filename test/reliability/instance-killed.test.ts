@@ -10,26 +10,27 @@ import type { AlertExecution } from '@app/common/realtime/events';
 import { expect } from 'chai';
 import type { RunningProcess } from '../helpers/processes.ts';
 import type { RedisServer } from '../helpers/services.ts';
-import { connected, connectSocket, type TestSocket } from '../helpers/sockets.ts';
+import type { TestSocket } from '../helpers/sockets.ts';
 import { tapTickBatches, type TappedBatch, type TickTap } from '../helpers/tick-tap.ts';
 import {
-  armStops,
+  type ClusterServices,
   executionsOf,
-  replayCsv,
+  type Investor,
+  investorWithTab,
+  printTailsOnFailure,
   seedQuotes,
-  signInAt,
+  type ServerProcess,
   sleep,
+  startClusterServices,
+  startServerPair,
   startServerProcess,
   startStreamerProcess,
   tail,
-  waitFor,
-  type Investor,
-  type ServerProcess,
   type TestDatabase,
-  startClusterServices,
-  type ClusterServices,
+  waitFor,
 } from './support/cluster.ts';
 import type { MailProvider } from './support/mail-provider.ts';
+import { replayBatches } from '../helpers/replay.ts';
 
 /** Two groups of five (a Basic user's five emails a month); each user holds one group. */
 const GROUPS = [
@@ -50,7 +51,7 @@ function replay(): string {
     prices[symbol] = 900;
     batches.push({ ...prices }, { ...prices }, { ...prices });
   }
-  return replayCsv(batches);
+  return replayBatches(batches);
 }
 
 /** When each crossing batch arrived on Redis (a symbol at 900 for the first time). */
@@ -88,15 +89,9 @@ describe('reliability: one of two server instances killed (SIGKILL) mid-stream a
     });
     ({ db, redis, mail, env } = cluster);
     tap = await tapTickBatches(redis.url);
-    // The first applies the migrations; the second starts on a migrated database.
-    servers.push(await startServerProcess(env));
-    servers.push(await startServerProcess(env));
+    await startServerPair(env, servers);
   });
-  afterEach(function () {
-    if (this.currentTest?.state !== 'failed') return;
-    for (const s of servers) console.log(`--- server :${s.port} ---\n${tail(s.proc, 30)}`);
-    if (streamer) console.log(`--- streamer ---\n${tail(streamer, 15)}`);
-  });
+  printTailsOnFailure(() => ({ servers, streamers: [streamer] }));
   after(async () => {
     tap?.close();
     for (const s of sockets) s.close();
@@ -113,16 +108,12 @@ describe('reliability: one of two server instances killed (SIGKILL) mid-stream a
     for (let i = 0; i < GROUPS.length * USERS_PER_GROUP; i++) {
       const via = servers[i % 2]!;
       const symbols = GROUPS[i % GROUPS.length]!;
-      const user = await signInAt(via.url);
-      const rules = await armStops(via.url, user, symbols);
-      expect(rules.map((r) => r.computed_trigger_price)).to.deep.equal(symbols.map(() => 950));
-      users.push({ ...user, symbols });
       // The tab stays on B, which lives throughout.
-      const socket = connectSocket(b.url, user.token);
-      await connected(socket);
-      sockets.push(socket);
-      alerts.set(user.id, []);
-      socket.on('alert', ({ execution }) => alerts.get(user.id)!.push(execution));
+      const tab = await investorWithTab(via.url, symbols, b.url);
+      sockets.push(tab.socket);
+      expect(tab.rules.map((r) => r.computed_trigger_price)).to.deep.equal(symbols.map(() => 950));
+      users.push({ ...tab.user, symbols });
+      alerts.set(tab.user.id, tab.alerts);
     }
     const ids = users.map((u) => u.id);
     const expected = users.flatMap((u) => u.symbols.map((s) => `${u.email} ${s}`)).sort();

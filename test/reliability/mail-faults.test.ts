@@ -12,15 +12,9 @@ import { queryRows } from '../../server/src/db/client.ts';
 import { createSendGridMailer } from '../../server/src/mail/sendgrid.ts';
 import { bootApp, type TestApp } from '../helpers/app.ts';
 import type { SignedInUser } from '../helpers/users.ts';
-import {
-  addHolding,
-  createRule,
-  eventually,
-  listExecutions,
-  publishPrices,
-  userFactory,
-} from '../server/rules/support.ts';
+import { crossStop, settledExecution, userFactory } from '../server/rules/support.ts';
 import { startMailProvider, type MailAnswer, type MailProvider } from './support/mail-provider.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const TIMEOUT_MS = 1000;
 
@@ -57,27 +51,15 @@ describe('reliability: the mail provider answering 500 or not at all', function 
   async function fire(symbol: string, ...answers: MailAnswer[]) {
     const user = await users.make();
     mail.scriptFor(user.email, ...answers);
-    await publishPrices(app, { [symbol]: 1000 });
-    await addHolding(app, user, symbol);
-    const rule = await createRule(app, user, { symbol, trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5 });
-    expect(rule.status, rule.body.error).to.equal(201);
-    await publishPrices(app, { [symbol]: 900 });
+    await crossStop(app, user, symbol);
     return user;
   }
 
-  const settled = (user: SignedInUser) =>
-    eventually(
-      async () => {
-        const [execution] = await listExecutions(app, user);
-        return execution && execution.status !== 'PENDING' ? execution : undefined;
-      },
-      'the execution to settle',
-      20_000,
-    );
+  const settled = (user: SignedInUser) => settledExecution(app, user, 20_000);
 
   /** A retry is scheduled in the future (back-off), with the reason kept meanwhile. */
   async function expectBackOff(user: SignedInUser, reason: RegExp) {
-    const row = await eventually(async () => {
+    const row = await waitFor('the first failure to be recorded', async () => {
       const [r] = await queryRows<{ status: string; last_error: string | null; later: boolean }>(
         app.runtime.deps.db,
         sql`select d.status, d.last_error, d.next_attempt_at > now() as later
@@ -85,7 +67,7 @@ describe('reliability: the mail provider answering 500 or not at all', function 
             where e.user_id = ${user.id}`,
       );
       return r && r.status === 'PENDING' && r.last_error ? r : undefined;
-    }, 'the first failure to be recorded');
+    });
     expect(row.last_error).to.match(reason);
     expect(row.later, 'the retry waits').to.equal(true);
   }

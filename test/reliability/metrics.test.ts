@@ -4,12 +4,12 @@
  * evaluation time, connected sockets, the alert outbox's depth and delivery failures.
  */
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import { startFakeSendGrid, type FakeSendGrid } from '../helpers/fake-sendgrid.ts';
+import { appSuite, bootApp } from '../helpers/app.ts';
+import { sendGridSuite } from '../helpers/fake-sendgrid.ts';
 import { request } from '../helpers/http.ts';
 import { connected, connectSocket } from '../helpers/sockets.ts';
 import { signIn } from '../helpers/users.ts';
-import { addHolding, createRule, publishPrices, userFactory } from '../server/rules/support.ts';
+import { crossStop, publishPrices, userFactory } from '../server/rules/support.ts';
 import { waitFor } from './support/cluster.ts';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
@@ -25,11 +25,7 @@ describe('operations: GET /metrics', function () {
   this.timeout(60_000);
 
   describe('without METRICS_TOKEN', () => {
-    let app: TestApp;
-    before(async () => {
-      app = await bootApp({ embeddedStreamer: false });
-    });
-    after(() => app.close());
+    const { app } = appSuite({ embeddedStreamer: false });
 
     it('does not exist (404), whatever the token', async () => {
       for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }] as Array<Record<string, string>>) {
@@ -41,28 +37,23 @@ describe('operations: GET /metrics', function () {
   });
 
   describe('with METRICS_TOKEN', () => {
-    let app: TestApp;
-    let fake: FakeSendGrid;
     const users = userFactory(() => app);
+    const { app, fake } = sendGridSuite(
+      {
+        embeddedStreamer: false,
+        // The outbox gauge counts every delivery in the database: none of another file's.
+        ownDatabase: true,
+        env: { METRICS_TOKEN: TOKEN },
+        // A failed send waits a minute before its retry: it stays in the outbox meanwhile.
+        delivery: { pollMs: 50, retry: { baseDelayMs: 60_000, maxAttempts: 3 } },
+      },
+      () => users.forget(),
+    );
     const scrape = async () => {
       const res = await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(res.status).to.equal(200);
       return res.text();
     };
-    before(async () => {
-      fake = await startFakeSendGrid();
-      app = await bootApp({
-        embeddedStreamer: false,
-        env: { METRICS_TOKEN: TOKEN, SENDGRID_API_KEY: 'SG.fake-key', SENDGRID_API_URL: fake.url },
-        // A failed send waits a minute before its retry: it stays in the outbox meanwhile.
-        delivery: { pollMs: 50, retry: { baseDelayMs: 60_000, maxAttempts: 3 } },
-      });
-    });
-    after(async () => {
-      await users.forget();
-      await app.close();
-      await fake.close();
-    });
 
     it('answers 401 without the right bearer token', async () => {
       for (const authorization of [
@@ -143,17 +134,7 @@ describe('operations: GET /metrics', function () {
         await failures('permanent'),
         sample(await scrape(), 'guard_alert_deliveries_pending')!,
       ];
-      const fire = async (symbol: string) => {
-        const user = await users.make();
-        await publishPrices(app, { [symbol]: 1000 });
-        await addHolding(app, user, symbol);
-        expect(
-          (await createRule(app, user, { symbol, trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5 })).status,
-        ).to.equal(201);
-        await publishPrices(app, { [symbol]: 900 });
-      };
-      // Symbols no other test arms rules on: the run's PostgreSQL database is shared, and another
-      // test's leftover rule crossing here would add a failure of its own.
+      const fire = async (symbol: string) => crossStop(app, await users.make(), symbol);
       fake.script(500);
       await fire('BERGEPAINT');
       await waitFor('a transient failure', async () =>

@@ -8,19 +8,18 @@
 import { expect } from 'chai';
 import { AUTH_ROUTER_LIMIT } from '../../server/src/routes/auth/router.ts';
 import { request } from '../helpers/http.ts';
-import { startRedisServer, type RedisServer } from '../helpers/services.ts';
+import type { RedisServer } from '../helpers/services.ts';
 import {
-  createTestDatabase,
-  JWT_SECRET,
-  signInAt,
-  startServerProcess,
-  tail,
-  tempDir,
-  waitFor,
+  type ClusterServices,
   type Investor,
+  printTailsOnFailure,
   type ServerProcess,
-  type TestDatabase,
+  signInAt,
+  startClusterServices,
+  startServerPair,
+  waitFor,
 } from './support/cluster.ts';
+import { replayBatches } from '../helpers/replay.ts';
 
 /** Requests per measurement (half each route), CONCURRENCY at a time. */
 const REQUESTS = 240;
@@ -30,39 +29,29 @@ const ALLOWANCE_MS = 50;
 
 describe('reliability: the API keeps its speed while Redis is down (processes)', function () {
   this.timeout(240_000);
-  let db: TestDatabase;
   let redis: RedisServer;
-  let files: ReturnType<typeof tempDir>;
+  let cluster: ClusterServices | undefined;
   const servers: ServerProcess[] = [];
 
   before(async () => {
-    [db, redis] = await Promise.all([createTestDatabase(), startRedisServer()]);
-    files = tempDir('pg-redis-latency-');
-    const env = {
-      DATA_DIR: files.dir,
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      JWT_SECRET,
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: files.file('replay.csv', 'time,symbol,exchange,price,prev_close\n'),
-      // Each phase below comes from an address of its own, so one phase's requests leave
-      // the next one's rate limits alone.
-      TRUST_PROXY: 'true',
-      LOG_LEVEL: 'warn',
-    };
-    // One after the other: the first runs the migrations.
-    servers.push(await startServerProcess(env));
-    servers.push(await startServerProcess(env));
+    cluster = await startClusterServices({
+      name: 'pg-redis-latency-',
+      replay: replayBatches([]),
+      mail: false,
+      env: {
+        // Each phase below comes from an address of its own, so one phase's requests leave
+        // the next one's rate limits alone.
+        TRUST_PROXY: 'true',
+        LOG_LEVEL: 'warn',
+      },
+    });
+    ({ redis } = cluster);
+    await startServerPair(cluster.env, servers);
   });
-  afterEach(function () {
-    if (this.currentTest?.state !== 'failed') return;
-    for (const s of servers) console.log(`--- server ${s.url} ---\n${tail(s.proc, 40)}`);
-  });
+  printTailsOnFailure(() => ({ servers }));
   after(async () => {
     await Promise.all(servers.map((s) => s.proc.stop()));
-    await redis?.stop();
-    await db?.drop();
-    files?.remove();
+    await cluster?.stop();
   });
 
   it('answers signed-in reads as fast during the outage as before it; limits are shared again after', async () => {

@@ -7,7 +7,7 @@
  * A browser tab on the built client shows Live, then Reconnecting while Redis is down (its own
  * socket stays up, but no price can reach it), then Live again. The quick form stops Redis for 3 s; `npm run test:soak` for 10 s.
  */
-import type { AlertExecution, QuotesMessage } from '@app/common/realtime/events';
+import type { QuotesMessage } from '@app/common/realtime/events';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import type { Browser, Page } from 'playwright-core';
@@ -16,26 +16,27 @@ import { launchBrowser, requireBuiltClient } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import type { RunningProcess } from '../helpers/processes.ts';
 import { freePort, type RedisServer } from '../helpers/services.ts';
-import { connected, connectSocket, type TestSocket } from '../helpers/sockets.ts';
+import type { TestSocket } from '../helpers/sockets.ts';
 import {
-  armStops,
+  type ClusterServices,
   executionsOf,
+  type Investor,
+  investorWithTab,
   LONG_FORM,
-  replayCsv,
+  printTailsOnFailure,
   seedQuotes,
+  type ServerProcess,
   signInAt,
   sleep,
+  startClusterServices,
   startServerProcess,
   startStreamerProcess,
   tail,
-  waitFor,
-  type Investor,
-  type ServerProcess,
   type TestDatabase,
-  startClusterServices,
-  type ClusterServices,
+  waitFor,
 } from './support/cluster.ts';
 import type { MailProvider } from './support/mail-provider.ts';
+import { replayBatches } from '../helpers/replay.ts';
 
 const OUTAGE_MS = LONG_FORM ? 10_000 : 3_000;
 /** Long enough that the batch after the first cannot go out before Redis is stopped. */
@@ -46,7 +47,7 @@ const INTERVAL_MS = 3_000;
  * Batch 2, the first after the outage: RELIANCE at 900 (crossed while Redis was down), TCS
  * lower still (must not fire again). Then both back at 1000: no other batch crosses RELIANCE.
  */
-const REPLAY = replayCsv([
+const REPLAY = replayBatches([
   { RELIANCE: 1000, TCS: 900 },
   { RELIANCE: 900, TCS: 890 },
   ...Array.from({ length: 8 }, () => ({ RELIANCE: 1000, TCS: 1000 })),
@@ -78,11 +79,7 @@ describe(`reliability: Redis stopped for ${OUTAGE_MS / 1000} s while batches flo
     server = await startServerProcess(env, port);
     browser = await launchBrowser();
   });
-  afterEach(function () {
-    if (this.currentTest?.state !== 'failed') return;
-    console.log(`--- server ---\n${tail(server.proc, 60)}`);
-    if (streamer) console.log(`--- streamer ---\n${tail(streamer, 30)}`);
-  });
+  printTailsOnFailure(() => ({ servers: [server], streamers: [streamer] }));
   after(async () => {
     await browser?.close();
     socket?.close();
@@ -94,17 +91,13 @@ describe(`reliability: Redis stopped for ${OUTAGE_MS / 1000} s while batches flo
   it('keeps serving, reconnects, rebuilds the watch set and leader lock, fires once on the first batch after', async () => {
     const api = apiClient(server.url);
     await seedQuotes(db, { RELIANCE: 1000, TCS: 1000, INFY: 1000 });
-    const user: Investor = await signInAt(server.url);
-    const rules = await armStops(server.url, user, ['RELIANCE', 'TCS']);
-    expect(rules.map((r) => r.computed_trigger_price)).to.deep.equal([950, 950]);
-
-    socket = connectSocket(server.url, user.token);
-    await connected(socket);
+    const investor = await investorWithTab(server.url, ['RELIANCE', 'TCS']);
+    socket = investor.socket;
+    const { user, alerts } = investor;
+    expect(investor.rules.map((r) => r.computed_trigger_price)).to.deep.equal([950, 950]);
     const quotes: QuotesMessage[] = [];
-    const alerts: AlertExecution[] = [];
     const disconnects: string[] = [];
     socket.on('quotes', (m) => quotes.push(m));
-    socket.on('alert', ({ execution }) => alerts.push(execution));
     socket.on('disconnect', (reason) => disconnects.push(reason));
     const priceOf = (m: QuotesMessage, symbol: string) => m.quotes.find((q) => q.symbol === symbol)?.ltp;
 

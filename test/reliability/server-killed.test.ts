@@ -8,22 +8,22 @@
 import { expect } from 'chai';
 import {
   armStops,
-  createTestDatabase,
+  type ClusterServices,
   executionsOf,
-  JWT_SECRET,
+  type Investor,
   LONG_FORM,
-  replayCsv,
+  printTailsOnFailure,
+  type ServerProcess,
   signInAt,
   sleep,
+  startClusterServices,
   startServerProcess,
   tail,
-  tempDir,
-  waitFor,
-  type Investor,
-  type ServerProcess,
   type TestDatabase,
+  waitFor,
 } from './support/cluster.ts';
-import { startMailProvider, type MailProvider } from './support/mail-provider.ts';
+import type { MailProvider } from './support/mail-provider.ts';
+import { replayBatches } from '../helpers/replay.ts';
 
 const SYMBOLS = ['RELIANCE', 'TCS'];
 /** Time to arm the rules at 1000 before the second batch crosses them. */
@@ -33,39 +33,27 @@ describe('reliability: a server killed (SIGKILL) between claiming triggers and s
   this.timeout(LONG_FORM ? 300_000 : 120_000);
   let db: TestDatabase;
   let mail: MailProvider;
-  let files: ReturnType<typeof tempDir>;
+  let cluster: ClusterServices | undefined;
   let env: Record<string, string>;
   const servers: ServerProcess[] = [];
 
   before(async () => {
-    [db, mail] = await Promise.all([createTestDatabase(), startMailProvider()]);
-    files = tempDir('pg-killed-');
-    env = {
-      DATA_DIR: files.dir,
-      DATABASE_URL: db.url,
-      JWT_SECRET,
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: files.file(
-        'replay.csv',
-        replayCsv([
-          { RELIANCE: 1000, TCS: 1000 },
-          { RELIANCE: 900, TCS: 900 },
-        ]),
-      ),
-      QUOTE_INTERVAL_MS: String(INTERVAL_MS),
-      SENDGRID_API_KEY: 'SG.fake-key',
-      SENDGRID_API_URL: mail.url,
-    };
+    // No Redis: the server alone replays the prices and polls its outbox.
+    cluster = await startClusterServices({
+      name: 'pg-killed-',
+      replay: replayBatches([
+        { RELIANCE: 1000, TCS: 1000 },
+        { RELIANCE: 900, TCS: 900 },
+      ]),
+      intervalMs: INTERVAL_MS,
+      redis: false,
+    });
+    ({ db, mail, env } = cluster);
   });
-  afterEach(function () {
-    if (this.currentTest?.state !== 'failed') return;
-    for (const s of servers) console.log(`--- server :${s.port} ---\n${tail(s.proc, 40)}`);
-  });
+  printTailsOnFailure(() => ({ servers }));
   after(async () => {
     for (const s of servers) await s.proc.stop('SIGKILL');
-    await mail?.close();
-    await db?.drop();
-    files?.remove();
+    await cluster?.stop();
   });
 
   it('mails each alert exactly once after a restart', async () => {

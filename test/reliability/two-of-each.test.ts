@@ -6,30 +6,30 @@
 import type { AlertExecution, QuotesMessage } from '@app/common/realtime/events';
 import { expect } from 'chai';
 import type { RunningProcess } from '../helpers/processes.ts';
-import { connected, connectSocket, type TestSocket } from '../helpers/sockets.ts';
+import type { TestSocket } from '../helpers/sockets.ts';
 import {
-  armStops,
+  type ClusterServices,
   executionsOf,
-  replayCsv,
+  type Investor,
+  investorWithTab,
+  printTailsOnFailure,
   seedQuotes,
-  signInAt,
+  type ServerProcess,
   sleep,
-  startServerProcess,
+  startClusterServices,
+  startServerPair,
   startStreamerProcess,
   tail,
-  waitFor,
-  type Investor,
-  type ServerProcess,
   type TestDatabase,
-  startClusterServices,
-  type ClusterServices,
+  waitFor,
 } from './support/cluster.ts';
 import type { MailProvider } from './support/mail-provider.ts';
+import { replayBatches } from '../helpers/replay.ts';
 
 const SYMBOLS = ['RELIANCE', 'TCS', 'INFY'];
 const INTERVAL_MS = 700;
 /** RELIANCE crosses in batch 2, TCS and INFY in batch 3; then everything recovers. */
-const REPLAY = replayCsv([
+const REPLAY = replayBatches([
   { RELIANCE: 1000, TCS: 1000, INFY: 1000 },
   { RELIANCE: 900, TCS: 1000, INFY: 1000 },
   { RELIANCE: 890, TCS: 900, INFY: 900 },
@@ -54,15 +54,9 @@ describe('reliability: two servers and two streamers on one Redis and one Postgr
   before(async () => {
     cluster = await startClusterServices({ name: 'pg-two-', replay: REPLAY, intervalMs: INTERVAL_MS });
     ({ db, mail, env } = cluster);
-    // The first applies the migrations; the second starts on a migrated database.
-    servers.push(await startServerProcess(env));
-    servers.push(await startServerProcess(env));
+    await startServerPair(env, servers);
   });
-  afterEach(function () {
-    if (this.currentTest?.state !== 'failed') return;
-    for (const s of servers) console.log(`--- server :${s.port} ---\n${tail(s.proc, 30)}`);
-    for (const s of streamers) console.log(`--- streamer ---\n${tail(s, 15)}`);
-  });
+  printTailsOnFailure(() => ({ servers, streamers }));
   after(async () => {
     for (const s of sockets) s.close();
     for (const s of streamers) await s.stop();
@@ -77,18 +71,15 @@ describe('reliability: two servers and two streamers on one Redis and one Postgr
     const quotes = new Map<string, QuotesMessage[]>();
     for (let i = 0; i < 4; i++) {
       const via = servers[i % 2]!;
-      const user = await signInAt(via.url);
-      const rules = await armStops(via.url, user, SYMBOLS);
-      expect(rules.map((r) => r.computed_trigger_price)).to.deep.equal([950, 950, 950]);
-      users.push(user);
       // Each user's tab is on the other instance from the one the rules were made on.
-      const socket = connectSocket(servers[(i + 1) % 2]!.url, user.token);
-      await connected(socket);
-      sockets.push(socket);
-      alerts.set(user.id, []);
-      quotes.set(user.id, []);
-      socket.on('alert', ({ execution }) => alerts.get(user.id)!.push(execution));
-      socket.on('quotes', (m) => quotes.get(user.id)!.push(m));
+      const tab = await investorWithTab(via.url, SYMBOLS, servers[(i + 1) % 2]!.url);
+      sockets.push(tab.socket);
+      expect(tab.rules.map((r) => r.computed_trigger_price)).to.deep.equal([950, 950, 950]);
+      users.push(tab.user);
+      alerts.set(tab.user.id, tab.alerts);
+      const seen: QuotesMessage[] = [];
+      quotes.set(tab.user.id, seen);
+      tab.socket.on('quotes', (m) => seen.push(m));
     }
     const ids = users.map((u) => u.id);
     const expected = users.length * SYMBOLS.length;

@@ -1,15 +1,11 @@
 import { neutralizeCell } from '@app/common/holdings/export';
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../helpers/app.ts';
+import { appSuite } from '../helpers/app.ts';
 import { apiClient, request } from '../helpers/http.ts';
 import { signIn } from '../helpers/users.ts';
 
 describe('security: formulas are neutralised in exports', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp();
-  });
-  after(() => app.close());
+  const { app } = appSuite();
 
   it('prefixes cells starting with =, +, -, @ with a quote and leaves others alone', () => {
     for (const bad of ['=1+1', '+91', '-2+3', '@SUM(A1)', '\t=x'])

@@ -7,7 +7,7 @@
 import { parseHoldingsCsv } from '@app/common/holdings/import';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { bootApp, type TestApp } from '../helpers/app.ts';
+import { appSuite } from '../helpers/app.ts';
 import { apiClient, request } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { publishPrices } from '../server/rules/support.ts';
@@ -72,15 +72,13 @@ const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 5000);
 describe('security: property-based fuzzing of importers and JSON routes', function () {
   // A hang guard, not a speed target: beside three busy workers a run took more than 120 s.
   this.timeout(300_000);
-  let app: TestApp;
+  // No streamer: a price moving mid-run would change a rule between two snapshots.
+  const { app } = appSuite({ embeddedStreamer: false });
   let user: SignedInUser;
   before(async () => {
-    // No streamer: a price moving mid-run would change a rule between two snapshots.
-    app = await bootApp({ embeddedStreamer: false });
     await publishPrices(app, { ITC: 400, TCS: 3200 });
     user = await signIn(app);
   });
-  after(() => app.close());
 
   it('the CSV importer never throws and always gives rows or a sentence', () => {
     fc.assert(

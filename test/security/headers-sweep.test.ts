@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { bootApp, type TestApp } from '../helpers/app.ts';
 import { request } from '../helpers/http.ts';
-import { connected, connectSocket } from '../helpers/sockets.ts';
+import { connectSocket, handshakeOutcome } from '../helpers/sockets.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { listApiRoutes, type RouteEntry } from './route-list.ts';
 
@@ -164,17 +164,8 @@ describe('security: headers on every response, CORS and the socket Origin check'
   });
 
   it('accepts a socket from APP_URL (or no Origin, as non-browser clients) and refuses every other Origin', async () => {
-    const outcome = async (origin?: string) => {
-      const socket = connectSocket(app.url, user.token, origin === undefined ? {} : { origin });
-      try {
-        await connected(socket);
-        return 'connected';
-      } catch (err) {
-        return (err as Error).message;
-      } finally {
-        socket.close();
-      }
-    };
+    const outcome = (origin?: string) =>
+      handshakeOutcome(connectSocket(app.url, user.token, origin === undefined ? {} : { origin }));
     user = await signIn(app); // the sweep above signed the first one out everywhere
     expect(await outcome(APP_URL)).to.equal('connected');
     expect(await outcome(undefined)).to.equal('connected');

@@ -3,45 +3,14 @@
  * control characters in any text, non-JSON bodies, a malformed URL; and HSTS over https.
  */
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import { apiClient, request, type ApiResponse } from '../helpers/http.ts';
-import type { SignedInUser } from '../helpers/users.ts';
-import { publishPrices, userFactory } from '../server/rules/support.ts';
+import { bootApp } from '../helpers/app.ts';
+import { request } from '../helpers/http.ts';
+import { expectRefused, inputSuite } from './support/input-suite.ts';
 
 const CONTROL = (field: string) => `Text may not contain control characters (found in ${field})`;
 
-function expectRefused(res: ApiResponse, error: string | RegExp) {
-  expect(res.status, JSON.stringify(res.body)).to.equal(400);
-  if (typeof error === 'string') expect(res.body.error).to.equal(error);
-  else expect(res.body.error).to.match(error);
-}
-
 describe('security: control characters, content types, URLs and HSTS', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  const users = userFactory(() => app);
-  let user: SignedInUser;
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-    api = apiClient(app.url);
-    await publishPrices(app, { ITC: 400 });
-    user = await users.make();
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
-  });
-
-  const upload = (csvData: string, extra: Record<string, unknown> = {}) =>
-    api.post('/api/holdings/upload-csv', { csvData, ...extra }, user.token);
-  const rule = (extra: Record<string, unknown>) =>
-    api.post(
-      '/api/position-rules',
-      { symbol: 'ITC', trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5, ...extra },
-      user.token,
-    );
-  const alert = (extra: Record<string, unknown>) =>
-    api.post('/api/alerts', { symbol: 'ITC', direction: 'above', price: 500, ...extra }, user.token);
+  const { app, api, user, upload, rule, alert } = inputSuite();
 
   describe('control characters', () => {
     const nul = 'A\u0000B';
@@ -75,7 +44,7 @@ describe('security: control characters, content types, URLs and HSTS', () => {
     it('finds them at any depth of a deep or wide body', async () => {
       const depth = 200_000;
       const deep = await request(app.url, 'POST', '/api/alerts', undefined, {
-        token: user.token,
+        token: user().token,
         raw: `${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}`,
         headers: { 'content-type': 'application/json' },
       });
@@ -94,7 +63,7 @@ describe('security: control characters, content types, URLs and HSTS', () => {
     });
 
     it('refuses them in query values and path parameters', async () => {
-      const get = (path: string) => api.get(path, user.token);
+      const get = (path: string) => api.get(path, user().token);
       expectRefused(await get('/api/position-rules?symbol=%00'), CONTROL('symbol'));
       expectRefused(await get('/api/position-rules/current-prices?symbols=%00'), CONTROL('symbols'));
       expectRefused(await get('/api/dev/outbox?to=%00'), CONTROL('to'));
@@ -120,13 +89,13 @@ describe('security: control characters, content types, URLs and HSTS', () => {
     expect(text.status).to.equal(415);
     const json = await request(app.url, 'POST', '/api/events', { path: '/' });
     expect(json.status).to.equal(201);
-    const empty = await request(app.url, 'POST', '/api/alerts/read-all', undefined, { token: user.token });
+    const empty = await request(app.url, 'POST', '/api/alerts/read-all', undefined, { token: user().token });
     expect(empty.status).to.equal(200);
   });
 
   it('says the URL is malformed, not the body', async () => {
     for (const path of ['/%', '/api/%', '/api/position-rules/%E0%A4%A']) {
-      const res = await request(app.url, 'GET', path, undefined, { token: user.token });
+      const res = await request(app.url, 'GET', path, undefined, { token: user().token });
       expect(res.status, path).to.equal(400);
       expect(res.body, path).to.deep.equal({ success: false, error: 'The request URL is not valid' });
     }

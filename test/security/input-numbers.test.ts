@@ -3,55 +3,29 @@
  * columns cannot hold or keep, decimals written as hex or exponents, dates out of range.
  */
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../helpers/app.ts';
-import { apiClient, type ApiResponse } from '../helpers/http.ts';
-import type { SignedInUser } from '../helpers/users.ts';
-import { publishPrices, userFactory } from '../server/rules/support.ts';
+import { expectRefused, inputSuite } from './support/input-suite.ts';
 
 const TOO_LARGE = 'must be less than 10,00,00,00,00,00,000';
 
-function expectRefused(res: ApiResponse, error: string | RegExp) {
-  expect(res.status, JSON.stringify(res.body)).to.equal(400);
-  if (typeof error === 'string') expect(res.body.error).to.equal(error);
-  else expect(res.body.error).to.match(error);
-}
-
 describe('security: number and date domains', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  const users = userFactory(() => app);
-  let user: SignedInUser;
+  const { api, users, user, upload, rule, alert } = inputSuite();
   let holdingId: string;
   before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-    api = apiClient(app.url);
-    await publishPrices(app, { ITC: 400 });
-    user = await users.make();
     const added = await api.post<{ id: string }>(
       '/api/holdings/manual',
       { symbol: 'ITC', exchange: 'NSE', quantity: 10, average_price: 400 },
-      user.token,
+      user().token,
     );
     expect(added.status).to.equal(201);
     holdingId = added.body.data!.id;
   });
-  after(async () => {
-    await users.forget();
-    await app.close();
-  });
 
   const manual = (quantity: unknown, average_price: unknown = 100) =>
-    api.post('/api/holdings/manual', { symbol: 'TCS', exchange: 'NSE', quantity, average_price }, user.token);
-  const upload = (csvData: string, extra: Record<string, unknown> = {}) =>
-    api.post('/api/holdings/upload-csv', { csvData, ...extra }, user.token);
-  const rule = (extra: Record<string, unknown>) =>
     api.post(
-      '/api/position-rules',
-      { symbol: 'ITC', trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5, ...extra },
-      user.token,
+      '/api/holdings/manual',
+      { symbol: 'TCS', exchange: 'NSE', quantity, average_price },
+      user().token,
     );
-  const alert = (extra: Record<string, unknown>) =>
-    api.post('/api/alerts', { symbol: 'ITC', direction: 'above', price: 500, ...extra }, user.token);
 
   describe('numbers the columns cannot hold', () => {
     it('refuses 1e14 and more in manual entry, inline edit, CSV rows, price alerts and rules', async () => {
@@ -60,11 +34,11 @@ describe('security: number and date domains', () => {
       expectRefused(await manual('100000000000000'), `Quantity ${TOO_LARGE}`);
       expectRefused(await manual(1e308), `Quantity ${TOO_LARGE}`);
       expectRefused(
-        await api.put(`/api/holdings/${holdingId}`, { quantity: 1e14 }, user.token),
+        await api.put(`/api/holdings/${holdingId}`, { quantity: 1e14 }, user().token),
         `Quantity ${TOO_LARGE}`,
       );
       expectRefused(
-        await api.put(`/api/holdings/${holdingId}`, { average_price: 5e20 }, user.token),
+        await api.put(`/api/holdings/${holdingId}`, { average_price: 5e20 }, user().token),
         `Buy price ${TOO_LARGE}`,
       );
       const csv = await upload('Symbol,Quantity,Buy Price\nITC,100000000000000,400\n');
@@ -92,7 +66,7 @@ describe('security: number and date domains', () => {
         expectRefused(await manual(1, tiny), 'Buy price must be at least 0.0001');
       }
       expectRefused(
-        await api.put(`/api/holdings/${holdingId}`, { quantity: 0.00001 }, user.token),
+        await api.put(`/api/holdings/${holdingId}`, { quantity: 0.00001 }, user().token),
         'Quantity must be at least 0.0001',
       );
       const csv = await upload('Symbol,Quantity,Buy Price\nITC,0.00001,400\n');
@@ -113,7 +87,7 @@ describe('security: number and date domains', () => {
         );
       }
       expectRefused(
-        await api.put(`/api/holdings/${holdingId}`, { quantity: '0x10' }, user.token),
+        await api.put(`/api/holdings/${holdingId}`, { quantity: '0x10' }, user().token),
         'Quantity must be a positive number',
       );
     });
@@ -138,14 +112,14 @@ describe('security: number and date domains', () => {
   it('refuses dates out of range in queries', async () => {
     for (const date of ['99999', '-271821-04-20', '1899-12-31', '2100-01-01T00:00:00Z']) {
       expectRefused(
-        await api.get(`/api/rule-executions?start_date=${encodeURIComponent(date)}`, user.token),
+        await api.get(`/api/rule-executions?start_date=${encodeURIComponent(date)}`, user().token),
         'start_date must be a date between 2000-01-01 and 2099-12-31',
       );
     }
     expectRefused(
-      await api.get('/api/rule-executions?end_date=99999', user.token),
+      await api.get('/api/rule-executions?end_date=99999', user().token),
       'end_date must be a date between 2000-01-01 and 2099-12-31',
     );
-    expect((await api.get('/api/rule-executions?start_date=2024-01-01', user.token)).status).to.equal(200);
+    expect((await api.get('/api/rule-executions?start_date=2024-01-01', user().token)).status).to.equal(200);
   });
 });

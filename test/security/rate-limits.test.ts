@@ -4,18 +4,14 @@
  * verification resend (once a minute) in test/server/endpoints/verification.test.ts.
  */
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../helpers/app.ts';
+import { appSuite } from '../helpers/app.ts';
 import { request } from '../helpers/http.ts';
 import { signIn } from '../helpers/users.ts';
 
 const UPLOAD_LIMIT = 30;
 
 describe('security: rate limit on holdings uploads', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-  });
-  after(() => app.close());
+  const { app } = appSuite({ embeddedStreamer: false });
 
   it('answers 429 with Retry-After past 30 uploads a minute, per user and whatever the address', async () => {
     const [user, other] = [await signIn(app), await signIn(app)];

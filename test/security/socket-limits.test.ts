@@ -6,7 +6,7 @@
  */
 import { MAX_SOCKETS_PER_USER, SOCKET_ERRORS } from '@app/common/realtime/events';
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../helpers/app.ts';
+import { appSuite, type TestApp } from '../helpers/app.ts';
 import { connected, connectSocket, type TestSocket } from '../helpers/sockets.ts';
 import { signIn } from '../helpers/users.ts';
 
@@ -19,15 +19,11 @@ const outcome = (socket: TestSocket) =>
 
 describe('security: sockets per account', function () {
   this.timeout(60_000);
-  let app: TestApp;
+  const { app } = appSuite({ embeddedStreamer: false });
   const sockets: TestSocket[] = [];
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-  });
   afterEach(() => {
     for (const s of sockets.splice(0)) s.close();
   });
-  after(() => app.close());
 
   const open = (token: string) => {
     const socket = connectSocket(app.url, token);

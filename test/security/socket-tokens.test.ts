@@ -6,43 +6,29 @@
 import { SOCKET_ERRORS } from '@app/common/realtime/events';
 import { expect } from 'chai';
 import { io } from 'socket.io-client';
-import { bootApp, type TestApp } from '../helpers/app.ts';
+import { appSuite } from '../helpers/app.ts';
 import { apiClient } from '../helpers/http.ts';
-import { connected, connectSocket, type TestSocket } from '../helpers/sockets.ts';
+import { connected, connectSocket, handshakeOutcome, type TestSocket } from '../helpers/sockets.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { signAsServer, wrongTokens } from './support/tokens.ts';
 
-/** The handshake's outcome: 'connected', or the server's refusal. */
-async function handshake(socket: TestSocket): Promise<string> {
-  try {
-    await connected(socket);
-    return 'connected';
-  } catch (err) {
-    return (err as Error).message;
-  } finally {
-    socket.close();
-  }
-}
-
 describe('security: access tokens on the socket handshake', function () {
   this.timeout(30_000);
-  let app: TestApp;
+  const { app } = appSuite({ embeddedStreamer: false });
   let user: SignedInUser;
   before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
     user = await signIn(app);
   });
-  after(() => app.close());
 
   it('accepts the valid token and one made with the server secret and the right claims (controls)', async () => {
-    expect(await handshake(connectSocket(app.url, user.token))).to.equal('connected');
-    expect(await handshake(connectSocket(app.url, signAsServer(user)))).to.equal('connected');
+    expect(await handshakeOutcome(connectSocket(app.url, user.token))).to.equal('connected');
+    expect(await handshakeOutcome(connectSocket(app.url, signAsServer(user)))).to.equal('connected');
   });
 
   it('refuses every forged or wrong token with unauthorized', async () => {
     const outcomes: Record<string, string> = {};
     for (const [label, token] of Object.entries(wrongTokens(user))) {
-      outcomes[label] = await handshake(connectSocket(app.url, token));
+      outcomes[label] = await handshakeOutcome(connectSocket(app.url, token));
     }
     const refusedAll = Object.fromEntries(Object.keys(outcomes).map((k) => [k, SOCKET_ERRORS.unauthorized]));
     expect(outcomes).to.deep.equal(refusedAll);
@@ -51,23 +37,23 @@ describe('security: access tokens on the socket handshake', function () {
   it('refuses a missing token and tokens that are not strings', async () => {
     const odd = (auth: Record<string, unknown>) =>
       io(app.url, { auth, transports: ['websocket'], reconnection: false, forceNew: true }) as TestSocket;
-    expect(await handshake(connectSocket(app.url, undefined))).to.equal('unauthorized');
+    expect(await handshakeOutcome(connectSocket(app.url, undefined))).to.equal('unauthorized');
     for (const token of [12345, { sub: user.id }, [user.token], null, true]) {
-      expect(await handshake(odd({ token })), JSON.stringify(token)).to.equal('unauthorized');
+      expect(await handshakeOutcome(odd({ token })), JSON.stringify(token)).to.equal('unauthorized');
     }
     // A bearer header is not how sockets authenticate.
     expect(
-      await handshake(connectSocket(app.url, undefined, { authorization: `Bearer ${user.token}` })),
+      await handshakeOutcome(connectSocket(app.url, undefined, { authorization: `Bearer ${user.token}` })),
     ).to.equal('unauthorized');
   });
 
   it('refuses an access token issued before logout-all', async () => {
     const victim = await signIn(app);
-    expect(await handshake(connectSocket(app.url, victim.token))).to.equal('connected');
+    expect(await handshakeOutcome(connectSocket(app.url, victim.token))).to.equal('connected');
     expect((await apiClient(app.url).post('/api/auth/logout-all', {}, victim.token)).status).to.equal(200);
-    expect(await handshake(connectSocket(app.url, victim.token))).to.equal('unauthorized');
+    expect(await handshakeOutcome(connectSocket(app.url, victim.token))).to.equal('unauthorized');
     const again = await signIn(app, { email: victim.email });
-    expect(await handshake(connectSocket(app.url, again.token))).to.equal('connected');
+    expect(await handshakeOutcome(connectSocket(app.url, again.token))).to.equal('connected');
   });
 
   it('closes a connected socket when its token expires', async () => {

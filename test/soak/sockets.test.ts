@@ -15,6 +15,7 @@ import { expect } from 'chai';
 import { bootApp, type TestApp } from '../helpers/app.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { sleep } from '../helpers/wait.ts';
 import { signAsServer } from '../security/support/tokens.ts';
 import type { FromClients, ToClients, WindowReport } from './clients.ts';
 
@@ -43,8 +44,6 @@ const median = (values: number[]) => {
   const sorted = [...values].sort((x, y) => x - y);
   return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
 };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function heapAfterGc(): number {
   for (let i = 0; i < 3; i++) gc();

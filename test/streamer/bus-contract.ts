@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { MAX_QUOTES_PER_BATCH, type TickBatch } from '@app/common/market/tick-batch';
 import type { MarketBus } from '../../streamer/src/bus/types.ts';
-import { delay, waitFor } from './helpers.ts';
+import { sleep, waitFor } from './helpers.ts';
 
 export interface BusUnderTest {
   bus: MarketBus;
@@ -71,7 +71,7 @@ export function describeBusContract(setup: () => BusUnderTest): void {
     stop();
     await t.bus.publishBatch(sampleBatch('1-2', { SBIN: 961 }));
     await waitFor('second for the remaining subscriber', () => keep.length === 2);
-    await delay(50);
+    await sleep(50);
     expect(seen).to.deep.equal(['1-1']);
   });
 

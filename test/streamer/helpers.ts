@@ -1,8 +1,12 @@
-/** Shared bits of the streamer tests: a log that records, waiting for a condition, instruments. */
-import { MARKET_KEYS } from '@app/common/market/tick-batch';
-import type { Redis } from 'ioredis';
+/** Shared bits of the streamer tests: a log that records, waiting for a condition, instruments, quotes. */
+import { MARKET_KEYS, type Quote } from '@app/common/market/tick-batch';
+import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import type { WatchedInstrument } from '../../streamer/src/providers/types.ts';
+import { startRedisServer, type RedisServer } from '../helpers/services.ts';
+import { sleep } from '../helpers/wait.ts';
+
+export { sleep, waitFor } from '../helpers/wait.ts';
 
 export interface LogLine {
   level: number;
@@ -20,22 +24,24 @@ export function captureLog(): { log: Logger; lines: LogLine[] } {
   return { log, lines };
 }
 
-/** Resolves once `condition()` is true; rejects with `what` after `timeoutMs`. */
-export async function waitFor(what: string, condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** `count` NSE instruments named SYM0001, SYM0002, ... */
 export function manyInstruments(count: number): WatchedInstrument[] {
   return Array.from({ length: count }, (_, i) => ({
     symbol: `SYM${String(i + 1).padStart(4, '0')}`,
     exchange: 'NSE' as const,
+  }));
+}
+
+/** A quote of each instrument at ₹10, unchanged from its previous close (what a test provider answers). */
+export function flatQuotes(instruments: readonly WatchedInstrument[]): Quote[] {
+  return instruments.map((i) => ({
+    ...i,
+    ltp: 10,
+    prevClose: 10,
+    change: 0,
+    changePercent: 0,
+    asOf: 1,
+    delayMinutes: 0,
   }));
 }
 
@@ -49,6 +55,40 @@ export async function waitForSubscribers(raw: Redis, count: number, timeoutMs = 
     const live = Number((reply as [string, number])[1]);
     if (live >= count) return;
     if (Date.now() > deadline) throw new Error(`only ${live} subscriber(s) after ${timeoutMs} ms`);
-    await delay(10);
+    await sleep(10);
   }
+}
+
+/**
+ * Called in a `describe`: a private redis-server for its tests and a raw client on it, emptied
+ * before each test.
+ */
+export function privateRedis(): { server: RedisServer; raw: Redis } {
+  let server: RedisServer | undefined;
+  let raw: Redis | undefined;
+  before(async () => {
+    server = await startRedisServer();
+    raw = new Redis(server.url, { maxRetriesPerRequest: 1 });
+    raw.on('error', () => undefined);
+  });
+  after(async () => {
+    raw?.disconnect();
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    await raw!.flushall();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined)
+      throw new Error('the private redis-server is not started yet (use it inside a test or hook)');
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get raw() {
+      return started(raw);
+    },
+  };
 }

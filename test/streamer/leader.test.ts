@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { MARKET_KEYS, type Quote, type TickBatch } from '@app/common/market/tick-batch';
-import { Redis } from 'ioredis';
+import { MARKET_KEYS, type TickBatch } from '@app/common/market/tick-batch';
 import { closeRedisConnection, createRedisConnection } from '../../streamer/src/bus/connection.ts';
 import { createRedisBus } from '../../streamer/src/bus/redis.ts';
 import type { MarketBus } from '../../streamer/src/bus/types.ts';
@@ -8,8 +7,7 @@ import { createLeaderLock } from '../../streamer/src/leader.ts';
 import { createSimulatedProvider } from '../../streamer/src/providers/simulated.ts';
 import type { QuoteProvider } from '../../streamer/src/providers/types.ts';
 import { createStreamer } from '../../streamer/src/streamer.ts';
-import { startRedisServer, type RedisServer } from '../helpers/services.ts';
-import { captureLog, delay, waitFor, waitForSubscribers } from './helpers.ts';
+import { captureLog, sleep, flatQuotes, privateRedis, waitFor, waitForSubscribers } from './helpers.ts';
 
 const INTERVAL_MS = 100;
 const TTL_MS = 300;
@@ -22,37 +20,18 @@ function timedProvider(name: string) {
     maxSymbolsPerRequest: 100,
     async getQuotes(instruments) {
       calls.push(Date.now());
-      return instruments.map((i): Quote => ({
-        ...i,
-        ltp: 10,
-        prevClose: 10,
-        change: 0,
-        changePercent: 0,
-        asOf: 1,
-        delayMinutes: 0,
-      }));
+      return flatQuotes(instruments);
     },
   };
   return { provider, calls };
 }
 
 describe('streamer: leader election on Redis (private redis-server)', function () {
-  let server: RedisServer;
-  let raw: Redis;
+  const redis = privateRedis();
   let cleanup: Array<() => Promise<void>>;
 
-  before(async () => {
-    server = await startRedisServer();
-    raw = new Redis(server.url, { maxRetriesPerRequest: 1 });
-    raw.on('error', () => undefined);
-  });
-  after(async () => {
-    raw.disconnect();
-    await server.stop();
-  });
   beforeEach(async () => {
-    await raw.flushall();
-    await raw.sadd(MARKET_KEYS.watchSet, 'NSE:RELIANCE', 'NSE:TCS');
+    await redis.raw.sadd(MARKET_KEYS.watchSet, 'NSE:RELIANCE', 'NSE:TCS');
     cleanup = [];
   });
   afterEach(async () => {
@@ -62,8 +41,8 @@ describe('streamer: leader election on Redis (private redis-server)', function (
   /** A streamer process: its own bus, lock connection and lock. */
   function streamerProcess(provider: QuoteProvider) {
     const { log, lines } = captureLog();
-    const bus = createRedisBus(server.url, log);
-    const lockConnection = createRedisConnection(server.url, log, 'leader');
+    const bus = createRedisBus(redis.server.url, log);
+    const lockConnection = createRedisConnection(redis.server.url, log, 'leader');
     const leader = createLeaderLock({ redis: lockConnection, ttlMs: TTL_MS, log });
     const streamer = createStreamer({ bus, provider, intervalMs: INTERVAL_MS, log, leader });
     cleanup.push(async () => {
@@ -75,7 +54,7 @@ describe('streamer: leader election on Redis (private redis-server)', function (
   }
 
   function subscriberOf(): { bus: MarketBus; batches: TickBatch[] } {
-    const bus = createRedisBus(server.url, captureLog().log);
+    const bus = createRedisBus(redis.server.url, captureLog().log);
     const batches: TickBatch[] = [];
     bus.onBatch((batch) => void batches.push(batch));
     cleanup.push(() => bus.close());
@@ -90,12 +69,12 @@ describe('streamer: leader election on Redis (private redis-server)', function (
     pa.streamer.start();
     pb.streamer.start();
     await waitFor('five polls', () => a.calls.length + b.calls.length >= 5);
-    await delay(3 * INTERVAL_MS);
+    await sleep(3 * INTERVAL_MS);
     expect(
       [a.calls.length, b.calls.length].filter((n) => n > 0),
       'exactly one polled',
     ).to.have.length(1);
-    const leaderToken = await raw.get(MARKET_KEYS.leaderLock);
+    const leaderToken = await redis.raw.get(MARKET_KEYS.leaderLock);
     expect(leaderToken).to.equal(a.calls.length > 0 ? pa.leader.token : pb.leader.token);
   });
 
@@ -107,7 +86,7 @@ describe('streamer: leader election on Redis (private redis-server)', function (
     await waitFor('the first leader polls', () => a.calls.length >= 2);
     const pb = streamerProcess(b.provider);
     pb.streamer.start();
-    await delay(2 * TTL_MS);
+    await sleep(2 * TTL_MS);
     expect(b.calls, 'the standby waits').to.have.length(0);
 
     const crashedAt = Date.now();
@@ -120,9 +99,9 @@ describe('streamer: leader election on Redis (private redis-server)', function (
       b.calls[0]!,
     );
     const polledByA = a.calls.length;
-    await delay(3 * INTERVAL_MS);
+    await sleep(3 * INTERVAL_MS);
     expect(a.calls).to.have.length(polledByA);
-    expect(await raw.get(MARKET_KEYS.leaderLock)).to.equal(pb.leader.token);
+    expect(await redis.raw.get(MARKET_KEYS.leaderLock)).to.equal(pb.leader.token);
   });
 
   it('releases the lock on stop so the standby takes over at once', async () => {
@@ -134,7 +113,7 @@ describe('streamer: leader election on Redis (private redis-server)', function (
     const pb = streamerProcess(b.provider);
     pb.streamer.start();
     await pa.streamer.stop();
-    expect(await raw.get(MARKET_KEYS.leaderLock)).to.not.equal(pa.leader.token);
+    expect(await redis.raw.get(MARKET_KEYS.leaderLock)).to.not.equal(pa.leader.token);
     await waitFor('the standby to take over', () => b.calls.length > 0, 5000);
   });
 
@@ -146,21 +125,21 @@ describe('streamer: leader election on Redis (private redis-server)', function (
 
     const p = streamerProcess(createSimulatedProvider());
     const subscriber = subscriberOf();
-    await waitForSubscribers(raw, 1);
+    await waitForSubscribers(redis.raw, 1);
     p.streamer.start();
     await waitFor('batches before the restart', () => subscriber.batches.length >= 2, 5000);
 
-    await server.stop();
-    await delay(500);
-    await server.start();
+    await redis.server.stop();
+    await sleep(500);
+    await redis.server.start();
     const countAtRestart = subscriber.batches.length;
     // Redis lost everything; the server's watch-set keeper re-seeds it (here: the test).
-    await waitFor('redis back', () => raw.status === 'ready', 10_000);
-    await raw.sadd(MARKET_KEYS.watchSet, 'NSE:RELIANCE');
+    await waitFor('redis back', () => redis.raw.status === 'ready', 10_000);
+    await redis.raw.sadd(MARKET_KEYS.watchSet, 'NSE:RELIANCE');
 
     await waitFor('batches after the restart', () => subscriber.batches.length >= countAtRestart + 2, 15_000);
     expect(subscriber.batches.at(-1)!.quotes.map((q) => q.symbol)).to.include('RELIANCE');
-    expect(await raw.get(MARKET_KEYS.leaderLock)).to.equal(p.leader.token);
+    expect(await redis.raw.get(MARKET_KEYS.leaderLock)).to.equal(p.leader.token);
     expect(unhandled).to.deep.equal([]);
   });
 });

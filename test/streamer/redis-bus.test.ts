@@ -1,39 +1,24 @@
 import { expect } from 'chai';
 import { MARKET_KEYS, type TickBatch } from '@app/common/market/tick-batch';
-import { Redis } from 'ioredis';
 import { createRedisBus } from '../../streamer/src/bus/redis.ts';
 import type { MarketBus } from '../../streamer/src/bus/types.ts';
-import { startRedisServer, type RedisServer } from '../helpers/services.ts';
 import { describeBusContract, sampleBatch } from './bus-contract.ts';
-import { captureLog, waitFor, waitForSubscribers, type LogLine } from './helpers.ts';
+import { captureLog, type LogLine, privateRedis, waitFor, waitForSubscribers } from './helpers.ts';
 
 describe('streamer: Redis market bus (private redis-server)', function () {
-  let server: RedisServer;
-  let raw: Redis;
+  const redis = privateRedis();
   const buses: MarketBus[] = [];
   let lines: LogLine[];
 
-  const subscribed = (count: number) => waitForSubscribers(raw, count);
+  const subscribed = (count: number) => waitForSubscribers(redis.raw, count);
   const newBus = () => {
     const capture = captureLog();
     lines = capture.lines;
-    const bus = createRedisBus(server.url, capture.log);
+    const bus = createRedisBus(redis.server.url, capture.log);
     buses.push(bus);
     return bus;
   };
 
-  before(async () => {
-    server = await startRedisServer();
-    raw = new Redis(server.url, { maxRetriesPerRequest: 1 });
-    raw.on('error', () => undefined);
-  });
-  after(async () => {
-    raw.disconnect();
-    await server.stop();
-  });
-  beforeEach(async () => {
-    await raw.flushall();
-  });
   afterEach(async () => {
     await Promise.all(buses.splice(0).map((bus) => bus.close()));
   });
@@ -49,7 +34,7 @@ describe('streamer: Redis market bus (private redis-server)', function () {
     await bus.publishBatch(batch);
     await waitFor('the batch', () => seen.length === 1);
     expect(seen[0]).to.deep.equal(batch);
-    expect(await raw.keys('*')).to.deep.equal([]);
+    expect(await redis.raw.keys('*')).to.deep.equal([]);
   });
 
   it('drops (and logs) messages that are not JSON or not tick batches', async () => {
@@ -57,8 +42,8 @@ describe('streamer: Redis market bus (private redis-server)', function () {
     const seen: TickBatch[] = [];
     bus.onBatch((batch) => void seen.push(batch));
     await subscribed(1);
-    await raw.publish(MARKET_KEYS.ticksChannel, '{not json');
-    await raw.publish(MARKET_KEYS.ticksChannel, JSON.stringify({ v: 1, id: 'x', quotes: 'nope' }));
+    await redis.raw.publish(MARKET_KEYS.ticksChannel, '{not json');
+    await redis.raw.publish(MARKET_KEYS.ticksChannel, JSON.stringify({ v: 1, id: 'x', quotes: 'nope' }));
     await bus.publishBatch(sampleBatch('1-1', { SBIN: 960 }));
     await waitFor('the valid batch', () => seen.length === 1);
     expect(seen[0]!.id).to.equal('1-1');
@@ -77,7 +62,7 @@ describe('streamer: Redis market bus (private redis-server)', function () {
     const bad = { ...sampleBatch('x', { SBIN: 960 }).quotes[0]!, symbol: 'A'.repeat(41) };
     for (const id of ['1-1', '1-2']) {
       const batch = sampleBatch(id, { SBIN: 960, TCS: 3250 });
-      await raw.publish(
+      await redis.raw.publish(
         MARKET_KEYS.ticksChannel,
         JSON.stringify({ ...batch, quotes: [bad, ...batch.quotes] }),
       );
@@ -91,7 +76,7 @@ describe('streamer: Redis market bus (private redis-server)', function () {
 
   it('ignores watch-set members that are not instrument keys', async () => {
     const bus = newBus();
-    await raw.sadd(MARKET_KEYS.watchSet, 'NSE:INFY', 'garbage', 'NYSE:IBM');
+    await redis.raw.sadd(MARKET_KEYS.watchSet, 'NSE:INFY', 'garbage', 'NYSE:IBM');
     expect(await bus.getWatchSet()).to.deep.equal([{ exchange: 'NSE', symbol: 'INFY' }]);
   });
 
@@ -103,13 +88,13 @@ describe('streamer: Redis market bus (private redis-server)', function () {
     bus.onReceivingChange((up) => receiving.push(up));
     await subscribed(1);
     expect(bus.isReceiving()).to.equal(true);
-    await server.stop();
+    await redis.server.stop();
     await waitFor('the subscriber to notice', () => receiving.length === 1);
     expect(bus.isReceiving(), 'not receiving while Redis is down').to.equal(false);
     let failed = false;
     await bus.getWatchSet().catch(() => (failed = true));
     expect(failed, 'a call during the outage rejects').to.equal(true);
-    await server.start();
+    await redis.server.start();
     await subscribed(1);
     await bus.publishBatch(sampleBatch('2-1', { SBIN: 960 }));
     await waitFor('a batch after the restart', () => seen.includes('2-1'), 10_000);

@@ -11,7 +11,7 @@ import {
   ReplayFileError,
 } from '../../streamer/src/providers/replay.ts';
 import { createStreamer } from '../../streamer/src/streamer.ts';
-import { captureLog, delay, waitFor } from './helpers.ts';
+import { captureLog, sleep, waitFor } from './helpers.ts';
 
 const CSV = `time,symbol,exchange,price,prev_close
 2026-07-13T09:15:00+05:30,RELIANCE,NSE,1480.50,1470
@@ -131,7 +131,7 @@ describe('streamer: replay provider', () => {
     const { bus, received, streamer } = replayStreamer(100);
     streamer.start();
     await waitFor('three batches', () => received.length === 3);
-    await delay(350);
+    await sleep(350);
     await streamer.stop();
     expect(received).to.have.length(3);
     expect(received.map((batch) => batch.quotes.map((q) => q.symbol))).to.deep.equal([

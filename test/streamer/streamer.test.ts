@@ -1,12 +1,12 @@
 import { nseCalendar, type MarketCalendar } from '@app/common/market/calendar';
-import { MAX_QUOTES_PER_BATCH, type Quote, type TickBatch } from '@app/common/market/tick-batch';
+import { MAX_QUOTES_PER_BATCH, type TickBatch } from '@app/common/market/tick-batch';
 import { expect } from 'chai';
 import { createMemoryBus } from '../../streamer/src/bus/memory.ts';
 import type { MarketBus } from '../../streamer/src/bus/types.ts';
 import { createSimulatedProvider } from '../../streamer/src/providers/simulated.ts';
 import type { QuoteProvider, WatchedInstrument } from '../../streamer/src/providers/types.ts';
 import { createStreamer, type StreamerDeps } from '../../streamer/src/streamer.ts';
-import { captureLog, delay, waitFor, type LogLine } from './helpers.ts';
+import { captureLog, sleep, flatQuotes, type LogLine, waitFor } from './helpers.ts';
 
 const WATCH: WatchedInstrument[] = [
   { symbol: 'RELIANCE', exchange: 'NSE' },
@@ -26,17 +26,9 @@ function countingProvider(opts: { delayMs?: number; calendar?: MarketCalendar } 
       active++;
       maxActive = Math.max(maxActive, active);
       calls.push(instruments.map((i) => `${i.exchange}:${i.symbol}`));
-      if (opts.delayMs) await delay(opts.delayMs);
+      if (opts.delayMs) await sleep(opts.delayMs);
       active--;
-      return instruments.map((i): Quote => ({
-        ...i,
-        ltp: 10,
-        prevClose: 10,
-        change: 0,
-        changePercent: 0,
-        asOf: 1,
-        delayMinutes: 0,
-      }));
+      return flatQuotes(instruments);
     },
   };
   return { provider, calls, maxActive: () => maxActive };
@@ -108,7 +100,7 @@ describe('streamer: poll loop', () => {
     await bus.replaceWatchSet([]);
     const { provider, calls } = countingProvider();
     start({ provider });
-    await delay(250);
+    await sleep(250);
     expect(calls).to.have.length(0);
     expect(received).to.have.length(0);
     await bus.addToWatchSet([{ symbol: 'INFY', exchange: 'NSE' }]);
@@ -142,7 +134,7 @@ describe('streamer: poll loop', () => {
     await waitFor('a poll to start', () => slow.calls.length === 1);
     await streamer.stop();
     const published = received.length;
-    await delay(300);
+    await sleep(300);
     expect(slow.calls).to.have.length(1);
     expect(received.length).to.equal(published);
   });
@@ -158,7 +150,7 @@ describe('streamer: poll loop', () => {
     const counting = countingProvider({ calendar });
     start({ provider: counting.provider });
     await waitFor('the after-close poll', () => counting.calls.length === 1);
-    await delay(300);
+    await sleep(300);
     expect(counting.calls, 'one poll after the close, then quiet').to.deep.equal([
       ['BSE:TCS', 'NSE:RELIANCE'],
     ]);
@@ -175,7 +167,7 @@ describe('streamer: poll loop', () => {
     close += 86_400_000;
     const polled = counting.calls.length;
     await waitFor('the poll after the new close', () => counting.calls.length === polled + 1);
-    await delay(300);
+    await sleep(300);
     expect(counting.calls).to.have.length(polled + 1);
   });
   it('with the shipped NSE calendar: polls through special sessions, not on holidays', async () => {
@@ -208,7 +200,7 @@ describe('streamer: poll loop', () => {
       const counting = countingProvider({ calendar: nseCalendar });
       const streamer = start({ provider: counting.provider, now: () => ist(at) });
       await waitFor(`the after-close poll on ${label}`, () => counting.calls.length === 1);
-      await delay(350);
+      await sleep(350);
       await streamer.stop();
       expect(counting.calls, `${label}: one poll after the last close, then quiet`).to.have.length(1);
       expect(cycleLines()[0]?.afterClose, label).to.equal(true);

@@ -6,10 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { AlertExecution } from '@app/common/realtime/events';
 import pg from 'pg';
 import { apiClient } from '../../helpers/http.ts';
+import { madeBefore } from '../../helpers/made-before.ts';
 import { startProcess, waitHealthy, type RunningProcess } from '../../helpers/processes.ts';
-import { freePort, startRedisServer, type RedisServer } from '../../helpers/services.ts';
+import { createFreshDatabase, freePort, startRedisServer, type RedisServer } from '../../helpers/services.ts';
+import { connected, connectSocket, type TestSocket } from '../../helpers/sockets.ts';
 import { startMailProvider, type MailProvider } from './mail-provider.ts';
 
 export const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -18,23 +21,7 @@ export const JWT_SECRET = 'reliability-test-secret-that-is-long-enough-42';
 /** `npm run test:soak` sets SOAK=1: the long forms (10 s outages, real lock expiry). */
 export const LONG_FORM = process.env.SOAK === '1';
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it returns something other than undefined; fails naming `what`. */
-export async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 20_000,
-  everyMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
+export { sleep, waitFor } from '../../helpers/wait.ts';
 
 export interface TestDatabase {
   url: string;
@@ -52,34 +39,37 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const base = process.env.DATABASE_URL ?? LOCAL_POSTGRES;
-  const name = `pg_rel_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: base });
-  try {
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-  } catch (err) {
+  const fresh = await createFreshDatabase(base).catch((err: Error) => {
     throw new Error(
-      `this test needs a PostgreSQL server (DATABASE_URL or ${LOCAL_POSTGRES}): ${(err as Error).message}`,
+      `this test needs a PostgreSQL server (DATABASE_URL or ${LOCAL_POSTGRES}): ${err.message}`,
     );
-  } finally {
-    await admin.end().catch(() => undefined);
-  }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 3 });
+  });
+  const pool = new pg.Pool({ connectionString: fresh.url, max: 3 });
   pool.on('error', () => undefined);
   return {
-    url: url.toString(),
+    url: fresh.url,
     pool,
     query: async (text, values) => (await pool.query(text, values)).rows,
     drop: async () => {
       await pool.end();
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await fresh.drop();
     },
   };
+}
+
+/**
+ * Called in a `describe`: a database of its own (`createTestDatabase`) for its tests and hooks,
+ * dropped after them.
+ */
+export function testDatabaseSuite(): TestDatabase {
+  let created: TestDatabase | undefined;
+  before(async () => {
+    created = await createTestDatabase();
+  });
+  after(async () => {
+    await created?.drop();
+  });
+  return madeBefore('the database', () => created);
 }
 
 /** A temporary folder for replay files and DATA_DIR; removed by `remove()`. */
@@ -98,15 +88,6 @@ export function tempDir(prefix: string): {
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
-}
-
-/** A replay CSV: one batch per entry, each `{SYMBOL: price}` on NSE. */
-export function replayCsv(batches: Array<Record<string, number>>): string {
-  const rows = ['time,symbol,exchange,price,prev_close'];
-  batches.forEach((prices, i) => {
-    for (const [symbol, price] of Object.entries(prices)) rows.push(`${i + 1},${symbol},NSE,${price},1000`);
-  });
-  return `${rows.join('\n')}\n`;
 }
 
 /** Writes latest quotes straight into the database: rules are armed from them. */
@@ -135,6 +116,16 @@ export async function startServerProcess(env: Record<string, string>, port?: num
   return { url, port: p, proc };
 }
 
+/**
+ * Two server processes on `env`, one after the other: the first applies the migrations, the
+ * second starts on a migrated database. Each goes onto `servers` once it is up, for the `after`
+ * hook that stops them.
+ */
+export async function startServerPair(env: Record<string, string>, servers: ServerProcess[]): Promise<void> {
+  servers.push(await startServerProcess(env));
+  servers.push(await startServerProcess(env));
+}
+
 /** `npm run streamer`'s entry. */
 export function startStreamerProcess(env: Record<string, string>): RunningProcess {
   return startProcess('streamer/src/main.ts', env);
@@ -143,6 +134,24 @@ export function startStreamerProcess(env: Record<string, string>): RunningProces
 /** The last lines a process wrote, for failure messages. */
 export function tail(proc: RunningProcess, lines = 40): string {
   return proc.output().trim().split('\n').slice(-lines).join('\n');
+}
+
+/**
+ * Called in a `describe`: after a failed test, prints the last lines of each server and streamer
+ * that `processes()` names, for the failure's context.
+ */
+export function printTailsOnFailure(
+  processes: () => {
+    servers?: Array<ServerProcess | undefined>;
+    streamers?: Array<RunningProcess | undefined>;
+  },
+): void {
+  afterEach(function () {
+    if (this.currentTest?.state !== 'failed') return;
+    const { servers = [], streamers = [] } = processes();
+    for (const s of servers) if (s) console.log(`--- server :${s.port} ---\n${tail(s.proc, 40)}`);
+    for (const s of streamers) if (s) console.log(`--- streamer ---\n${tail(s, 20)}`);
+  });
 }
 
 export interface Investor {
@@ -168,13 +177,19 @@ export async function signInAt(url: string): Promise<Investor> {
   return { id: body.data.user.id, email, token: body.data.token, refreshToken: body.data.refresh_token };
 }
 
+export interface ArmedStop {
+  id: string;
+  symbol: string;
+  computed_trigger_price: number;
+}
+
 /** Holds each symbol (one upload) and arms a fixed stop loss of `percent` on each. */
 export async function armStops(
   url: string,
   user: Investor,
   symbols: string[],
   percent = 5,
-): Promise<Array<{ id: string; symbol: string; computed_trigger_price: number }>> {
+): Promise<ArmedStop[]> {
   const api = apiClient(url);
   const csvData = `Symbol,Quantity,Buy Price\n${symbols.map((s) => `${s},1,900`).join('\n')}\n`;
   const upload = await api.post('/api/holdings/upload-csv', { csvData }, user.token);
@@ -184,11 +199,32 @@ export async function armStops(
     trigger_type: 'FIXED_STOP_LOSS',
     trigger_value: percent,
   }));
-  const res = await api.post<{
-    rules: Array<{ id: string; symbol: string; computed_trigger_price: number }>;
-  }>('/api/position-rules/bulk', { rules }, user.token);
+  const res = await api.post<{ rules: ArmedStop[] }>('/api/position-rules/bulk', { rules }, user.token);
   if (res.status !== 201 || !res.body.data) throw new Error(`rules: ${res.status} ${res.body.error}`);
   return res.body.data.rules;
+}
+
+export interface InvestorTab {
+  user: Investor;
+  /** The stops armed, one per symbol. */
+  rules: ArmedStop[];
+  socket: TestSocket;
+  /** Every `alert` the tab was sent, in order. */
+  alerts: AlertExecution[];
+}
+
+/**
+ * An investor signed in at `url` with a stop on each of `symbols` (`armStops`), and their tab
+ * open at `tabUrl` (another instance, or the same one), recording the alerts it is sent.
+ */
+export async function investorWithTab(url: string, symbols: string[], tabUrl = url): Promise<InvestorTab> {
+  const user = await signInAt(url);
+  const rules = await armStops(url, user, symbols);
+  const socket = connectSocket(tabUrl, user.token);
+  await connected(socket);
+  const alerts: AlertExecution[] = [];
+  socket.on('alert', ({ execution }) => alerts.push(execution));
+  return { user, rules, socket, alerts };
 }
 
 /** Executions of `userIds`, oldest first. */
@@ -206,7 +242,7 @@ export interface ClusterServices {
   redis: RedisServer;
   mail: MailProvider;
   files: ReturnType<typeof tempDir>;
-  /** The env of every server and streamer process: this database, Redis, replay file and mail. */
+  /** The env of every server and streamer process: these services, the replay file and JWT_SECRET. */
   env: Record<string, string>;
   /** Stops Redis and the mail provider, drops the database and removes the folder. */
   stop(): Promise<void>;
@@ -215,47 +251,66 @@ export interface ClusterServices {
 export interface ClusterOptions {
   /** The temporary folder's prefix (`pg-two-`). */
   name: string;
-  /** The replay CSV (`replayCsv`) the streamers publish, one batch every `intervalMs`. */
-  replay: string;
-  intervalMs: number;
+  /** The replay file (`replayBatches`, test/helpers/replay.ts) the streamers publish, one batch every `intervalMs`. */
+  replay?: string;
+  intervalMs?: number;
+  /** false: no database of its own (the processes keep PGlite in DATA_DIR). */
+  database?: boolean;
+  /** false: no Redis (a server alone: in-process bus and deliveries). */
+  redis?: boolean;
+  /** false: no fake SendGrid (the processes' default mailer). */
+  mail?: boolean;
   /** More env for every process (APP_URL for a browser tab's origin, …). */
   env?: Record<string, string>;
 }
 
+/** A use of a service the cluster was started without fails, naming it. */
+function missing(what: string): never {
+  throw new Error(`this cluster was started without ${what}`);
+}
+
 /**
- * The opening of the cluster tests (two servers, two streamers, outages): a database of their
- * own, a private redis-server, a fake SendGrid, a folder for DATA_DIR and the replay file, and
- * the env that joins them; the test starts the server and streamer processes it needs on it.
+ * The opening of the process-level tests (two servers, two streamers, outages): a database of
+ * their own, a private redis-server, a fake SendGrid (each unless `options` leave it out), a
+ * folder for DATA_DIR and the replay file, and the env that joins them; the test starts the
+ * server and streamer processes it needs on it.
  */
 export async function startClusterServices(options: ClusterOptions): Promise<ClusterServices> {
   const [db, redis, mail] = await Promise.all([
-    createTestDatabase(),
-    startRedisServer(),
-    startMailProvider(),
+    options.database === false ? undefined : createTestDatabase(),
+    options.redis === false ? undefined : startRedisServer(),
+    options.mail === false ? undefined : startMailProvider(),
   ]);
   const files = tempDir(options.name);
-  const env = {
-    DATA_DIR: files.dir,
-    DATABASE_URL: db.url,
-    REDIS_URL: redis.url,
-    JWT_SECRET,
-    QUOTE_PROVIDER: 'replay',
-    REPLAY_FILE: files.file('replay.csv', options.replay),
-    QUOTE_INTERVAL_MS: String(options.intervalMs),
-    SENDGRID_API_KEY: 'SG.fake-key',
-    SENDGRID_API_URL: mail.url,
-    ...options.env,
-  };
+  const env: Record<string, string> = { DATA_DIR: files.dir, JWT_SECRET };
+  if (db) env.DATABASE_URL = db.url;
+  if (redis) env.REDIS_URL = redis.url;
+  if (options.replay !== undefined) {
+    env.QUOTE_PROVIDER = 'replay';
+    env.REPLAY_FILE = files.file('replay.csv', options.replay);
+  }
+  if (options.intervalMs !== undefined) env.QUOTE_INTERVAL_MS = String(options.intervalMs);
+  if (mail) {
+    env.SENDGRID_API_KEY = 'SG.fake-key';
+    env.SENDGRID_API_URL = mail.url;
+  }
+  Object.assign(env, options.env);
   return {
-    db,
-    redis,
-    mail,
+    get db() {
+      return db ?? missing('a database of its own');
+    },
+    get redis() {
+      return redis ?? missing('Redis');
+    },
+    get mail() {
+      return mail ?? missing('a mail provider');
+    },
     files,
     env,
     async stop() {
-      await redis.stop();
-      await mail.close();
-      await db.drop();
+      await redis?.stop();
+      await mail?.close();
+      await db?.drop();
       files.remove();
     },
   };

@@ -1,6 +1,6 @@
 /**
- * Forged and otherwise wrong access tokens, crafted as test/server/auth/access-token.test.ts
- * crafts them for REST: each differs from a valid token in one way only.
+ * Forged and otherwise wrong access tokens (also crafted one by one in
+ * test/server/auth/access-token.test.ts for REST): each differs from a valid token in one way only.
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
@@ -9,8 +9,10 @@ import { TEST_JWT_SECRET } from '../../helpers/app.ts';
 export const ISSUER = 'portfolio-guard';
 export const AUDIENCE = 'portfolio-guard-api';
 
-const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** A JWT segment: `value` as base64url JSON. */
+export const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
+/** A token's claims, unchecked. */
 export function decodePayload(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<
     string,
@@ -24,7 +26,7 @@ export function decodePayload(token: string): Record<string, unknown> {
  */
 export function signAsServer(
   user: { id: string; token: string },
-  claims: { tv?: number; exp?: number; iat?: number; sid?: string } = {},
+  claims: { tv?: number; exp?: number; iat?: number; sid?: string | undefined } = {},
   options: jwt.SignOptions = {},
 ): string {
   return jwt.sign({ tv: 0, sid: decodePayload(user.token).sid, ...claims }, TEST_JWT_SECRET, {

@@ -3,34 +3,16 @@ import type { AlertExecution } from '@app/common/realtime/events';
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { alertDeliveries } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
 import { connected, connectSocket } from '../../helpers/sockets.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import { addEndpoint, outboxFor, tokenOf, uniqueEmail, verify, verifyLink } from '../endpoints/support.ts';
-import {
-  addHolding,
-  createRule,
-  eventually,
-  listExecutions,
-  publishPrices,
-  userFactory,
-} from '../rules/support.ts';
+import { addHolding, createRule, listExecutions, publishPrices, rulesSuite } from '../rules/support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const isAlertMail = (mail: { subject: string }) => mail.subject.startsWith('Alert: ');
 
 describe('alert delivery: price alerts emailed and pushed, one email per verified endpoint', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  const users = userFactory(() => app);
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false, delivery: { pollMs: 50 } });
-    api = apiClient(app.url);
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
-  });
+  const { app, api, users } = rulesSuite({ delivery: { pollMs: 50 } });
 
   /** Adds an email endpoint; verifies it with the link from its verification email unless `pending`. */
   async function endpoint(user: SignedInUser, pending = false): Promise<string> {
@@ -61,11 +43,11 @@ describe('alert delivery: price alerts emailed and pushed, one email per verifie
       await connected(socket);
       await publishPrices(app, { HCLTECH: 1600.5 });
       await publishPrices(app, { HCLTECH: 1620 });
-      const mails = await eventually(async () => {
+      const mails = await waitFor('the alert email', async () => {
         const all = (await outboxFor(app, user.email)).filter(isAlertMail);
         return all.length > 0 ? all : undefined;
-      }, 'the alert email');
-      await eventually(async () => (pushed.length > 0 ? true : undefined), 'the alert event');
+      });
+      await waitFor('the alert event', async () => (pushed.length > 0 ? true : undefined));
       // Anything repeated would have arrived by now.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(mails).to.have.length(1);
@@ -110,15 +92,13 @@ describe('alert delivery: price alerts emailed and pushed, one email per verifie
     expect(rows.map((r) => r.destination).sort()).to.deep.equal([user.email, second].sort());
 
     const sent = async (to: string) => (await outboxFor(app, to)).filter(isAlertMail);
-    await eventually(
-      async () =>
-        (await sent(user.email)).length === 1 && (await sent(second)).length === 1 ? true : undefined,
-      'an alert email to each verified address',
+    await waitFor('an alert email to each verified address', async () =>
+      (await sent(user.email)).length === 1 && (await sent(second)).length === 1 ? true : undefined,
     );
-    const settled = await eventually(async () => {
+    const settled = await waitFor('the execution to succeed', async () => {
       const [e] = await listExecutions(app, user);
       return e?.status === 'SUCCESS' ? e : undefined;
-    }, 'the execution to succeed');
+    });
     expect(settled.id).to.equal(execution!.id);
     expect(await sent(pending)).to.deep.equal([]);
     expect(await outboxFor(app, pending)).to.have.length(1);

@@ -3,23 +3,14 @@ import type { ApiAlertQuota, ApiExecutionsPage, ApiRuleExecution } from '@app/co
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import { ruleExecutions } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
-import { eventually, publishPrices, userFactory } from '../rules/support.ts';
+import { publishPrices, rulesSuite } from '../rules/support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 describe('alerts API: price alerts, the feed behind the bell, history, quota, executions', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  const users = userFactory(() => app);
+  const { app, api, users } = rulesSuite();
   before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-    api = apiClient(app.url);
     await publishPrices(app, { INFY: 1500, 'BSE:SBIN': 800 });
-  });
-  after(async () => {
-    await users.forget();
-    await app.close();
   });
 
   const overview = async (user: SignedInUser) =>
@@ -59,10 +50,10 @@ describe('alerts API: price alerts, the feed behind the bell, history, quota, ex
       status: 'ACTIVE',
       current_price: 1500,
     });
-    await eventually(async () => {
+    await waitFor('INFY in the watch set', async () => {
       const watched = await app.runtime.bus.getWatchSet();
       return watched.some((w) => w.symbol === 'INFY') ? true : undefined;
-    }, 'INFY in the watch set');
+    });
     await publishPrices(app, { INFY: 1599 });
     expect((await overview(user)).feed).to.deep.equal([]);
     await publishPrices(app, { INFY: 1600.5 });

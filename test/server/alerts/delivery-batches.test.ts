@@ -5,50 +5,41 @@
  * execution's status in History; one bad address or a failing provider changes nothing else.
  */
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { startFakeSendGrid, type FakeSendGrid } from '../../helpers/fake-sendgrid.ts';
-import { eventually, userFactory } from '../rules/support.ts';
+import { bootApp } from '../../helpers/app.ts';
+import { sendGridSuite } from '../../helpers/fake-sendgrid.ts';
+import { userFactory } from '../rules/support.ts';
 import { executionStatuses, seedDeliveries, type SeededDelivery } from './outbox-support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const USERS = 30;
 
 for (const mode of ['poll', 'queue'] as const) {
   describe(`alert deliveries in batches (${mode === 'poll' ? 'embedded, polling' : 'BullMQ on Redis'})`, () => {
-    let fake: FakeSendGrid;
-    let app: TestApp;
     const users = userFactory(() => app);
+    const { app, fake } = sendGridSuite(
+      {
+        withRedis: mode === 'queue',
+        embeddedStreamer: false,
+        env: { APP_URL: 'http://app.example.test' },
+        delivery: { pollMs: 100, retry: { baseDelayMs: 100, maxDelayMs: 100 } },
+      },
+      () => users.forget(),
+    );
     let people: Awaited<ReturnType<typeof users.make>>[];
 
     before(async () => {
-      fake = await startFakeSendGrid();
-      app = await bootApp({
-        withRedis: mode === 'queue',
-        embeddedStreamer: false,
-        env: {
-          SENDGRID_API_KEY: 'SG.fake-key',
-          SENDGRID_API_URL: fake.url,
-          APP_URL: 'http://app.example.test',
-        },
-        delivery: { pollMs: 100, retry: { baseDelayMs: 100, maxDelayMs: 100 } },
-      });
       expect(app.runtime.deliveries.mode).to.equal(mode);
       people = [];
       for (let i = 0; i < USERS; i++) people.push(await users.make());
-    });
-    beforeEach(() => fake.reset());
-    after(async () => {
-      await users.forget();
-      await app.close();
-      await fake.close();
     });
 
     /** Commits the outbox rows, tells the worker (as a trigger's commit does), waits for them to settle. */
     async function deliverAll(seeded: SeededDelivery[]) {
       app.runtime.deliveries.dispatch(seeded.map((s) => s.deliveryId));
-      return eventually(async () => {
+      return waitFor('every execution to settle', async () => {
         const statuses = await executionStatuses(app, seeded);
         return [...statuses.values()].every((s) => s.status !== 'PENDING') ? statuses : undefined;
-      }, 'every execution to settle');
+      });
     }
 
     const ours = (seeded: SeededDelivery[]) =>

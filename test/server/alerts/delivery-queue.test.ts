@@ -1,32 +1,23 @@
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { ruleExecutions } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { startFakeSendGrid, type FakeSendGrid } from '../../helpers/fake-sendgrid.ts';
+import { sendGridSuite } from '../../helpers/fake-sendgrid.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
-import { eventually, userFactory } from '../rules/support.ts';
+import { userFactory } from '../rules/support.ts';
 import { seedDeliveries } from './outbox-support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 describe('alert delivery worker (BullMQ on Redis): lost jobs, duplicate jobs, retries', () => {
-  let fake: FakeSendGrid;
-  let app: TestApp;
   const users = userFactory(() => app);
-  const requestsTo = (user: SignedInUser) => fake.requestsTo(user.email);
-  before(async () => {
-    fake = await startFakeSendGrid();
-    app = await bootApp({
+  const { app, fake } = sendGridSuite(
+    {
       withRedis: true,
       embeddedStreamer: false,
-      env: { SENDGRID_API_KEY: 'SG.fake-key', SENDGRID_API_URL: fake.url },
       delivery: { sweepMs: 100, graceMs: 300, retry: { baseDelayMs: 100 } },
-    });
-  });
-  beforeEach(() => fake.reset());
-  after(async () => {
-    await users.forget();
-    await app.close();
-    await fake.close();
-  });
+    },
+    () => users.forget(),
+  );
+  const requestsTo = (user: SignedInUser) => fake.requestsTo(user.email);
 
   /** A committed execution with one outbox row, as a trigger leaves them, but never enqueued. */
   async function seedDelivery(user: SignedInUser, dueAgoMs: number) {
@@ -46,9 +37,8 @@ describe('alert delivery worker (BullMQ on Redis): lost jobs, duplicate jobs, re
     expect(app.runtime.deliveries.mode).to.equal('queue');
     const user = await users.make();
     const { executionId } = await seedDelivery(user, 60_000);
-    await eventually(
-      async () => ((await executionStatus(executionId)) === 'SUCCESS' ? true : undefined),
-      'SUCCESS',
+    await waitFor('SUCCESS', async () =>
+      (await executionStatus(executionId)) === 'SUCCESS' ? true : undefined,
     );
     expect(requestsTo(user).map((r) => r.status)).to.deep.equal([202]);
   });
@@ -57,9 +47,8 @@ describe('alert delivery worker (BullMQ on Redis): lost jobs, duplicate jobs, re
     const user = await users.make();
     const { executionId, deliveryId } = await seedDelivery(user, 0);
     for (let i = 0; i < 5; i++) app.runtime.deliveries.dispatch([deliveryId, deliveryId]);
-    await eventually(
-      async () => ((await executionStatus(executionId)) === 'SUCCESS' ? true : undefined),
-      'SUCCESS',
+    await waitFor('SUCCESS', async () =>
+      (await executionStatus(executionId)) === 'SUCCESS' ? true : undefined,
     );
     await new Promise((resolve) => setTimeout(resolve, 700)); // sweeps come and go
     expect(requestsTo(user)).to.have.length(1);
@@ -70,9 +59,8 @@ describe('alert delivery worker (BullMQ on Redis): lost jobs, duplicate jobs, re
     fake.scriptFor(user.email, 429);
     const { executionId, deliveryId } = await seedDelivery(user, 0);
     app.runtime.deliveries.dispatch([deliveryId]);
-    await eventually(
-      async () => ((await executionStatus(executionId)) === 'SUCCESS' ? true : undefined),
-      'SUCCESS',
+    await waitFor('SUCCESS', async () =>
+      (await executionStatus(executionId)) === 'SUCCESS' ? true : undefined,
     );
     expect(requestsTo(user).map((r) => r.status)).to.deep.equal([429, 202]);
   });

@@ -1,62 +1,29 @@
 import type { ApiRuleExecution } from '@app/common/api/rules';
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { startFakeSendGrid, type FakeSendGrid } from '../../helpers/fake-sendgrid.ts';
+import { bootApp } from '../../helpers/app.ts';
+import { sendGridSuite } from '../../helpers/fake-sendgrid.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
-import {
-  addHolding,
-  createRule,
-  eventually,
-  listExecutions,
-  publishPrices,
-  userFactory,
-} from '../rules/support.ts';
+import { crossStop, listExecutions, settledExecution, userFactory } from '../rules/support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
-const SENDGRID = (fake: FakeSendGrid) => ({
-  APP_URL: 'http://app.example.test',
-  SENDGRID_API_KEY: 'SG.fake-key',
-  SENDGRID_API_URL: fake.url,
-});
-
-/** Arms a 5% stop on `symbol` at 1000 and crosses it; returns the user's one execution. */
-async function trigger(app: TestApp, user: SignedInUser, symbol: string): Promise<void> {
-  await publishPrices(app, { [symbol]: 1000 });
-  await addHolding(app, user, symbol);
-  const rule = await createRule(app, user, { symbol, trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5 });
-  expect(rule.status, rule.body.error).to.equal(201);
-  await publishPrices(app, { [symbol]: 900 });
-}
-
-const settledExecution = (app: TestApp, user: SignedInUser) =>
-  eventually(async () => {
-    const [execution] = await listExecutions(app, user);
-    return execution && execution.status !== 'PENDING' ? execution : undefined;
-  }, 'the execution to settle');
+const APP_URL = 'http://app.example.test';
 
 describe('alert delivery worker (embedded): SendGrid back-off, refusals, shutdown', () => {
-  let fake: FakeSendGrid;
-  let app: TestApp;
   const users = userFactory(() => app);
-  const requestsTo = (user: SignedInUser) => fake.requestsTo(user.email);
-  before(async () => {
-    fake = await startFakeSendGrid();
-    app = await bootApp({
-      env: SENDGRID(fake),
+  const { app, fake } = sendGridSuite(
+    {
+      env: { APP_URL },
       embeddedStreamer: false,
       delivery: { pollMs: 50, retry: { baseDelayMs: 100, maxAttempts: 3 } },
-    });
-  });
-  beforeEach(() => fake.reset());
-  after(async () => {
-    await users.forget();
-    await app.close();
-    await fake.close();
-  });
+    },
+    () => users.forget(),
+  );
+  const requestsTo = (user: SignedInUser) => fake.requestsTo(user.email);
 
   it('429 then 202: retried after a back-off, sent exactly once, SUCCESS', async () => {
     const user = await users.make();
     fake.scriptFor(user.email, 429);
-    await trigger(app, user, 'RELIANCE');
+    await crossStop(app, user, 'RELIANCE');
     const execution: ApiRuleExecution = await settledExecution(app, user);
     expect(execution).to.deep.include({ status: 'SUCCESS', error_message: null });
     expect(requestsTo(user).map((r) => r.status)).to.deep.equal([429, 202]);
@@ -72,7 +39,7 @@ describe('alert delivery worker (embedded): SendGrid back-off, refusals, shutdow
   it('400: FAILED at once, with the reason in /api/rule-executions', async () => {
     const user = await users.make();
     fake.scriptFor(user.email, 400);
-    await trigger(app, user, 'TCS');
+    await crossStop(app, user, 'TCS');
     const execution = await settledExecution(app, user);
     expect(execution.status).to.equal('FAILED');
     // SendGrid names the refused personalization by its place in the request.
@@ -85,7 +52,7 @@ describe('alert delivery worker (embedded): SendGrid back-off, refusals, shutdow
   it('gives up after the last attempt of a provider that keeps failing', async () => {
     const user = await users.make();
     fake.scriptFor(user.email, 503, 503, 503);
-    await trigger(app, user, 'INFY');
+    await crossStop(app, user, 'INFY');
     const execution = await settledExecution(app, user);
     expect(execution.status).to.equal('FAILED');
     expect(execution.error_message).to.equal('Gave up after 3 attempts: HTTP 503: scripted 503');
@@ -93,9 +60,10 @@ describe('alert delivery worker (embedded): SendGrid back-off, refusals, shutdow
   });
 
   it('finishes a send in flight before the instance closes', async () => {
-    const owner = await bootApp({ embeddedStreamer: false, delivery: { pollMs: 60_000 } });
+    // A database of their own: the suite's app polls the shared one and would take the send.
+    const owner = await bootApp({ embeddedStreamer: false, delivery: { pollMs: 60_000 }, ownDatabase: true });
     const slow = await bootApp({
-      env: SENDGRID(fake),
+      env: { APP_URL, SENDGRID_API_KEY: 'SG.fake-key', SENDGRID_API_URL: fake.url },
       embeddedStreamer: false,
       database: owner.runtime.deps.database,
       delivery: { pollMs: 50 },
@@ -104,8 +72,8 @@ describe('alert delivery worker (embedded): SendGrid back-off, refusals, shutdow
     try {
       const user = await local.make();
       fake.scriptFor(user.email, { status: 202, delayMs: 400 });
-      await trigger(slow, user, 'SBIN');
-      await eventually(async () => (requestsTo(user).length === 1 ? true : undefined), 'the send to start');
+      await crossStop(slow, user, 'SBIN');
+      await waitFor('the send to start', async () => (requestsTo(user).length === 1 ? true : undefined));
       await slow.close();
       const [execution] = await listExecutions(owner, user);
       expect(execution).to.deep.include({ status: 'SUCCESS' });

@@ -1,50 +1,21 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
-import { bootApp, TEST_JWT_SECRET, type TestApp } from '../../helpers/app.ts';
+import { appSuite, TEST_JWT_SECRET } from '../../helpers/app.ts';
 import { request } from '../../helpers/http.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
-
-const ISSUER = 'portfolio-guard';
-const AUDIENCE = 'portfolio-guard-api';
-
-const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-function decodePayload(token: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<
-    string,
-    unknown
-  >;
-}
+import { AUDIENCE, b64, decodePayload, ISSUER, signAsServer } from '../../security/support/tokens.ts';
 
 describe('auth: access tokens', () => {
-  let app: TestApp;
+  const { app } = appSuite();
   let user: SignedInUser;
-  before(async () => {
-    app = await bootApp();
-  });
   beforeEach(async () => {
     user = await signIn(app);
   });
-  after(() => app.close());
 
   const profile = (authorization?: string) =>
     request<{ id: string }>(app.url, 'GET', '/api/auth/profile', undefined, {
       headers: authorization === undefined ? {} : { authorization },
-    });
-
-  /** Signs with the server's own secret: only the claims make these tokens wrong. */
-  const signWithServerSecret = (
-    claims: { exp?: number; iat?: number; sid?: string | undefined },
-    options: jwt.SignOptions = {},
-  ) =>
-    jwt.sign({ tv: 0, sid: decodePayload(user.token).sid, ...claims }, TEST_JWT_SECRET, {
-      algorithm: 'HS256',
-      ...(claims.exp === undefined ? { expiresIn: 900 } : {}),
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      subject: user.id,
-      ...options,
     });
 
   async function expectRefused(authorization: string | undefined) {
@@ -81,17 +52,17 @@ describe('auth: access tokens', () => {
   });
 
   it('refuses a token without a session, or naming a session that is not the user’s', async () => {
-    const noSession = signWithServerSecret({ sid: undefined });
+    const noSession = signAsServer(user, { sid: undefined });
     expect(decodePayload(noSession)).to.not.have.property('sid');
     await expectRefused(`Bearer ${noSession}`);
-    await expectRefused(`Bearer ${signWithServerSecret({ sid: randomUUID() })}`);
+    await expectRefused(`Bearer ${signAsServer(user, { sid: randomUUID() })}`);
     const other = await signIn(app);
-    await expectRefused(`Bearer ${signWithServerSecret({ sid: decodePayload(other.token).sid as string })}`);
-    await expectRefused(`Bearer ${signWithServerSecret({ sid: 'not-a-uuid' })}`);
+    await expectRefused(`Bearer ${signAsServer(user, { sid: decodePayload(other.token).sid as string })}`);
+    await expectRefused(`Bearer ${signAsServer(user, { sid: 'not-a-uuid' })}`);
   });
 
   it('accepts a token made with the server secret and the right claims (control for the forgeries)', async () => {
-    const res = await profile(`Bearer ${signWithServerSecret({})}`);
+    const res = await profile(`Bearer ${signAsServer(user)}`);
     expect(res.status).to.equal(200);
     expect(res.body.data?.id).to.equal(user.id);
   });
@@ -136,12 +107,12 @@ describe('auth: access tokens', () => {
       subject: user.id,
     });
     await expectRefused(`Bearer ${rs}`);
-    await expectRefused(`Bearer ${signWithServerSecret({}, { algorithm: 'HS512' })}`);
+    await expectRefused(`Bearer ${signAsServer(user, {}, { algorithm: 'HS512' })}`);
   });
 
   it('refuses a wrong audience, a wrong issuer, or no token version', async () => {
-    await expectRefused(`Bearer ${signWithServerSecret({}, { audience: 'another-api' })}`);
-    await expectRefused(`Bearer ${signWithServerSecret({}, { issuer: 'someone-else' })}`);
+    await expectRefused(`Bearer ${signAsServer(user, {}, { audience: 'another-api' })}`);
+    await expectRefused(`Bearer ${signAsServer(user, {}, { issuer: 'someone-else' })}`);
     const noVersion = jwt.sign({ sid: decodePayload(user.token).sid }, TEST_JWT_SECRET, {
       algorithm: 'HS256',
       expiresIn: 900,
@@ -154,7 +125,7 @@ describe('auth: access tokens', () => {
 
   it('refuses an expired token with a sentence asking to sign in again', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const expired = signWithServerSecret({ iat: now - 1000, exp: now - 1 });
+    const expired = signAsServer(user, { iat: now - 1000, exp: now - 1 });
     const res = await profile(`Bearer ${expired}`);
     expect(res.status).to.equal(401);
     expect(res.body.error).to.match(/sign in again/i);
@@ -174,19 +145,19 @@ describe('auth: access tokens', () => {
 
   it('refuses a token issued in the future, beyond 30 seconds of clock skew', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await expectRefused(`Bearer ${signWithServerSecret({ iat: now + 3600, exp: now + 4500 })}`);
-    await expectRefused(`Bearer ${signWithServerSecret({ iat: now + 60, exp: now + 900 })}`);
-    const noIssueTime = signWithServerSecret({}, { noTimestamp: true });
+    await expectRefused(`Bearer ${signAsServer(user, { iat: now + 3600, exp: now + 4500 })}`);
+    await expectRefused(`Bearer ${signAsServer(user, { iat: now + 60, exp: now + 900 })}`);
+    const noIssueTime = signAsServer(user, {}, { noTimestamp: true });
     expect(decodePayload(noIssueTime)).to.not.have.property('iat');
     await expectRefused(`Bearer ${noIssueTime}`);
     // Another instance's clock a few seconds ahead: still accepted.
-    const res = await profile(`Bearer ${signWithServerSecret({ iat: now + 10, exp: now + 900 })}`);
+    const res = await profile(`Bearer ${signAsServer(user, { iat: now + 10, exp: now + 900 })}`);
     expect(res.status).to.equal(200);
   });
 
   it('refuses (401, not a server error) a signed token whose subject is not a UUID', async () => {
     for (const subject of ['not-a-uuid', "1' or '1'='1", user.id.toUpperCase().replace(/-/g, '')]) {
-      await expectRefused(`Bearer ${signWithServerSecret({}, { subject })}`);
+      await expectRefused(`Bearer ${signAsServer(user, {}, { subject })}`);
     }
   });
 
@@ -201,7 +172,7 @@ describe('auth: access tokens', () => {
 
   it('refuses a valid signature for a user that does not exist', async () => {
     await expectRefused(
-      `Bearer ${signWithServerSecret({}, { subject: '00000000-0000-4000-8000-000000000000' })}`,
+      `Bearer ${signAsServer(user, {}, { subject: '00000000-0000-4000-8000-000000000000' })}`,
     );
   });
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { notificationEndpoints, users } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite, type TestApp } from '../../helpers/app.ts';
 import { request } from '../../helpers/http.ts';
 import { signIn } from '../../helpers/users.ts';
 
@@ -18,11 +18,7 @@ const login = (app: TestApp, body: unknown) =>
   });
 
 describe('auth: demo sign-in', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp({ env: { DEMO_MODE: 'true' } });
-  });
-  after(() => app.close());
+  const { app } = appSuite({ env: { DEMO_MODE: 'true' } });
 
   it('signs in with email and name, returning token, refresh token and user', async () => {
     const email = `demo-${randomUUID().slice(0, 8)}@example.com`;
@@ -108,13 +104,9 @@ describe('auth: demo sign-in', () => {
 });
 
 describe('auth: demo sign-in switched off', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp({
-      env: { DEMO_MODE: 'false', GOOGLE_CLIENT_ID: 'portfolio-guard-test.apps.googleusercontent.com' },
-    });
+  const { app } = appSuite({
+    env: { DEMO_MODE: 'false', GOOGLE_CLIENT_ID: 'portfolio-guard-test.apps.googleusercontent.com' },
   });
-  after(() => app.close());
 
   it('answers 404 and creates no user', async () => {
     const email = `off-${randomUUID().slice(0, 8)}@example.com`;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { notificationEndpoints, users } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite, bootApp, type TestApp } from '../../helpers/app.ts';
 import { foreignPrivateKey, startFakeGoogle, type FakeGoogle } from '../../helpers/google.ts';
 import { request } from '../../helpers/http.ts';
 
@@ -181,11 +181,7 @@ describe('auth: Google sign-in', () => {
 });
 
 describe('auth: Google sign-in not configured', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp({ env: { DEMO_MODE: 'true' } });
-  });
-  after(() => app.close());
+  const { app } = appSuite({ env: { DEMO_MODE: 'true' } });
 
   it('answers 404 on /api/auth/google and reports no client id', async () => {
     const google = await startFakeGoogle();

@@ -2,16 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { users } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { request } from '../../helpers/http.ts';
 import { signIn } from '../../helpers/users.ts';
 
 describe('auth: logout', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp();
-  });
-  after(() => app.close());
+  const { app } = appSuite();
 
   const post = <T = unknown>(path: string, body: unknown, token?: string) =>
     request<T>(app.url, 'POST', path, body, { token, headers: { 'x-forwarded-for': randomUUID() } });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { AUTH_ROUTER_LIMIT } from '../../../server/src/routes/auth/router.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite, bootApp, type TestApp } from '../../helpers/app.ts';
 import { request } from '../../helpers/http.ts';
 
 const SIGN_IN_LIMIT = 20;
@@ -25,11 +25,7 @@ function expectTooMany(res: Awaited<ReturnType<typeof request>>) {
 }
 
 describe('auth: rate limits', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp();
-  });
-  after(() => app.close());
+  const { app } = appSuite();
 
   it('answers 429 with Retry-After past the sign-in limit; another address is unaffected', async () => {
     const address = `203.0.113.${Math.floor(Math.random() * 250)}`;

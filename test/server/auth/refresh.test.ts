@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { eq, sql } from 'drizzle-orm';
 import { hashToken } from '../../../server/src/auth/refresh-tokens.ts';
 import { refreshTokens } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { request } from '../../helpers/http.ts';
 import { signIn } from '../../helpers/users.ts';
 
@@ -13,11 +13,7 @@ interface Pair {
 }
 
 describe('auth: refresh tokens', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp();
-  });
-  after(() => app.close());
+  const { app } = appSuite();
 
   // Each call from its own address, so the refresh rate limit never interferes.
   const refresh = (refreshToken: string) =>

@@ -14,7 +14,7 @@ import { apiClient, request } from '../../helpers/http.ts';
 import { testServices } from '../../helpers/root-hooks.ts';
 import { connected, connectSocket, type TestSocket } from '../../helpers/sockets.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
-import { eventually } from '../rules/support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 /** A second instance: its own pool on PostgreSQL; PGlite can only be shared. */
 const secondInstance = (first: TestApp, withRedis: boolean) =>
@@ -151,9 +151,9 @@ describe('auth: logout on one instance without Redis', function () {
     for (const app of [a, b]) expect(await profileStatus(app, laptop.token)).to.equal(200);
     expect((await logout(a, laptop.refreshToken)).status).to.equal(200);
     expect(await profileStatus(a, laptop.token)).to.equal(401);
-    await eventually(
-      async () => ((await profileStatus(b, laptop.token)) === 401 ? true : undefined),
+    await waitFor(
       'the other instance to refuse the ended session',
+      async () => ((await profileStatus(b, laptop.token)) === 401 ? true : undefined),
       5_000,
     );
     for (const app of [a, b]) expect(await profileStatus(app, phone.token)).to.equal(200);

@@ -14,16 +14,9 @@ import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import { outboxFor } from '../endpoints/support.ts';
-import {
-  addHolding,
-  createRule,
-  eventually,
-  listExecutions,
-  listRules,
-  publishPrices,
-  userFactory,
-} from '../rules/support.ts';
-import { bcText, forgetActions, testClock } from './support.ts';
+import { addHolding, createRule, listExecutions, listRules, publishPrices } from '../rules/support.ts';
+import { bcText, corporateActionsSuite, forgetActions, testClock } from './support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 interface Holding {
   symbol: string;
@@ -39,18 +32,7 @@ const ruleBy = (rules: ApiPositionRule[], type: string) => rules.find((r) => r.t
 
 describe('corporate actions: bonuses and splits on the ex-date', () => {
   const clock = testClock('2025-12-16T19:00:00');
-  let app: TestApp;
-  const users = userFactory(() => app);
-  const api = () => apiClient(app.url);
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false, now: clock.now, delivery: { pollMs: 50 } });
-    await forgetActions(app);
-  });
-  after(async () => {
-    await forgetActions(app);
-    await users.forget();
-    await app.close();
-  });
+  const { app, api, users } = corporateActionsSuite({ now: clock.now, delivery: { pollMs: 50 } });
 
   it('reads the real bc rows and lists them at GET /api/corporate-actions', async () => {
     const result = await syncCorporateActions(app.runtime.deps.db, {
@@ -60,7 +42,7 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
     });
     expect(result).to.deep.equal({ read: 7, added: 7, due: 0, ignored: 8 });
     const user = await users.make();
-    const res = await api().get<ApiCorporateAction[]>('/api/corporate-actions?symbol=lalpathlab', user.token);
+    const res = await api.get<ApiCorporateAction[]>('/api/corporate-actions?symbol=lalpathlab', user.token);
     expect(res.status, res.body.error).to.equal(200);
     expect(res.body.data).to.have.length(1);
     expect(res.body.data![0]).to.deep.include({
@@ -81,10 +63,10 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
         today: '2025-12-16',
       }),
     ).to.deep.include({ added: 0 });
-    const bad = await api().get('/api/corporate-actions?symbol=NOT%20A%20SYMBOL&exchange=NYSE', user.token);
+    const bad = await api.get('/api/corporate-actions?symbol=NOT%20A%20SYMBOL&exchange=NYSE', user.token);
     expect(bad.status).to.equal(400);
     expect(bad.body.error).to.match(/Symbol can only contain|Exchange must be NSE or BSE/);
-    expect((await api().get('/api/corporate-actions?symbol=LALPATHLAB')).status).to.equal(401);
+    expect((await api.get('/api/corporate-actions?symbol=LALPATHLAB')).status).to.equal(401);
   });
 
   it('on the ex-date: levels halved, the manual holding doubled, the imported one told; once', async () => {
@@ -92,7 +74,7 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
     const imported = await users.make();
     await publishPrices(app, { LALPATHLAB: 3000 });
     await addHolding(app, manual, 'LALPATHLAB', 10, 3000);
-    const upload = await api().post(
+    const upload = await api.post(
       '/api/holdings/upload-csv',
       { csvData: '"Instrument","Qty.","Avg. cost"\n"LALPATHLAB",4,2900\n' },
       imported.token,
@@ -115,7 +97,7 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
         })
       ).status,
     ).to.equal(201);
-    const alert = await api().post<ApiPriceAlert>(
+    const alert = await api.post<ApiPriceAlert>(
       '/api/alerts',
       { symbol: 'LALPATHLAB', direction: 'below', price: 2800 },
       manual.token,
@@ -155,7 +137,7 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
     for (const rule of rules) {
       expect(rule.adjustments.map((a) => a.note)).to.deep.equal(['adjusted for 1:1 bonus on 19 Dec 2025']);
     }
-    const alerts = await api().get<ApiAlertsOverview>('/api/alerts', manual.token);
+    const alerts = await api.get<ApiAlertsOverview>('/api/alerts', manual.token);
     expect(alerts.body.data!.price_alerts.map((a) => a.price)).to.deep.equal([1400]);
     // The bell: one unread item, the adjustment.
     expect(alerts.body.data!.unread).to.equal(1);
@@ -189,18 +171,18 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
     );
     const [told] = await listExecutions(app, imported);
     expect(told!.message).to.include("Imported holdings change with your broker's next holdings file.");
-    const mine = await api().get<ApiCorporateAction[]>('/api/corporate-actions', imported.token);
+    const mine = await api.get<ApiCorporateAction[]>('/api/corporate-actions', imported.token);
     expect(mine.body.data!.map((a) => [a.symbol, a.kind])).to.deep.equal([['LALPATHLAB', 'BONUS']]);
     expect(mine.body.data![0]!.applied_at).to.be.a('string');
 
     // The email went through the outbox and did not use any of the month's alert quota.
-    const [mail] = await eventually(async () => {
+    const [mail] = await waitFor('the adjustment email', async () => {
       const sent = await outboxFor(app, manual.email);
       return sent.length > 0 ? sent : undefined;
-    }, 'the adjustment email');
+    });
     expect(mail!.subject).to.equal('LALPATHLAB (NSE): your rules were adjusted for a bonus issue');
     expect(mail!.text).to.include('Fixed stop loss 5%: level ₹2,850.00 → ₹1,425.00.');
-    const quota = await api().get<ApiAlertQuota>('/api/alerts/quota', manual.token);
+    const quota = await api.get<ApiAlertQuota>('/api/alerts/quota', manual.token);
     expect(quota.body.data).to.deep.include({ used: 0, remaining: 5 });
 
     // Applied once: a second run (and the minute timer) finds nothing to do.
@@ -235,7 +217,7 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
     expect((await listRules(app, user))[0]).to.deep.include({ computed_trigger_price: 360, adjustments: [] });
     expect((await holdingsOf(app, user))[0]).to.include({ quantity: 50, average_price: 380 });
     expect(await listExecutions(app, user)).to.deep.equal([]);
-    const res = await api().get<ApiCorporateAction[]>('/api/corporate-actions?symbol=KRISHIVAL', user.token);
+    const res = await api.get<ApiCorporateAction[]>('/api/corporate-actions?symbol=KRISHIVAL', user.token);
     expect(res.body.data).to.have.length(1);
     expect(res.body.data![0]).to.deep.include({
       kind: 'RIGHTS',
@@ -302,10 +284,10 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
         today: '2025-12-29',
       });
       expect(result).to.deep.include({ added: 1, due: 1 });
-      const rule = await eventually(async () => {
+      const rule = await waitFor('the late split to be applied', async () => {
         const [r] = await listRules(quick, user);
         return r && r.adjustments.length > 0 ? r : undefined;
-      }, 'the late split to be applied');
+      });
       expect(rule).to.deep.include({ computed_trigger_price: 1330, reference_price: 1400 });
       expect((await holdingsOf(app, user))[0]).to.include({ quantity: 15, average_price: 1300 });
     } finally {

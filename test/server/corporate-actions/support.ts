@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { parseBcFile } from '@app/common/corporate-actions/index';
 import { and, eq, inArray } from 'drizzle-orm';
 import { corporateActions } from '../../../server/src/db/schema.ts';
-import type { TestApp } from '../../helpers/app.ts';
+import type { BootOptions, TestApp } from '../../helpers/app.ts';
+import { rulesSuite } from '../rules/support.ts';
 
 export const BC_FILE = fileURLToPath(
   new URL('../../../../shared/data/bc16122025_equity_rows.csv', import.meta.url),
@@ -29,4 +30,14 @@ export async function forgetActions(app: TestApp, symbols: readonly string[] = B
   await app.runtime.deps.db
     .delete(corporateActions)
     .where(and(eq(corporateActions.exchange, 'NSE'), inArray(corporateActions.symbol, [...symbols])));
+}
+
+/**
+ * The opening of a suite of date-driven tests (`rulesSuite`, its clock in `options.now`): the
+ * file's actions forgotten before its tests and after them.
+ */
+export function corporateActionsSuite(options: BootOptions) {
+  const suite = rulesSuite(options, () => forgetActions(suite.app));
+  before(() => forgetActions(suite.app));
+  return suite;
 }

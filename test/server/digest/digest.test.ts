@@ -17,14 +17,8 @@ import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import { forgetActions, bcText, testClock } from '../corporate-actions/support.ts';
 import { outboxFor } from '../endpoints/support.ts';
-import {
-  addHolding,
-  createRule,
-  eventually,
-  listExecutions,
-  publishPrices,
-  userFactory,
-} from '../rules/support.ts';
+import { addHolding, createRule, listExecutions, publishPrices, userFactory } from '../rules/support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const DIGEST_SUBJECT = /^Your protection after the close/;
 
@@ -128,10 +122,10 @@ describe('the evening digest', () => {
       );
     expect(rows.map((r) => [r.userId, r.day])).to.deep.equal([[protectedUser.id, '2025-12-18']]);
 
-    const [mail, ...more] = await eventually(async () => {
+    const [mail, ...more] = await waitFor('the digest email', async () => {
       const sent = (await outboxFor(app, protectedUser.email)).filter((m) => DIGEST_SUBJECT.test(m.subject));
       return sent.length > 0 ? sent : undefined;
-    }, 'the digest email');
+    });
     expect(more).to.deep.equal([]);
     expect(mail!.subject).to.equal('Your protection after the close, 18 Dec 2025: 1 fired');
     const lines = mail!.text.split('\n');

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { sendGridErrorBody, startFakeSendGrid, type FakeSendGrid } from '../../helpers/fake-sendgrid.ts';
+import { sendGridErrorBody, sendGridSuite } from '../../helpers/fake-sendgrid.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 import {
@@ -15,25 +14,12 @@ import {
 } from './support.ts';
 
 describe('notification endpoints: verification email through SendGrid (local fake)', () => {
-  let fake: FakeSendGrid;
-  let app: TestApp;
+  const { app, fake } = sendGridSuite({
+    env: { APP_URL, MAIL_FROM: 'Portfolio Guard <alerts@pg.example>' },
+  });
   let user: SignedInUser;
   before(async () => {
-    fake = await startFakeSendGrid();
-    app = await bootApp({
-      env: {
-        APP_URL,
-        SENDGRID_API_KEY: 'SG.fake-key',
-        SENDGRID_API_URL: fake.url,
-        MAIL_FROM: 'Portfolio Guard <alerts@pg.example>',
-      },
-    });
     user = await signIn(app);
-  });
-  beforeEach(() => fake.reset());
-  after(async () => {
-    await app.close();
-    await fake.close();
   });
 
   it('demo mode with SendGrid configured still sends through SendGrid, not the outbox', async () => {

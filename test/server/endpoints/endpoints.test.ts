@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { apiClient, request } from '../../helpers/http.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 import { addEndpoint, APP_URL, BASE, listEndpoints, outboxFor, uniqueEmail, verifyLink } from './support.ts';
@@ -7,15 +7,13 @@ import { addEndpoint, APP_URL, BASE, listEndpoints, outboxFor, uniqueEmail, veri
 const CHECK_EMAIL = 'Please check your email and click the verification link to activate notifications.';
 
 describe('notification endpoints: list, add, delete', () => {
-  let app: TestApp;
+  const { app } = appSuite({ env: { APP_URL } });
   let asha: SignedInUser;
   let ravi: SignedInUser;
   before(async () => {
-    app = await bootApp({ env: { APP_URL } });
     asha = await signIn(app);
     ravi = await signIn(app);
   });
-  after(() => app.close());
 
   it('lists the account email first, verified and marked is_account_email', async () => {
     const list = await listEndpoints(app, asha.token);

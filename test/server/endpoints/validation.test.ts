@@ -6,7 +6,7 @@ import {
   validateEndpoint,
 } from '@app/common/api/endpoints';
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 import { addEndpoint } from './support.ts';
 
@@ -77,13 +77,11 @@ describe('endpoint validation (spec §5)', () => {
   });
 
   describe('POST /api/notification-endpoints answers 400 with the sentence', () => {
-    let app: TestApp;
+    const { app } = appSuite();
     let user: SignedInUser;
     before(async () => {
-      app = await bootApp();
       user = await signIn(app, { tier: 'advanced' });
     });
-    after(() => app.close());
 
     const cases: Array<[string, unknown, string]> = [
       ['blank email', { type: 'email', value: '   ' }, BLANK],

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { notificationEndpoints } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 import {
@@ -44,13 +44,11 @@ function postWithHost(url: string, path: string, token: string, host: string): P
 }
 
 describe('notification endpoints: email verification', () => {
-  let app: TestApp;
+  const { app } = appSuite({ env: { APP_URL } });
   let user: SignedInUser;
   before(async () => {
-    app = await bootApp({ env: { APP_URL } });
     user = await signIn(app);
   });
-  after(() => app.close());
 
   /** Adds a pending email endpoint; returns its id, address and the token from the outbox. */
   async function addPending(owner: SignedInUser = user) {

@@ -12,7 +12,7 @@ import {
 } from '../../../server/src/events/change-feed.ts';
 import type { Change, ChangeOrigin } from '../../../server/src/events/changes.ts';
 import { testServices } from '../../helpers/root-hooks.ts';
-import { eventually } from '../rules/support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 describe('change feed: one message per publish, handled once on every instance', function () {
   this.timeout(20_000);
@@ -50,7 +50,7 @@ describe('change feed: one message per publish, handled once on every instance',
       ['rules u1', 'local'],
       ['endpoints u2', 'local'],
     ]);
-    await eventually(async () => (b.heard.length >= 2 ? true : undefined), "B's changes");
+    await waitFor("B's changes", async () => (b.heard.length >= 2 ? true : undefined));
     // A has read its own message back from the channel too, and not handled it again.
     expect(await a.feed.caughtUp()).to.equal(true);
     expect(a.heard).to.have.length(2);
@@ -65,7 +65,7 @@ describe('change feed: one message per publish, handled once on every instance',
     const b = await instance();
     await a.redis.publish(CHANGES_CHANNEL, 'not a change message');
     await a.feed.publish({ type: 'sessions', userId: 'u3' });
-    await eventually(async () => (b.heard.length > 0 ? true : undefined), "B's change");
+    await waitFor("B's change", async () => (b.heard.length > 0 ? true : undefined));
     expect(b.heard).to.deep.equal([['sessions u3', 'remote']]);
     expect(await b.feed.caughtUp()).to.equal(true);
   });

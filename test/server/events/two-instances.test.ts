@@ -10,7 +10,7 @@ import { testServices } from '../../helpers/root-hooks.ts';
 import { startRedisServer, type RedisServer } from '../../helpers/services.ts';
 import { connected, connectSocket, type TestSocket } from '../../helpers/sockets.ts';
 import { signIn } from '../../helpers/users.ts';
-import { eventually } from '../rules/support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 describe('change feed: two instances, one database, one Redis', function () {
   this.timeout(60_000);
@@ -69,7 +69,8 @@ describe('change feed: two instances, one database, one Redis', function () {
     await redis.start();
     await resynced;
     // Both instances are subscribed again: a change on A reaches B's socket.
-    await eventually(
+    await waitFor(
+      'a change on A to reach B after the restart',
       async () => {
         const pushed = new Promise<boolean>((resolve) => {
           onB.once('rules:changed', () => resolve(true));
@@ -83,7 +84,6 @@ describe('change feed: two instances, one database, one Redis', function () {
         expect(res.status, res.body.error).to.be.oneOf([200, 201]);
         return (await pushed) || undefined;
       },
-      'a change on A to reach B after the restart',
       20_000,
     );
   });

@@ -1,13 +1,9 @@
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 
 describe('health and database checks', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp();
-  });
-  after(() => app.close());
+  const { app } = appSuite();
 
   it('reports the process healthy', async () => {
     const res = await apiClient(app.url).get('/api/health');

@@ -2,8 +2,7 @@
 import { MAX_HOLDINGS_IN_ALL, MAX_HOLDINGS_PER_ACCOUNT } from '@app/common/holdings/messages';
 import { expect } from 'chai';
 import { brokerAccounts, holdings } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 
 interface Holding {
@@ -16,13 +15,7 @@ interface Holding {
 
 describe('holdings: the manual account and the holdings limits', function () {
   this.timeout(60_000);
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  before(async () => {
-    app = await bootApp();
-    api = apiClient(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = appSuite();
 
   const list = async (user: SignedInUser) =>
     (await api.get<Holding[]>('/api/holdings', user.token)).body.data!;

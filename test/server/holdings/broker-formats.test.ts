@@ -5,8 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { MUTUAL_FUND_REFUSAL, DEPOSITORY_REFUSAL } from '@app/common/holdings/formats';
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 
 const fixture = (name: string) =>
@@ -41,15 +40,11 @@ interface Holding {
 }
 
 describe('broker files through the server: layouts, exchanges, series suffixes, refusals', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
+  const { app, api } = appSuite({ env: { DATABASE_URL: undefined } });
   let user: SignedInUser;
   before(async () => {
-    app = await bootApp({ env: { DATABASE_URL: undefined } });
-    api = apiClient(app.url);
     user = await signIn(app);
   });
-  after(() => app.close());
 
   const preview = async (csvData: string): Promise<Preview> => {
     const res = await api.post<{ preview: Preview }>(

@@ -9,7 +9,8 @@ import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { testServices } from '../../helpers/root-hooks.ts';
 import { signIn } from '../../helpers/users.ts';
-import { eventually, tickBatch } from '../rules/support.ts';
+import { tickBatch } from '../rules/support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 type Listed = { id: string; symbol: string; quantity: number; current_price: number | null };
 
@@ -50,21 +51,21 @@ describe('holdings: each instance caches the list, and another instance’s chan
       (await viaA.put(`/api/holdings/${added.body.data!.id}`, { quantity: 7 }, user.token)).status,
     ).to.equal(200);
     expect((await viaA.get<Listed[]>('/api/holdings', user.token)).body.data![0]!.quantity).to.equal(7);
-    await eventually(async () => {
+    await waitFor('instance B to list the new quantity', async () => {
       const listed = await viaB.get<Listed[]>('/api/holdings', user.token);
       return listed.body.data![0]!.quantity === 7 || undefined;
-    }, 'instance B to list the new quantity');
+    });
 
     // Prices come from the batch as it arrives, without waiting for the list to expire.
     await a.runtime.bus.publishBatch(tickBatch({ [s]: 123.45 }));
     for (const app of [a, b])
-      await eventually(
+      await waitFor(
+        'the batch price in the list',
         async () => {
           const listed = await apiClient(app.url).get<Listed[]>('/api/holdings', user.token);
           return listed.body.data![0]!.current_price === 123.45 || undefined;
           // Well within the cache's lifetime: the price comes from the batch, not a reload.
         },
-        'the batch price in the list',
         HOLDINGS_CACHE_TTL_MS / 2,
       );
   });

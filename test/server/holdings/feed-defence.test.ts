@@ -5,8 +5,7 @@
  */
 import { expect } from 'chai';
 import { loadWatchedInstruments } from '../../../server/src/market/watch-set.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { collectQuotes, connectSocket, connected } from '../../helpers/sockets.ts';
 import { signIn } from '../../helpers/users.ts';
 
@@ -20,13 +19,7 @@ function madeUpFile(tag: string, count: number): string {
 
 describe('feed defence: the symbol rule and the watch set', function () {
   this.timeout(60_000);
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  before(async () => {
-    app = await bootApp();
-    api = apiClient(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = appSuite();
 
   it('refuses a 41-character symbol in an upload, and stores nothing', async () => {
     const user = await signIn(app);

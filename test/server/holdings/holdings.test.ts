@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 
 interface Holding {
@@ -14,13 +13,7 @@ interface Holding {
 }
 
 describe('holdings: manual entry, edit, delete, ownership', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  before(async () => {
-    app = await bootApp();
-    api = apiClient(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = appSuite();
 
   const addManual = (
     user: SignedInUser,

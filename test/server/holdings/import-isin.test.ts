@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { STARTER_INSTRUMENTS } from '@app/common/instruments/starter';
 import { expect } from 'chai';
 import { readMasterFiles, syncInstrumentMaster } from '../../../server/src/instruments/sync.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 
@@ -42,13 +42,7 @@ const holdingsOf = async (app: TestApp, user: SignedInUser) =>
   ]);
 
 describe('holdings import by ISIN, and renames, on a fresh install (the shipped snapshot)', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  before(async () => {
-    app = await bootApp({ env: { DATABASE_URL: undefined } });
-    api = apiClient(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = appSuite({ env: { DATABASE_URL: undefined } });
 
   it("imports an ICICI Direct CSV by ISIN, not by ICICI's stock codes", async () => {
     const user = await signIn(app);
@@ -95,13 +89,7 @@ describe('holdings import by ISIN, and renames, on a fresh install (the shipped 
 });
 
 describe('a symbol sync reaches a running server', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  before(async () => {
-    app = await bootApp({ env: { DATABASE_URL: undefined }, instrumentRefreshMs: 100 });
-    api = apiClient(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = appSuite({ env: { DATABASE_URL: undefined }, instrumentRefreshMs: 100 });
 
   /** Asks the server until `check` holds, the way a user would retry. */
   async function eventually<T>(ask: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 10_000) {

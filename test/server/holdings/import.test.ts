@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { signIn } from '../../helpers/users.ts';
 
 const fixture = (name: string) =>
@@ -20,13 +19,7 @@ interface Holding {
 }
 
 describe('holdings import (POST /api/holdings/upload-csv)', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  before(async () => {
-    app = await bootApp();
-    api = apiClient(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = appSuite();
 
   it('imports a Zerodha Kite export into one Zerodha account', async () => {
     const user = await signIn(app);

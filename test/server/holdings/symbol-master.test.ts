@@ -16,8 +16,7 @@ import {
   syncInstrumentMaster,
   TruncatedMasterFile,
 } from '../../../server/src/instruments/sync.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { signIn } from '../../helpers/users.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -35,16 +34,12 @@ async function truncatedEquityList(rows: number) {
 
 describe('symbol master: the shipped snapshot, safe syncs and BSE scrip codes', function () {
   this.timeout(60_000);
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
+  const { app, api } = appSuite({ env: { DATABASE_URL: undefined } });
   let token: string;
   const stats = async () => (await api.get<Stats>('/api/symbols/stats', token)).body.data!;
   before(async () => {
-    app = await bootApp({ env: { DATABASE_URL: undefined } });
-    api = apiClient(app.url);
     token = (await signIn(app)).token;
   });
-  after(() => app.close());
 
   it('knows every listed NSE stock on a fresh install, before any sync', async () => {
     const fresh = await stats();

@@ -2,23 +2,18 @@ import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { readMasterFiles, syncInstrumentMaster } from '../../../server/src/instruments/sync.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { signIn } from '../../helpers/users.ts';
 
 const dataDir = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
 type Result = { symbol: string; company_name: string; exchange: string };
 
 describe('symbol master and search', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
+  const { app, api } = appSuite({ env: { DATABASE_URL: undefined } });
   let token: string;
   before(async () => {
-    app = await bootApp({ env: { DATABASE_URL: undefined } });
-    api = apiClient(app.url);
     token = (await signIn(app)).token;
   });
-  after(() => app.close());
 
   it('answers from the starter list on a fresh database', async () => {
     const res = await api.get<Result[]>('/api/symbols/search?query=reli&limit=5', token);

@@ -7,8 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { ImportChanges, UploadAccountPlan } from '@app/common/holdings/upload-preview';
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 
 const fixture = (name: string) =>
@@ -48,13 +47,7 @@ interface Account {
 
 describe('holdings upload: skipped rows, the preview of changes, the account choice', function () {
   this.timeout(60_000);
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  before(async () => {
-    app = await bootApp();
-    api = apiClient(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = appSuite();
 
   const upload = (user: SignedInUser, body: Record<string, unknown>) =>
     api.post<{ stored: boolean; preview: Preview; summary?: Summary }>(

@@ -1,7 +1,6 @@
 import type { Quote, TickBatch } from '@app/common/market/tick-batch';
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 
 /** Spec §3 Holding: the computed fields of GET /api/holdings. */
@@ -18,13 +17,10 @@ type Values = Record<(typeof VALUE_FIELDS)[number], number | null>;
 type Holding = Values & { symbol: string; quantity: number; average_price: number };
 
 describe('holdings: computed values (GET /api/holdings)', () => {
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
+  // A database of its own: no quote from another test may exist before the first batch.
+  const { app, api } = appSuite({ env: { DATABASE_URL: undefined }, embeddedStreamer: false });
   let user: SignedInUser;
   before(async () => {
-    // A database of its own: no quote from another test may exist before the first batch.
-    app = await bootApp({ env: { DATABASE_URL: undefined }, embeddedStreamer: false });
-    api = apiClient(app.url);
     user = await signIn(app);
     for (const [symbol, quantity, price] of [
       ['RELIANCE', 10, 1200],
@@ -39,7 +35,6 @@ describe('holdings: computed values (GET /api/holdings)', () => {
       expect(res.status).to.equal(201);
     }
   });
-  after(() => app.close());
 
   const valuesBySymbol = async () => {
     const res = await api.get<Holding[]>('/api/holdings', user.token);

@@ -1,15 +1,11 @@
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { request } from '../../helpers/http.ts';
 
 const MB = 1024 * 1024;
 
 describe('http: request bodies and request ids', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp();
-  });
-  after(() => app.close());
+  const { app } = appSuite();
 
   const postJson = (path: string, raw: string, headers: Record<string, string> = {}) =>
     request(app.url, 'POST', path, undefined, {

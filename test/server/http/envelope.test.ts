@@ -1,13 +1,9 @@
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { request } from '../../helpers/http.ts';
 
 describe('http: error envelope', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp();
-  });
-  after(() => app.close());
+  const { app } = appSuite();
 
   it('answers an unknown API path with a JSON 404 envelope', async () => {
     const res = await request(app.url, 'DELETE', '/api/auth/nowhere');

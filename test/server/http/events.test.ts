@@ -2,16 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { pageEvents } from '../../../server/src/db/schema.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { request } from '../../helpers/http.ts';
 import { signIn } from '../../helpers/users.ts';
 
 describe('http: page events', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp();
-  });
-  after(() => app.close());
+  const { app } = appSuite();
 
   const eventsAt = (path: string) =>
     app.runtime.deps.db.select().from(pageEvents).where(eq(pageEvents.path, path));

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { request } from '../../helpers/http.ts';
 
 const APP_URL = 'http://app.example.test';
@@ -15,11 +15,7 @@ function expectSecurityHeaders(headers: Headers) {
 }
 
 describe('http: security headers and CORS', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp({ env: { APP_URL } });
-  });
-  after(() => app.close());
+  const { app } = appSuite({ env: { APP_URL } });
 
   it('sends the security headers on an API response', async () => {
     const res = await request(app.url, 'GET', '/api/health');
@@ -97,11 +93,7 @@ describe('http: security headers and CORS', () => {
 });
 
 describe('http: security headers with Google sign-in', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp({ env: { GOOGLE_CLIENT_ID: 'portfolio-guard-test.apps.googleusercontent.com' } });
-  });
-  after(() => app.close());
+  const { app } = appSuite({ env: { GOOGLE_CLIENT_ID: 'portfolio-guard-test.apps.googleusercontent.com' } });
 
   it("lets only Google's sign-in script, style and frame in", async () => {
     const res = await request(app.url, 'GET', '/api/health');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite, bootApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { signIn } from '../../helpers/users.ts';
 import { addEndpoint, outboxFor, uniqueEmail } from '../endpoints/support.ts';
@@ -14,11 +14,7 @@ interface OutboxMail {
 
 describe('dev outbox', () => {
   describe('in demo mode', () => {
-    let app: TestApp;
-    before(async () => {
-      app = await bootApp();
-    });
-    after(() => app.close());
+    const { app } = appSuite();
 
     it('stores what the outbox mailer sends and lists it newest first, filtered by ?to=', async () => {
       const { mailer } = app.runtime.deps;

@@ -1,25 +1,12 @@
 import { expect } from 'chai';
-import { MailPermanentError, MailTransientError, type MailMessage } from '../../../server/src/mail/mailer.ts';
+import { MailPermanentError, MailTransientError } from '../../../server/src/mail/mailer.ts';
 import { sendWithRetry } from '../../../server/src/mail/retry.ts';
 import { createSendGridMailer } from '../../../server/src/mail/sendgrid.ts';
 import { sendGridErrorBody, startFakeSendGrid, type FakeSendGrid } from '../../helpers/fake-sendgrid.ts';
+import { messageTo, rejection } from './support.ts';
 
 const API_KEY = 'SG.test-key-for-the-fake';
-const message: MailMessage = {
-  to: 'asha@example.com',
-  subject: 'Verify your email',
-  text: 'plain body',
-  html: '<p>html body</p>',
-};
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the promise to reject');
-}
+const message = messageTo('asha@example.com', 'Verify your email');
 
 describe('SendGrid mailer against a local fake', () => {
   let fake: FakeSendGrid;

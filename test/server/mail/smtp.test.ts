@@ -1,24 +1,11 @@
 import { expect } from 'chai';
 import type { MailBatch } from '../../../server/src/mail/batch.ts';
-import { MailPermanentError, MailTransientError, type MailMessage } from '../../../server/src/mail/mailer.ts';
+import { MailPermanentError, MailTransientError } from '../../../server/src/mail/mailer.ts';
 import { classifySmtpError, createSmtpMailer } from '../../../server/src/mail/smtp.ts';
 import { startFakeSmtp, type FakeSmtp } from './fake-smtp.ts';
+import { messageTo, rejection } from './support.ts';
 
-const message: MailMessage = {
-  to: 'ravi@example.com',
-  subject: 'Alert: INFY',
-  text: 'plain body',
-  html: '<p>html body</p>',
-};
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the promise to reject');
-}
+const message = messageTo('ravi@example.com', 'Alert: INFY');
 
 describe('SMTP mailer against a local fake', () => {
   let smtp: FakeSmtp;

@@ -1,6 +1,6 @@
 import type { MarketCalendarAnswer, MarketStatusAnswer } from '@app/common/api/market-calendar';
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { signIn } from '../../helpers/users.ts';
 
@@ -8,11 +8,7 @@ import { signIn } from '../../helpers/users.ts';
 const ist = (local: string) => new Date(`${local}+05:30`).toISOString();
 
 describe('market: GET /api/market/calendar and /api/market/status (public)', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-  });
-  after(() => app.close());
+  const { app } = appSuite({ embeddedStreamer: false });
   const api = () => apiClient(app.url);
 
   it('lists a year’s holidays and special sessions, without signing in', async () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { priceBars, quotes } from '../../../server/src/db/schema.ts';
 import { istDayStart } from '../../../server/src/market/ingest.ts';
 import { DAILY_CLOSES, loadPriceChart, type PriceChart } from '../../../server/src/market/chart.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 
@@ -12,13 +12,11 @@ const DAY = 86_400_000;
 const ist = (local: string) => Date.parse(`${local}+05:30`);
 
 describe('market: the price chart (today’s minute bars, or recent daily closes)', () => {
-  let app: TestApp;
+  const { app } = appSuite({ embeddedStreamer: false });
   let user: SignedInUser;
   before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
     user = await signIn(app);
   });
-  after(() => app.close());
 
   const api = () => apiClient(app.url);
   const newSymbol = () => `CHT${Math.random().toString(36).slice(2, 8).toUpperCase()}`;

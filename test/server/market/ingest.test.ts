@@ -3,14 +3,10 @@ import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../server/src/db/client.ts';
 import { ingestTickBatch, istDayStart } from '../../../server/src/market/ingest.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 
 describe('market: storing tick batches', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false });
-  });
-  after(() => app.close());
+  const { app } = appSuite({ embeddedStreamer: false });
 
   const tag = () => `T${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
   const quote = (symbol: string, ltp: number, asOf: number, extra: Partial<Quote> = {}): Quote => ({

@@ -5,23 +5,16 @@
  */
 import { expect } from 'chai';
 import { loadWatchedInstruments } from '../../../server/src/market/watch-set.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { apiClient } from '../../helpers/http.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { signIn } from '../../helpers/users.ts';
 
 describe("market: the watch set carries holders' average buy price to the simulated market", function () {
   this.timeout(30_000);
-  let app: TestApp;
-  let api: ReturnType<typeof apiClient>;
-  before(async () => {
-    // A database of its own, so no other test's IDEA holding moves the average.
-    app = await bootApp({
-      env: { DATABASE_URL: undefined, QUOTE_PROVIDER: 'simulated', QUOTE_INTERVAL_MS: '200' },
-      embeddedStreamer: true,
-    });
-    api = apiClient(app.url);
+  // A database of its own, so no other test's IDEA holding moves the average.
+  const { app, api } = appSuite({
+    env: { DATABASE_URL: undefined, QUOTE_PROVIDER: 'simulated', QUOTE_INTERVAL_MS: '200' },
+    embeddedStreamer: true,
   });
-  after(() => app.close());
 
   it('prices IDEA around what its holders paid, never at a made-up level', async () => {
     const first = await signIn(app);

@@ -4,24 +4,20 @@
  * is touched (a rebuild of the whole set on every change was the old way).
  */
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { signIn } from '../../helpers/users.ts';
-import { eventually } from '../rules/support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 describe('market: the watch set is updated by difference', function () {
   this.timeout(30_000);
-  let app: TestApp;
-  before(async () => {
-    // A database of its own: the set holds only this test's instruments.
-    app = await bootApp({ env: { DATABASE_URL: undefined }, withRedis: true, embeddedStreamer: false });
-  });
-  after(() => app.close());
+  // A database of its own: the set holds only this test's instruments.
+  const { app } = appSuite({ env: { DATABASE_URL: undefined }, withRedis: true, embeddedStreamer: false });
 
   const watched = async () =>
     (await app.runtime.bus.getWatchSet()).map((i) => `${i.exchange}:${i.symbol}`).sort();
   const until = (what: string, check: (keys: string[]) => boolean) =>
-    eventually(async () => (check(await watched()) ? true : undefined), what, 5_000);
+    waitFor(what, async () => (check(await watched()) ? true : undefined), 5_000);
 
   it('adds and removes what a change added and removed, keeping what others still watch', async () => {
     const api = apiClient(app.url);

@@ -3,17 +3,21 @@
  * streamer of its own when REDIS_URL is set) and `npm run streamer`; then two streamers, one
  * standing by, taking over within two intervals when the leader is killed.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { QuotesMessage } from '@app/common/realtime/events';
 import { expect } from 'chai';
 import { apiClient } from '../../helpers/http.ts';
-import { startNpmScript, startProcess, waitHealthy, type RunningProcess } from '../../helpers/processes.ts';
+import { startNpmScript, type RunningProcess } from '../../helpers/processes.ts';
 import { testServices } from '../../helpers/root-hooks.ts';
-import { freePort, startRedisServer, type RedisServer } from '../../helpers/services.ts';
+import type { RedisServer } from '../../helpers/services.ts';
 import { connected, connectSocket } from '../../helpers/sockets.ts';
 import { publishedBatchIds, tapTickBatches, type TickTap } from '../../helpers/tick-tap.ts';
+import {
+  startClusterServices,
+  startServerProcess,
+  type ClusterServices,
+  type ServerProcess,
+} from '../../reliability/support/cluster.ts';
+import { sleep, waitFor } from '../../helpers/wait.ts';
 
 /** Three batches: RELIANCE and TCS (held by Asha), INFY (held by Ravi), WIPRO (held by nobody). */
 const REPLAY = `time,symbol,exchange,price,prev_close
@@ -28,44 +32,44 @@ const REPLAY = `time,symbol,exchange,price,prev_close
 3,INFY,NSE,1502.00,1490.00
 `;
 
+/**
+ * Redis, a replay of `csv` every `intervalMs`, a tap on the batches (listening before the server
+ * starts: a streamer inside it would show up there) and the server process, on the run's
+ * database (PGlite in its folder without one).
+ */
+async function startScaledServer(csv: string, intervalMs: number, env: Record<string, string> = {}) {
+  const databaseUrl = testServices().databaseUrl;
+  const cluster = await startClusterServices({
+    name: 'pg-proc-',
+    replay: csv,
+    intervalMs,
+    database: false,
+    mail: false,
+    env: { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
+  });
+  const tap = await tapTickBatches(cluster.redis.url);
+  return { cluster, tap, server: await startServerProcess(cluster.env) };
+}
+
 describe('separate processes: Redis, the server, and `npm run streamer` with replay quotes', function () {
   this.timeout(90_000);
-  let redis: RedisServer;
-  let server: RunningProcess;
+  let cluster: ClusterServices | undefined;
+  let server: ServerProcess;
   let streamer: RunningProcess | undefined;
   let tap: TickTap;
   let url: string;
-  let replayFile: string;
   let env: Record<string, string>;
 
   before(async () => {
-    redis = await startRedisServer();
-    // Listening before the server starts: a streamer inside it would show up here.
-    tap = await tapTickBatches(redis.url);
-    const dir = mkdtempSync(path.join(tmpdir(), 'pg-proc-'));
-    replayFile = path.join(dir, 'replay.csv');
-    writeFileSync(replayFile, REPLAY);
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    env = {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dir,
-      REDIS_URL: redis.url,
-      JWT_SECRET: 'process-test-secret-that-is-long-enough-123',
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: replayFile,
-      QUOTE_INTERVAL_MS: '700',
-      ...(testServices().databaseUrl ? { DATABASE_URL: testServices().databaseUrl! } : {}),
-    };
-    server = startProcess('server/src/main.ts', env);
-    await waitHealthy(`${url}/api/health`, server);
+    ({ cluster, tap, server } = await startScaledServer(REPLAY, 700));
+    ({ url } = server);
+    ({ env } = cluster);
   });
   after(async () => {
     tap?.close();
     await streamer?.stop();
-    await server?.stop();
-    await redis?.stop();
+    await server?.proc.stop();
+    await cluster?.stop();
   });
 
   it("delivers every batch in order to each user with only that user's instruments; refuses a bad token", async () => {
@@ -123,14 +127,15 @@ describe('separate processes: Redis, the server, and `npm run streamer` with rep
     const fromStreamer = publishedBatchIds(started.output());
     expect(tap.batches.map((b) => b.batch.id)).to.deep.equal(fromStreamer.slice(0, tap.batches.length));
     expect(tap.batches.map((b) => b.batch.source)).to.deep.equal(['replay', 'replay', 'replay']);
-    expect(server.output(), 'the server logs no poll cycle of its own').to.not.contain('"poll cycle"');
+    expect(server.proc.output(), 'the server logs no poll cycle of its own').to.not.contain('"poll cycle"');
   });
 });
 
 describe('separate processes: two streamers, leader failover and a Redis restart', function () {
   this.timeout(120_000);
+  let cluster: ClusterServices | undefined;
   let redis: RedisServer;
-  let server: RunningProcess;
+  let server: ServerProcess;
   let tap: TickTap;
   const streamers: RunningProcess[] = [];
   let url: string;
@@ -143,44 +148,20 @@ describe('separate processes: two streamers, leader failover and a Redis restart
   const INTERVAL = 1500;
 
   before(async () => {
-    redis = await startRedisServer();
-    tap = await tapTickBatches(redis.url);
-    const dir = mkdtempSync(path.join(tmpdir(), 'pg-proc-'));
-    const replayFile = path.join(dir, 'replay.csv');
-    writeFileSync(replayFile, 'time,symbol,exchange,price\n1,SBIN,NSE,800\n2,SBIN,NSE,801\n3,SBIN,NSE,802\n');
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    env = {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dir,
-      REDIS_URL: redis.url,
-      JWT_SECRET: 'process-test-secret-that-is-long-enough-123',
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: replayFile,
-      REPLAY_LOOP: 'true',
-      QUOTE_INTERVAL_MS: String(INTERVAL),
-      ...(testServices().databaseUrl ? { DATABASE_URL: testServices().databaseUrl! } : {}),
-    };
-    server = startProcess('server/src/main.ts', env);
-    await waitHealthy(`${url}/api/health`, server);
+    ({ cluster, tap, server } = await startScaledServer(
+      'time,symbol,exchange,price\n1,SBIN,NSE,800\n2,SBIN,NSE,801\n3,SBIN,NSE,802\n',
+      INTERVAL,
+      { REPLAY_LOOP: 'true' },
+    ));
+    ({ url } = server);
+    ({ env, redis } = cluster);
   });
   after(async () => {
     tap?.close();
     for (const s of streamers) await s.stop();
-    await server?.stop();
-    await redis?.stop();
+    await server?.proc.stop();
+    await cluster?.stop();
   });
-
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  /** Resolves once `condition()` holds; fails naming `what` after `timeoutMs`. */
-  async function until(what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await sleep(20);
-    }
-  }
 
   it('only one of two streamers polls; when it is killed the other takes over within two intervals', async () => {
     const api = apiClient(url);
@@ -201,13 +182,16 @@ describe('separate processes: two streamers, leader failover and a Redis restart
     socket.on('quotes', () => arrivals.push(Date.now()));
 
     streamers.push(startNpmScript('streamer', env), startNpmScript('streamer', env));
-    await until('both streamers to start', () =>
-      streamers.every((s) => s.output().includes('"streamer starting"')),
+    // Two `npm run streamer` (npm, tsx) starting side by side: up to 30 s on a busy machine.
+    await waitFor(
+      'both streamers to start',
+      () => streamers.every((s) => s.output().includes('"streamer starting"')),
+      30_000,
     );
-    await until('four batches', () => tap.batches.length >= 4);
+    await waitFor('four batches', () => tap.batches.length >= 4);
     const onRedis = tap.batches.slice(0, 4).map((b) => b.batch.id);
     // A streamer logs a batch just after publishing it, so its log can trail what Redis carried.
-    await until('a streamer to log the four batches', () =>
+    await waitFor('a streamer to log the four batches', () =>
       streamers.some((s) => onRedis.every((id) => publishedBatchIds(s.output()).includes(id))),
     );
     const ids = streamers.map((s) => publishedBatchIds(s.output()));
@@ -221,24 +205,24 @@ describe('separate processes: two streamers, leader failover and a Redis restart
 
     const killedAt = Date.now();
     await leader.stop('SIGKILL');
-    await until('the standby to publish', () => publishedBatchIds(standby.output()).length > 0, 15_000);
+    await waitFor('the standby to publish', () => publishedBatchIds(standby.output()).length > 0, 15_000);
     const [firstId] = publishedBatchIds(standby.output());
-    await until('its batch on Redis', () => tap.batches.some((b) => b.batch.id === firstId));
+    await waitFor('its batch on Redis', () => tap.batches.some((b) => b.batch.id === firstId));
     const takeover = tap.batches.find((b) => b.batch.id === firstId)!;
     expect(
       takeover.batch.at - killedAt,
       `the standby's first batch ${takeover.batch.at - killedAt} ms after the kill`,
     ).to.be.at.most(2 * INTERVAL);
-    await until('quotes on the socket again', () => arrivals.some((t) => t > killedAt));
+    await waitFor('quotes on the socket again', () => arrivals.some((t) => t > killedAt));
 
     // Redis restarted while batches flow: nothing exits, batches flow again by themselves.
     await redis.stop();
     await sleep(INTERVAL * 2);
     await redis.start();
     const restartedAt = Date.now();
-    await until('batches after the Redis restart', () => arrivals.some((t) => t > restartedAt));
+    await waitFor('batches after the Redis restart', () => arrivals.some((t) => t > restartedAt));
     socket.close();
-    expect(server.child.exitCode, server.output().slice(-2000)).to.equal(null);
+    expect(server.proc.child.exitCode, server.proc.output().slice(-2000)).to.equal(null);
     expect(standby.child.exitCode, standby.output().slice(-2000)).to.equal(null);
   });
 });

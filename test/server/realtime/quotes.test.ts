@@ -1,15 +1,11 @@
 import { expect } from 'chai';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
+import { appSuite } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { collectQuotes, connected, connectSocket, type TestSocket } from '../../helpers/sockets.ts';
 import { signIn } from '../../helpers/users.ts';
 
 describe('live quotes over Socket.IO (embedded simulated market)', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await bootApp({ env: { QUOTE_INTERVAL_MS: '200', APP_URL: 'http://app.example.test' } });
-  });
-  after(() => app.close());
+  const { app } = appSuite({ env: { QUOTE_INTERVAL_MS: '200', APP_URL: 'http://app.example.test' } });
 
   it('sends each user only their own instruments, and lists the latest quote through the API', async () => {
     const api = apiClient(app.url);

@@ -8,12 +8,12 @@ import type { SignedInUser } from '../../helpers/users.ts';
 import {
   addHolding,
   createRule,
-  eventually,
   listExecutions,
   listRules,
   tickBatch,
   twoInstancesSuite,
 } from './support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 /**
  * Symbols of this file alone (imports and manual entry take an unknown symbol as given). Both
@@ -50,11 +50,11 @@ async function warmUp(apps: TestApp[], prices: Record<string, number>): Promise<
   const heard = new Set<TestApp>();
   const offs = apps.map((app) => app.runtime.bus.onBatch(() => void heard.add(app)));
   try {
-    await eventually(async () => {
+    await waitFor('every instance to hear the ticks channel', async () => {
       if (heard.size === apps.length) return true;
       await apps[0]!.runtime.bus.publishBatch(tickBatch(prices));
       return undefined;
-    }, 'every instance to hear the ticks channel');
+    });
   } finally {
     for (const off of offs) off();
   }
@@ -87,9 +87,8 @@ describe('two server instances, one database, one Redis: every trigger claimed o
     }
     // Each instance learns of the other's rules through the Redis channel.
     for (const [i, app] of [a, b].entries()) {
-      await eventually(
-        async () => (app.runtime.engine.stats().rules >= before[i]! + 500 ? true : undefined),
-        `instance ${i} to hold 500 new rules`,
+      await waitFor(`instance ${i} to hold 500 new rules`, async () =>
+        app.runtime.engine.stats().rules >= before[i]! + 500 ? true : undefined,
       );
     }
 
@@ -114,7 +113,8 @@ describe('two server instances, one database, one Redis: every trigger claimed o
     expect(deliveries).to.have.length(500);
 
     const emails = people.map((p) => p.email);
-    const sent = await eventually(
+    const sent = await waitFor(
+      'every delivery to be sent',
       async () => {
         const [row] = await db
           .select({ n: sql<number>`count(*)::int` })
@@ -127,7 +127,6 @@ describe('two server instances, one database, one Redis: every trigger claimed o
         const left = Number((pending as unknown as { rows: Array<{ n: number }> }).rows[0]!.n);
         return left === 0 ? Number(row!.n) : undefined;
       },
-      'every delivery to be sent',
       90_000,
     );
     expect(sent).to.equal(500);
@@ -136,7 +135,7 @@ describe('two server instances, one database, one Redis: every trigger claimed o
 
   /** Waits until instance `app`'s engine holds `count` active rules. */
   const holds = (app: TestApp, count: number, what: string) =>
-    eventually(async () => (app.runtime.engine.stats().rules === count ? true : undefined), what);
+    waitFor(what, async () => (app.runtime.engine.stats().rules === count ? true : undefined));
 
   /** Evaluates a batch on B's engine alone: whatever fires now, B fired. */
   const evaluateOnB = (prices: Record<string, number>) => b.runtime.engine.evaluate(tickBatch(prices));

@@ -5,15 +5,8 @@ import { apiClient } from '../../helpers/http.ts';
 import { connected, connectSocket } from '../../helpers/sockets.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import { outboxFor } from '../endpoints/support.ts';
-import {
-  addHolding,
-  createRule,
-  eventually,
-  listExecutions,
-  listRules,
-  publishPrices,
-  rulesSuite,
-} from './support.ts';
+import { addHolding, createRule, listExecutions, listRules, publishPrices, rulesSuite } from './support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 describe('rules engine: exactly once, trailing levels, monthly email quota', () => {
   const { app, users } = rulesSuite();
@@ -88,10 +81,10 @@ describe('rules engine: exactly once, trailing levels, monthly email quota', () 
     await createRule(app, user, { symbol: 'KOTAKBANK', trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5 });
     await createRule(app, user, { symbol: 'AXISBANK', trigger_type: 'TAKE_PROFIT', trigger_value: 5 });
     await publishPrices(app, { KOTAKBANK: 1890 });
-    const fifth = await eventually(async () => {
+    const fifth = await waitFor('the fifth email', async () => {
       const mail = await outboxFor(app, user.email);
       return mail.length === 1 ? mail[0] : undefined;
-    }, 'the fifth email');
+    });
     expect(fifth.text).to.include("You've reached this month's email alert limit on the Basic tier");
 
     await publishPrices(app, { AXISBANK: 1300 });
@@ -117,9 +110,8 @@ describe('rules engine: exactly once, trailing levels, monthly email quota', () 
     const [execution] = await listExecutions(app, user);
     expect(execution).to.deep.include({ over_quota: false, symbol: 'LT' });
     expect(await deliveriesOf(execution!)).to.equal(1);
-    await eventually(
-      async () => ((await outboxFor(app, user.email)).length === 1 ? true : undefined),
-      'the email',
+    await waitFor('the email', async () =>
+      (await outboxFor(app, user.email)).length === 1 ? true : undefined,
     );
     const quota = await apiClient(app.url).get('/api/alerts/quota', user.token);
     expect(quota.body.data).to.deep.include({

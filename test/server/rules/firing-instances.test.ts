@@ -9,7 +9,7 @@ import { openDatabase, type DatabaseHandle } from '../../../server/src/db/client
 import { settlesWithin } from '../../../server/src/util/settles-within.ts';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
-import { createTestDatabase, type TestDatabase } from '../../reliability/support/cluster.ts';
+import { testDatabaseSuite } from '../../reliability/support/cluster.ts';
 import {
   armStop,
   claimWaitingOnLock,
@@ -18,17 +18,12 @@ import {
   publishAndSettle,
   warmUp,
 } from './firing-support.ts';
-import { eventually, listExecutions } from './support.ts';
+import { listExecutions } from './support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 describe('crash-day firing: two instances, one owner of the batches', function () {
   this.timeout(60_000);
-  let db: TestDatabase;
-  before(async () => {
-    db = await createTestDatabase();
-  });
-  after(async () => {
-    await db?.drop();
-  });
+  const db = testDatabaseSuite();
 
   it("holds an observing instance's emails until the owner's claims committed (ownerClaimsSettled)", async () => {
     const database = await openDatabase({ databaseUrl: db.url, dataDir: 'memory://' });
@@ -40,9 +35,8 @@ describe('crash-day firing: two instances, one owner of the batches', function (
       await publishAndSettle(pair, { OWNHELD: 1000 });
       const user = await signIn(pair[0]!);
       await armStop(pair[0]!, user, 'OWNHELD');
-      await eventually(
-        async () => (pair.every((app) => app.runtime.engine.stats().rules > 0) ? true : undefined),
-        'both instances to hold the rule',
+      await waitFor('both instances to hold the rule', async () =>
+        pair.every((app) => app.runtime.engine.stats().rules > 0) ? true : undefined,
       );
       for (const app of pair) await app.runtime.engine.settled();
       const lock = await holdUserLock(db, user.id);
@@ -99,10 +93,8 @@ describe('crash-day firing: two instances, one owner of the batches', function (
         users.push(user);
       }
       for (const [i, app] of running.entries()) {
-        await eventually(
-          async () =>
-            app.runtime.engine.stats().rules === held[i]! + users.length * SYMBOLS.length ? true : undefined,
-          'every instance to hold the new rules',
+        await waitFor('every instance to hold the new rules', async () =>
+          app.runtime.engine.stats().rules === held[i]! + users.length * SYMBOLS.length ? true : undefined,
         );
         // Reloads asked for by the arming may still be queued after the rules are in (coalesced
         // rounds): let them land, so the count below sees only what the crash causes.
@@ -111,9 +103,8 @@ describe('crash-day firing: two instances, one owner of the batches', function (
       const from = statements.length;
       await publishAndSettle(running, Object.fromEntries(SYMBOLS.map((s) => [s, 900])));
       for (const [i, app] of running.entries()) {
-        await eventually(
-          async () => (app.runtime.engine.stats().rules === held[i]! ? true : undefined),
-          'every instance to drop the fired rules',
+        await waitFor('every instance to drop the fired rules', async () =>
+          app.runtime.engine.stats().rules === held[i]! ? true : undefined,
         );
       }
       const written = writes(from);
@@ -169,9 +160,8 @@ describe('crash-day firing: two instances, one owner of the batches', function (
       const held = b.runtime.engine.stats().rules;
       const user = await signIn(a);
       await armStop(a, user, 'TAKEOVER');
-      await eventually(
-        async () => (b.runtime.engine.stats().rules === held + 1 ? true : undefined),
-        'B to hold the rule',
+      await waitFor('B to hold the rule', async () =>
+        b.runtime.engine.stats().rules === held + 1 ? true : undefined,
       );
 
       // A, the owner (booted first), stops handling batches but keeps its lease: as if it died
@@ -190,10 +180,10 @@ describe('crash-day firing: two instances, one owner of the batches', function (
       // A goes (its lease with it): B owns the batches and finishes what A left.
       apps.splice(apps.indexOf(a), 1);
       await a.close();
-      const fired = await eventually(async () => {
+      const fired = await waitFor('B to claim the crossing A left', async () => {
         const list = await listExecutions(b, user);
         return list.length > 0 ? list : undefined;
-      }, 'B to claim the crossing A left');
+      });
       await b.runtime.pipeline.idle();
       expect((await listExecutions(b, user)).map((e) => [e.symbol, e.execution_price])).to.deep.equal([
         ['TAKEOVER', 900],

@@ -8,7 +8,8 @@ import pg from 'pg';
 import type { TestApp } from '../../helpers/app.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import type { TestDatabase } from '../../reliability/support/cluster.ts';
-import { addHolding, createRule, eventually, tickBatch } from './support.ts';
+import { addHolding, createRule, tickBatch } from './support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 /** Publishes a batch on `app`'s bus without waiting for it to be handled. */
 export const publish = (app: TestApp, prices: Record<string, number>) =>
@@ -19,11 +20,11 @@ export async function warmUp(apps: TestApp[], prices: Record<string, number>): P
   const heard = new Set<TestApp>();
   const offs = apps.map((app) => app.runtime.bus.onBatch(() => void heard.add(app)));
   try {
-    await eventually(async () => {
+    await waitFor('every instance to hear the ticks channel', async () => {
       if (heard.size === apps.length) return true;
       await publish(apps[0]!, prices);
       return undefined;
-    }, 'every instance to hear the ticks channel');
+    });
   } finally {
     for (const off of offs) off();
   }
@@ -77,11 +78,11 @@ export async function holdUserLock(db: TestDatabase, userId: string) {
 
 /** Waits until a statement on the app's database waits for a row lock (the held claim). */
 export function claimWaitingOnLock(db: TestDatabase) {
-  return eventually(async () => {
+  return waitFor('a claim to wait for the held row lock', async () => {
     const [row] = await db.query<{ n: number }>(
       `select count(*)::int as n from pg_stat_activity
        where datname = current_database() and wait_event_type = 'Lock'`,
     );
     return row!.n > 0 ? true : undefined;
-  }, 'a claim to wait for the held row lock');
+  });
 }

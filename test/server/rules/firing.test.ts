@@ -14,16 +14,17 @@ import { bootApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { connected, connectSocket } from '../../helpers/sockets.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
-import { createTestDatabase, type TestDatabase } from '../../reliability/support/cluster.ts';
+import { testDatabaseSuite, type TestDatabase } from '../../reliability/support/cluster.ts';
 import { armStop, claimWaitingOnLock, holdUserLock, publish, publishAndSettle } from './firing-support.ts';
-import { addHolding, eventually, listExecutions, listRules } from './support.ts';
+import { addHolding, listExecutions, listRules } from './support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 /** Waits until the latest stored quote of `symbol` is `ltp`. */
 function quoteStored(db: TestDatabase, symbol: string, ltp: number) {
-  return eventually(async () => {
+  return waitFor(`${symbol} at ${ltp} to be stored`, async () => {
     const [row] = await db.query<{ ltp: string }>(`select ltp from quotes where symbol = $1`, [symbol]);
     return Number(row?.ltp) === ltp ? true : undefined;
-  }, `${symbol} at ${ltp} to be stored`);
+  });
 }
 
 async function seedExecutions(db: TestDatabase, user: SignedInUser, n: number) {
@@ -37,13 +38,7 @@ async function seedExecutions(db: TestDatabase, user: SignedInUser, n: number) {
 }
 describe('crash-day firing: chunked claims, a pipeline that never waits on them, one instance', function () {
   this.timeout(60_000);
-  let db: TestDatabase;
-  before(async () => {
-    db = await createTestDatabase();
-  });
-  after(async () => {
-    await db?.drop();
-  });
+  const db = testDatabaseSuite();
 
   for (const claimChunkSize of [DEFAULT_ENGINE_TUNABLES.claimChunkSize, 1]) {
     it(`settles the monthly quota in crossing order (claimChunkSize ${claimChunkSize}): at 4 of 5, three crossings in one batch → the first emailed, two over quota`, async () => {
@@ -145,10 +140,10 @@ describe('crash-day firing: chunked claims, a pipeline that never waits on them,
       } finally {
         await lock.release();
       }
-      const settled = await eventually(async () => {
+      const settled = await waitFor('both alerts to be emailed once the claims committed', async () => {
         const rows = [...(await listExecutions(app, sent)), ...(await listExecutions(app, held))];
         return rows.length === 2 && rows.every((e) => e.status === 'SUCCESS') ? rows : undefined;
-      }, 'both alerts to be emailed once the claims committed');
+      });
       expect(settled.map((e) => e.symbol)).to.deep.equal(['MAILSENT', 'MAILHELD']);
     } finally {
       await app.close();

@@ -7,14 +7,12 @@
 import type { ApiAlertQuota } from '@app/common/api/rules';
 import { expect } from 'chai';
 import { syncCorporateActions } from '../../../server/src/corporate-actions/sync.ts';
-import { bootApp, type TestApp } from '../../helpers/app.ts';
-import { bcText, forgetActions, testClock } from '../corporate-actions/support.ts';
+import { bcText, corporateActionsSuite, testClock } from '../corporate-actions/support.ts';
 import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import {
   addHolding,
   createRule,
-  eventually,
   listExecutions,
   listRules,
   publishPrices,
@@ -22,8 +20,8 @@ import {
   rulesSuite,
   tickBatch,
   twoInstancesSuite,
-  userFactory,
 } from './support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 describe('re-arming rules (rearm: after_recovery)', () => {
   const { app, users } = rulesSuite();
@@ -251,12 +249,12 @@ describe('re-arming with two server instances on one database and one Redis', ()
     done: () => Promise<T | undefined>,
     what: string,
   ) {
-    return eventually(async () => {
+    return waitFor(what, async () => {
       await a.runtime.bus.publishBatch(tickBatch(prices));
       for (const app of [a, b]) await app.runtime.pipeline.idle();
       await Promise.all([a.runtime.engine.claimsSettled(), b.runtime.engine.claimsSettled()]);
       return done();
-    }, what);
+    });
   }
 
   it('fires, re-arms and fires again, each exactly once: one History row per step across both instances', async () => {
@@ -287,17 +285,7 @@ describe('re-arming with two server instances on one database and one Redis', ()
 
 describe('re-arming through a split', () => {
   const clock = testClock('2025-12-19T19:00:00');
-  let app: TestApp;
-  const users = userFactory(() => app);
-  before(async () => {
-    app = await bootApp({ embeddedStreamer: false, now: clock.now, corporateActionsIntervalMs: 100 });
-    await forgetActions(app);
-  });
-  after(async () => {
-    await forgetActions(app);
-    await users.forget();
-    await app.close();
-  });
+  const { app, users } = corporateActionsSuite({ now: clock.now, corporateActionsIntervalMs: 100 });
 
   it('a rule waiting to re-arm has its re-arm price divided with its level, and re-arms at the new one', async () => {
     const user = await users.make();
@@ -315,10 +303,10 @@ describe('re-arming through a split', () => {
     // KMEW's split from ₹10 to ₹5 (ex 22 Dec 2025, the real bc row): ratio 2.
     clock.set('2025-12-22T08:00:00');
     await syncCorporateActions(app.runtime.deps.db, { text: bcText(), source: 'test', today: '2025-12-22' });
-    const rule = await eventually(async () => {
+    const rule = await waitFor('the split to be applied', async () => {
       const [r] = await listRules(app, user);
       return r && r.adjustments.length > 0 ? r : undefined;
-    }, 'the split to be applied');
+    });
     expect(rule).to.deep.include({ computed_trigger_price: 475, rearm_at: 489.25, is_active: false });
 
     await app.runtime.engine.settled();

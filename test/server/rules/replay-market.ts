@@ -1,3 +1,5 @@
+import { replayFile } from '../../helpers/replay.ts';
+
 /**
  * The replayed market of the rules end-to-end tests: RELIANCE falls through a fixed stop, TCS
  * rises then falls through its raised trailing stop, INFY rises to a target. All three stay at
@@ -12,13 +14,14 @@ export const REPLAY_MOVES: ReadonlyArray<readonly [reliance: number, tcs: number
   [900, 1000, 1150],
 ];
 
-/** The replay CSV (`time,symbol,exchange,price,prev_close`). */
+const SYMBOLS = ['RELIANCE', 'TCS', 'INFY'] as const;
+
+/** The replay file: the flat batches, then {@link REPLAY_MOVES}. */
 export function replayMarketCsv(flatBatches: number): string {
-  const rows = ['time,symbol,exchange,price,prev_close'];
-  const batch = (t: number, r: number, tcs: number, infy: number) =>
-    rows.push(`t${t},RELIANCE,NSE,${r},1000`, `t${t},TCS,NSE,${tcs},1000`, `t${t},INFY,NSE,${infy},1000`);
-  let t = 0;
-  for (; t < flatBatches; t++) batch(t, 1000, 1000, 1000);
-  for (const [r, tcs, infy] of REPLAY_MOVES) batch(t++, r, tcs, infy);
-  return `${rows.join('\n')}\n`;
+  const flat = Array.from({ length: flatBatches }, () => [1000, 1000, 1000] as const);
+  return replayFile(
+    [...flat, ...REPLAY_MOVES].flatMap((prices, t) =>
+      SYMBOLS.map((symbol, k) => ({ time: `t${t}`, symbol, price: prices[k]!, prevClose: 1000 })),
+    ),
+  );
 }

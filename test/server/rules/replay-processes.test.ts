@@ -10,20 +10,18 @@ import { expect } from 'chai';
 import { apiClient } from '../../helpers/http.ts';
 import { startNpmScript, type RunningProcess } from '../../helpers/processes.ts';
 import { testServices } from '../../helpers/root-hooks.ts';
-import { startRedisServer, type RedisServer } from '../../helpers/services.ts';
 import { connected, connectSocket, type TestSocket } from '../../helpers/sockets.ts';
 import { publishedBatchIds } from '../../helpers/tick-tap.ts';
 import {
-  createTestDatabase,
+  type ClusterServices,
+  type Investor,
+  printTailsOnFailure,
+  type ServerProcess,
   signInAt,
   sleep,
+  startClusterServices,
   startServerProcess,
-  tail,
-  tempDir,
   waitFor,
-  type Investor,
-  type ServerProcess,
-  type TestDatabase,
 } from '../../reliability/support/cluster.ts';
 import type { OutboxMail } from '../endpoints/support.ts';
 import { REPLAY_MOVES, replayMarketCsv } from './replay-market.ts';
@@ -35,43 +33,31 @@ const APP_URL = 'http://app.example.test';
 
 describe('rules engine end to end: the server and `npm run streamer` (replay) as separate processes', function () {
   this.timeout(120_000);
-  let redis: RedisServer;
   let server: ServerProcess;
   let streamer: RunningProcess | undefined;
   let socket: TestSocket | undefined;
-  let files: ReturnType<typeof tempDir>;
+  let cluster: ClusterServices | undefined;
   let env: Record<string, string>;
-  let db: TestDatabase | undefined;
 
   before(async () => {
-    redis = await startRedisServer();
-    // A database of its own: the suite's shared one holds other tests' quotes for these symbols.
-    if (testServices().databaseUrl) db = await createTestDatabase();
-    files = tempDir('pg-replay-rules-');
-    env = {
-      DATA_DIR: files.dir,
-      REDIS_URL: redis.url,
-      APP_URL,
-      JWT_SECRET: 'replay-process-secret-that-is-long-enough-7',
-      QUOTE_PROVIDER: 'replay',
-      REPLAY_FILE: files.file('moves.csv', replayMarketCsv(FLAT_BATCHES)),
-      QUOTE_INTERVAL_MS: String(INTERVAL_MS),
-      ...(db ? { DATABASE_URL: db.url } : {}),
-    };
+    cluster = await startClusterServices({
+      name: 'pg-replay-rules-',
+      replay: replayMarketCsv(FLAT_BATCHES),
+      intervalMs: INTERVAL_MS,
+      // A database of its own: the suite's shared one holds other tests' quotes for these symbols.
+      database: Boolean(testServices().databaseUrl),
+      mail: false,
+      env: { APP_URL },
+    });
+    ({ env } = cluster);
     server = await startServerProcess(env);
   });
-  afterEach(function () {
-    if (this.currentTest?.state !== 'failed') return;
-    console.log(`--- server ---\n${tail(server.proc, 40)}`);
-    if (streamer) console.log(`--- streamer ---\n${tail(streamer, 20)}`);
-  });
+  printTailsOnFailure(() => ({ servers: [server], streamers: [streamer] }));
   after(async () => {
     socket?.close();
     await streamer?.stop();
     await server?.proc.stop();
-    await redis?.stop();
-    await db?.drop();
-    files?.remove();
+    await cluster?.stop();
   });
 
   it('fires the fixed stop at the first price at or below it and the trailing stop below its raised level, once each', async () => {

@@ -8,7 +8,8 @@ import { apiClient } from '../../helpers/http.ts';
 import { connected, connectSocket } from '../../helpers/sockets.ts';
 import { outboxFor } from '../endpoints/support.ts';
 import { replayMarketCsv } from './replay-market.ts';
-import { addHolding, createRule, eventually, listExecutions, listRules, userFactory } from './support.ts';
+import { addHolding, createRule, listExecutions, listRules, userFactory } from './support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 describe('rules engine on the replayed market: fires each rule once, at the first crossing', () => {
   let app: TestApp;
@@ -37,7 +38,7 @@ describe('rules engine on the replayed market: fires each rule once, at the firs
     const api = apiClient(app.url);
     const user = await users.make();
     // The replay's flat prices, not quotes other tests left in a shared database.
-    await eventually(async () => {
+    await waitFor('the first replay batch', async () => {
       await app.runtime.pipeline.idle();
       const res = await api.get<Record<string, { ltp: number }>>(
         '/api/position-rules/current-prices?symbols=RELIANCE,TCS,INFY',
@@ -45,7 +46,7 @@ describe('rules engine on the replayed market: fires each rule once, at the firs
       );
       const prices = ['RELIANCE', 'TCS', 'INFY'].map((s) => res.body.data?.[s]?.ltp);
       return prices.every((ltp) => ltp === 1000) ? true : undefined;
-    }, 'the first replay batch');
+    });
     for (const symbol of ['RELIANCE', 'TCS', 'INFY']) await addHolding(app, user, symbol, 10, 900);
     const fixed = await createRule(app, user, {
       symbol: 'RELIANCE',
@@ -71,10 +72,10 @@ describe('rules engine on the replayed market: fires each rule once, at the firs
     socket.on('alert', ({ execution }) => pushed.push(execution));
     try {
       await connected(socket);
-      const executions = await eventually(async () => {
+      const executions = await waitFor('three executions', async () => {
         const list = await listExecutions(app, user);
         return list.length >= 3 ? list : undefined;
-      }, 'three executions');
+      });
       await new Promise((resolve) => setTimeout(resolve, 600)); // two more batches: nothing fires twice
       const all = await listExecutions(app, user);
       expect(all).to.have.length(3);
@@ -110,17 +111,17 @@ describe('rules engine on the replayed market: fires each rule once, at the firs
         computed_trigger_price: 1045,
       });
 
-      await eventually(async () => (pushed.length >= 3 ? true : undefined), 'three alert pushes');
+      await waitFor('three alert pushes', async () => (pushed.length >= 3 ? true : undefined));
       expect(pushed.map((e) => e.symbol).sort()).to.deep.equal(['INFY', 'RELIANCE', 'TCS']);
       expect(pushed.find((e) => e.symbol === 'TCS')).to.deep.include({
         trigger_price: 1045,
         execution_price: 1044,
       });
 
-      const mail = await eventually(async () => {
+      const mail = await waitFor('three alert emails', async () => {
         const list = await outboxFor(app, user.email);
         return list.length >= 3 ? list : undefined;
-      }, 'three alert emails');
+      });
       expect(mail).to.have.length(3);
       expect(mail.map((m) => m.subject).sort()).to.deep.equal([
         'Alert: INFY (NSE) Take profit 10% triggered at ₹1,100.00',
@@ -128,10 +129,10 @@ describe('rules engine on the replayed market: fires each rule once, at the firs
         'Alert: TCS (NSE) Trailing stop loss 5% triggered at ₹1,044.00',
       ]);
       expect(mail[0]!.text).to.include('http://app.example.test/holdings');
-      const settled = await eventually(async () => {
+      const settled = await waitFor('executions to follow their deliveries to SUCCESS', async () => {
         const list = await listExecutions(app, user);
         return list.every((e) => e.status === 'SUCCESS') ? list : undefined;
-      }, 'executions to follow their deliveries to SUCCESS');
+      });
       expect(settled).to.have.length(3);
     } finally {
       socket.close();

@@ -16,13 +16,13 @@ import type { SignedInUser } from '../../helpers/users.ts';
 import {
   addHolding,
   createRule,
-  eventually,
   forgetQuote,
   listExecutions,
   listRules,
   publishPrices,
   rulesSuite,
 } from './support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 interface Summary {
   created: number;
@@ -195,10 +195,10 @@ describe('position rules: protection that follows new holdings, and coverage', (
     expect(await coverage(user)).to.deep.equal({ holdings: 1, protected: 1 });
 
     await publishPrices(app, { GODREJCP: 1110 });
-    const [fired] = await eventually(async () => {
+    const [fired] = await waitFor('the Price Guard rule to fire', async () => {
       const executions = await listExecutions(app, user);
       return executions.length > 0 ? executions : undefined;
-    }, 'the Price Guard rule to fire');
+    });
     expect(fired).to.include({ symbol: 'GODREJCP', rule_id: rule!.id });
   });
 

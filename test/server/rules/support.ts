@@ -4,9 +4,11 @@ import type { Exchange } from '@app/common/instruments/types';
 import type { Quote, TickBatch } from '@app/common/market/tick-batch';
 import { and, eq, inArray } from 'drizzle-orm';
 import { quotes, users } from '../../../server/src/db/schema.ts';
-import { bootApp, type BootOptions, type TestApp } from '../../helpers/app.ts';
+import { appSuite, bootApp, type BootOptions, type SuiteOptions, type TestApp } from '../../helpers/app.ts';
 import { apiClient, type ApiResponse } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
+import { madeBefore } from '../../helpers/made-before.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 let sequence = 0;
 
@@ -101,19 +103,29 @@ export async function listExecutions(app: TestApp, user: SignedInUser): Promise<
   return res.body.data!.executions;
 }
 
-/** Polls `check` until it returns a value other than undefined. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined>,
-  what: string,
+/** Arms a 5% stop on `symbol` at 1000 for `user` and crosses it (900): one execution to deliver. */
+export async function crossStop(app: TestApp, user: SignedInUser, symbol: string): Promise<void> {
+  await publishPrices(app, { [symbol]: 1000 });
+  await addHolding(app, user, symbol);
+  const rule = await createRule(app, user, { symbol, trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5 });
+  if (rule.status !== 201) throw new Error(`rule on ${symbol}: ${rule.status} ${rule.body.error}`);
+  await publishPrices(app, { [symbol]: 900 });
+}
+
+/** The user's first execution once its delivery has settled (no longer PENDING). */
+export function settledExecution(
+  app: TestApp,
+  user: SignedInUser,
   timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+): Promise<ApiRuleExecution> {
+  return waitFor(
+    'the execution to settle',
+    async () => {
+      const [execution] = await listExecutions(app, user);
+      return execution && execution.status !== 'PENDING' ? execution : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /**
@@ -144,40 +156,19 @@ export function userFactory(app: () => TestApp) {
   };
 }
 
-/** A TestApp read through `get` at each use: a suite's app, booted after the suite is declared. */
-function bootedLater(get: () => TestApp): TestApp {
-  return {
-    get url() {
-      return get().url;
-    },
-    get runtime() {
-      return get().runtime;
-    },
-    close: () => get().close(),
-  };
-}
-
 /**
  * The opening of a rules test suite, called in its `describe`: one app whose prices come only
  * from the test (no embedded streamer, unless `options` say otherwise), booted before the tests
- * and closed after them, and the users the tests make, forgotten after them.
+ * and closed after them, and the users the tests make, forgotten after them (after `cleanUp`).
  */
-export function rulesSuite(options: BootOptions = {}) {
-  let booted: TestApp | undefined;
-  const app = bootedLater(() => {
-    if (!booted) throw new Error('the suite app is not booted yet (use it inside a test or hook)');
-    return booted;
-  });
+export function rulesSuite(options: SuiteOptions = {}, cleanUp?: () => Promise<void>) {
   const users = userFactory(() => app);
-  before(async () => {
-    booted = await bootApp({ embeddedStreamer: false, ...options });
-  });
-  after(async () => {
-    if (!booted) return;
+  const boot = () => ({ embeddedStreamer: false, ...(typeof options === 'function' ? options() : options) });
+  const { app, api } = appSuite(boot, async () => {
+    await cleanUp?.();
     await users.forget();
-    await booted.close();
   });
-  return { app, api: apiClient(() => app.url), users };
+  return { app, api, users };
 }
 
 /**
@@ -187,11 +178,7 @@ export function rulesSuite(options: BootOptions = {}) {
  */
 export function twoInstancesSuite(options: BootOptions = {}) {
   let pair: [TestApp, TestApp] | undefined;
-  const instance = (i: 0 | 1) =>
-    bootedLater(() => {
-      if (!pair) throw new Error('the two instances are not booted yet (use them inside a test or hook)');
-      return pair[i];
-    });
+  const instance = (i: 0 | 1) => madeBefore('the two instances', () => pair?.[i]);
   const a = instance(0);
   const b = instance(1);
   const users = userFactory(() => a);
