@@ -4,7 +4,8 @@
 const namedFiles = process.argv.slice(2).some((arg) => !arg.startsWith('-') && /\.test\.ts$/.test(arg));
 
 module.exports = {
-  'node-option': ['import=tsx'],
+  // Warn: a rejection between two files must not end a parallel worker (test/helpers/unhandled.ts).
+  'node-option': ['import=tsx', 'unhandled-rejections=warn-with-error-code'],
   spec: namedFiles ? [] : ['test/**/*.test.ts'],
   ignore: ['test/soak/**'],
   require: ['test/helpers/root-hooks.ts'],

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { closeTestContexts, noteOpenContexts } from './open-contexts.ts';
 import { createFreshDatabase, dropDatabase, startRedisServer } from './services.ts';
+import { failOnUnhandledRejections, watchUnhandledRejections } from './unhandled.ts';
 
 interface TestServices {
   /** A fresh database of this run on the PostgreSQL server, or undefined for PGlite. */
@@ -87,10 +88,12 @@ export const mochaHooks = {
     services = await starting;
   },
   beforeEach() {
+    watchUnhandledRejections();
     noteOpenContexts();
   },
   async afterEach() {
     await closeTestContexts();
+    failOnUnhandledRejections();
   },
   async afterAll(this: Mocha.Context) {
     recordFileTime(this);
