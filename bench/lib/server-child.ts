@@ -97,6 +97,9 @@ async function startApp(spec: AppSpec) {
     delivery: { queuePrefix: spec.queuePrefix ?? `bench-${randomUUID().slice(0, 8)}` },
     rulesEngine: spec.rulesEngine,
     batchOwner: spec.batchOwner,
+    // As in every in-process test app: a run after 16:00 IST on a trading day would otherwise
+    // record evening digests (History rows, emails) in the middle of what it measures.
+    digestTimer: false,
   });
   return { url: app.url, database: app.deps.database.kind };
 }

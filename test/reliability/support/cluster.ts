@@ -161,7 +161,12 @@ export interface Investor {
   refreshToken: string;
 }
 
-/** Demo sign-in through `url` (each from its own address, so sign-in limits stay out of the way). */
+/**
+ * Demo sign-in through `url` (each from its own address, so sign-in limits stay out of the way),
+ * with the evening digest turned off as a user would (Settings): these tests count alert emails
+ * and History rows, and a server running after 16:00 IST on a trading day would add a digest of
+ * each user to both. (test/server/digest tests the digest on a test clock.)
+ */
 export async function signInAt(url: string): Promise<Investor> {
   const email = `rel-${randomUUID().slice(0, 8)}@example.com`;
   const res = await fetch(`${url}/api/auth/login`, {
@@ -174,6 +179,8 @@ export async function signInAt(url: string): Promise<Investor> {
     error?: string;
   };
   if (res.status !== 200 || !body.data) throw new Error(`sign-in failed: ${res.status} ${body.error}`);
+  const settings = await apiClient(url).put('/api/settings', { evening_digest: false }, body.data.token);
+  if (settings.status !== 200) throw new Error(`settings: ${settings.status} ${settings.body.error}`);
   return { id: body.data.user.id, email, token: body.data.token, refreshToken: body.data.refresh_token };
 }
 
