@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 // The API server the dev server and `vite preview` forward /api and /socket.io to.
 // API_PROXY_TARGET overrides it (e.g. when the server runs on another port).
@@ -12,7 +13,12 @@ const proxy = {
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  // Each asset also as .br and .gz beside it: the server sends the one the browser accepts
+  // (koa-send, server/src/http/static-client.ts), compressed once at build instead of per request.
+  plugins: [
+    react(),
+    compression({ algorithms: ['brotliCompress', 'gzip'], exclude: [/\.map$/], threshold: 1024 }),
+  ],
   server: { port: 5173, proxy },
   preview: { port: 4173, proxy },
   build: {

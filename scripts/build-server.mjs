@@ -25,6 +25,7 @@ const entryPoints = {
   streamer: 'streamer/src/main.ts',
   'symbols-sync': 'server/src/instruments/sync-cli.ts',
   'corporate-actions-sync': 'server/src/corporate-actions/sync-cli.ts',
+  'telegram-webhook': 'server/src/channels/telegram/webhook-cli.ts',
 };
 
 const runtimeDependencies = [

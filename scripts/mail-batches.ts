@@ -52,6 +52,7 @@ export async function measureMailDeliveries(opts: MailDeliveryOptions): Promise<
     const config = parseConfig({
       NODE_ENV: 'production',
       DEMO_MODE: 'true',
+      DEMO_MODE_PUBLIC_OK: 'true',
       PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: 'memory://',

@@ -1,5 +1,5 @@
 /**
- * `npm test`: preflight; typecheck, lint, format check and client build at once; then the whole
+ * `npm test`: preflight; typecheck, lint, dead code, format check and client build at once; then the whole
  * mocha suite in one pool of parallel workers. It stops at the first failing step. The last line
  * is always `N passed, N failed` (a failing gate counts as one failure). Extra arguments go to
  * mocha: `npm test -- --grep holdings`.
@@ -136,6 +136,7 @@ if (missing.length > 0) {
 const gates = [
   ['typecheck', ['run', 'typecheck']],
   ['lint', ['run', 'lint']],
+  ['dead code', ['run', 'knip']],
   ['format check', ['run', 'format:check']],
   ['client build', ['run', 'build', '-w', 'client']],
 ];
@@ -176,9 +177,12 @@ if (failedGates.length > 0) finish(0, 1);
  * The files that take longest (measured in a full run with four workers, 25 Nov 2026: 15–140 s
  * each), handed to the pool first so that the run ends on short files rather than waiting on
  * one long one. Every other file follows, in path order. A file missing here only costs time.
+ * `e2e/accessibility` (83 page states at two widths, added 27 Nov 2026) took 164–240 s alone at load 7–15;
+ * with 105 (27 Nov 2026, later) it took 180–300 s alone at load 10–12.
  */
 const LONGEST_FIRST = [
   'test/bench/b8.test.ts',
+  'test/e2e/accessibility.test.ts',
   'test/e2e/pages-responsive.test.ts',
   'test/e2e/rules.test.ts',
   'test/e2e/holdings-density.test.ts',
@@ -259,6 +263,8 @@ if (extra.some((arg) => !arg.startsWith('-') && /\.test\.ts$/.test(arg))) {
     ...suiteFiles(),
     ...extra,
   ]);
+  // The pool's mocha said whether ../shared was there (test/helpers/root-hooks.ts); once is enough.
+  process.env.TEST_SHARED_NOTED = '1';
   await mocha('alone, after the pool', [...AFTER_POOL, ...extra]);
 }
 finish(counts.passing, counts.failing);

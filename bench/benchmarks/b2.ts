@@ -263,7 +263,7 @@ export const b2: Benchmark<B2Evidence> = {
         }),
         result({
           id: 'B2-memory-socket.io',
-          name: `Memory per socket at ${common} sockets, bare Socket.IO (the interface ARCHITECTURE §4 fixes), against bare ws`,
+          name: `Memory per socket at ${common} sockets, bare Socket.IO (the Socket.IO interface the client and server share), against bare ws`,
           value: kb(socketIoMem?.heapPerSocket),
           unit: 'KB',
           baseline: kb(baseMem?.heapPerSocket),

@@ -34,7 +34,7 @@ export interface B5Evidence {
   runs: ImportRuns[];
 }
 
-/** A Kite holdings export (quoted header, as the fixture in shared/fixtures/brokers) of these rows. */
+/** A Kite holdings export (every header quoted, as Kite writes it) of these rows. */
 export function zerodhaCsv(rows: readonly HoldingRow[]): string {
   const header = '"Instrument","Qty.","Avg. cost","LTP","Invested","Cur. val","P&L","Net chg.","Day chg.",""';
   const lines = rows.map((r) => {

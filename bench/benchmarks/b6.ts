@@ -76,6 +76,7 @@ async function startApp(databaseUrl: string | undefined, clientDist: string): Pr
   const config = parseConfig({
     NODE_ENV: 'production',
     DEMO_MODE: 'true',
+    DEMO_MODE_PUBLIC_OK: 'true',
     PORT: String(port),
     HOST: '127.0.0.1',
     APP_URL: `http://127.0.0.1:${port}`,

@@ -3,7 +3,7 @@
  * fed by a Redis subscriber sends each connection the same per-user payload as the quote
  * fan-out; a bare Koa route answers with a constant. And a reference: a bare Socket.IO server
  * (default options, no sign-in, no rooms) doing what the bare `ws` one does, to show what the
- * interface ARCHITECTURE §4 fixes costs by itself.
+ * Socket.IO interface the client and server share (docs/live-prices.md) costs by itself.
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';

@@ -94,6 +94,8 @@ export async function startMailSink(): Promise<MailSink> {
  */
 export interface DatabaseProbe {
   count(table: 'rule_executions' | 'alert_deliveries'): Promise<number>;
+  /** Outbox rows of one channel, and the distinct endpoints they go to. */
+  deliveries(channel: 'email' | 'webpush' | 'telegram'): Promise<{ rows: number; endpoints: number }>;
   query<T extends pg.QueryResultRow>(text: string): Promise<T[]>;
   /** Transactions committed in the database since it was created, without this probe's. */
   commits(): Promise<number>;
@@ -118,6 +120,12 @@ export async function probeDatabase(adminUrl: string, databaseUrl: string): Prom
     async count(table) {
       const [row] = await query<{ n: string }>(`select count(*) as n from ${table}`);
       return Number(row!.n);
+    },
+    async deliveries(channel) {
+      const [row] = await query<{ rows: string; endpoints: string }>(
+        `select count(*) as rows, count(distinct endpoint_id) as endpoints from alert_deliveries where channel = '${channel}'`,
+      );
+      return { rows: Number(row!.rows), endpoints: Number(row!.endpoints) };
     },
     query,
     async commits() {

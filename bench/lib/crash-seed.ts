@@ -1,12 +1,34 @@
 /**
  * Seeds B8's crash day inside a server process (set-based SQL): the users and their holdings
- * (seed.ts), tiers and verified email endpoints, and the rule book of crash-day.ts, whose
- * formulas this SQL repeats.
+ * (seed.ts), tiers and verified endpoints (B8's email mix, or B9's and B10's phones), and the
+ * rule book of crash-day.ts, whose formulas this SQL repeats.
  */
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../server/src/db/client.ts';
 import { holdingsPerUser, type CrashPlan } from './crash-day.ts';
 import { seedUsers, type SeededUser } from './seed.ts';
+
+/** A browser's push subscription, as the fake push service made it. */
+export interface PushKeys {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
+
+/**
+ * B9's and B10's endpoints instead of B8's mix: every user on the Advanced tier (Telegram is an
+ * Advanced channel), a verified email each when `email`, a started Telegram chat each when
+ * `telegram` (chat id TELEGRAM_CHAT_BASE + ordinal), and user _n_'s Web Push subscription
+ * `webpush[n]` (none past the list's end).
+ */
+export interface PhoneEndpoints {
+  email: boolean;
+  telegram: boolean;
+  webpush: PushKeys[];
+}
+
+/** User _n_'s Telegram chat id is this plus n. */
+export const TELEGRAM_CHAT_BASE = 500_000_000;
 
 export interface CrashDayUser extends SeededUser {
   /** The user's rules that the crash batch crosses, read back from the rules as stored. */
@@ -18,19 +40,26 @@ export interface CrashDayUser extends SeededUser {
  * prices (stops whose level is at or above the instrument's crash price), which must be
  * exactly `plan.crossings` rules.
  */
-export async function seedCrashDay(db: Database, plan: CrashPlan): Promise<CrashDayUser[]> {
+export async function seedCrashDay(
+  db: Database,
+  plan: CrashPlan,
+  phones?: PhoneEndpoints,
+): Promise<CrashDayUser[]> {
   const perUser = holdingsPerUser(plan);
   const users = await seedUsers(db, { tag: plan.tag, count: plan.users, perUser, symbols: plan.symbols });
   const like = `${plan.tag}-%`;
   const ordinal = sql`split_part(google_sub, '-', 2)::int`;
-  // seedUsers makes everyone Advanced; four in five are Basic (5 emails a month).
-  await db.execute(
-    sql`update users set subscription_tier = 'basic' where google_sub like ${like} and ${ordinal} % 5 <> 0`,
-  );
-  await db.execute(sql`insert into notification_endpoints
-      (user_id, type, value, value_key, is_active, verification_status, verified_at)
-    select id, 'email', email, lower(email), true, 'verified', now() from users
-    where google_sub like ${like} and ${ordinal} % 10 < 7`);
+  if (phones) await seedPhones(db, like, phones);
+  else {
+    // seedUsers makes everyone Advanced; four in five are Basic (5 emails a month).
+    await db.execute(
+      sql`update users set subscription_tier = 'basic' where google_sub like ${like} and ${ordinal} % 5 <> 0`,
+    );
+    await db.execute(sql`insert into notification_endpoints
+        (user_id, type, value, value_key, is_active, verification_status, verified_at)
+      select id, 'email', email, lower(email), true, 'verified', now() from users
+      where google_sub like ${like} and ${ordinal} % 10 < 7`);
+  }
   const n = plan.symbols.length;
   await db.execute(sql`
     with r as (
@@ -87,4 +116,29 @@ export async function seedCrashDay(db: Database, plan: CrashPlan): Promise<Crash
   if (total !== plan.crossings)
     throw new Error(`${total} rules cross at the crash prices, not ${plan.crossings}`);
   return users.map((u) => ({ ...u, crossing: byOrdinal.get(u.ordinal) ?? [] }));
+}
+
+/** B9's and B10's endpoints (PhoneEndpoints); everyone stays Advanced, as seedUsers made them. */
+async function seedPhones(db: Database, like: string, phones: PhoneEndpoints): Promise<void> {
+  const ordinal = sql`split_part(google_sub, '-', 2)::int`;
+  if (phones.email)
+    await db.execute(sql`insert into notification_endpoints
+        (user_id, type, value, value_key, is_active, verification_status, verified_at)
+      select id, 'email', email, lower(email), true, 'verified', now() from users where google_sub like ${like}`);
+  if (phones.telegram)
+    await db.execute(sql`insert into notification_endpoints
+        (user_id, type, value, value_key, label, is_active, verification_status, verified_at)
+      select id, 'telegram', chat, chat, '@bench' || ${ordinal}, true, 'verified', now()
+      from (select id, google_sub, (${TELEGRAM_CHAT_BASE}::bigint + ${ordinal})::text as chat
+            from users where google_sub like ${like}) u`);
+  if (phones.webpush.length) {
+    const column = (key: keyof PushKeys) => phones.webpush.map((p) => p[key]).join(',');
+    await db.execute(sql`insert into notification_endpoints
+        (user_id, type, value, value_key, label, meta, is_active, verification_status, verified_at)
+      select u.id, 'webpush', s.endpoint, s.endpoint, 'Chrome on Android',
+        jsonb_build_object('keys', jsonb_build_object('p256dh', s.p256dh, 'auth', s.auth)), true, 'verified', now()
+      from unnest(string_to_array(${column('endpoint')}::text, ','), string_to_array(${column('p256dh')}::text, ','),
+                  string_to_array(${column('auth')}::text, ',')) with ordinality as s(endpoint, p256dh, auth, n)
+      join users u on u.google_sub = ${like.slice(0, -1)}::text || (s.n - 1)`);
+  }
 }

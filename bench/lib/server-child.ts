@@ -8,6 +8,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { parseConfig } from '@app/config';
 import { pino } from 'pino';
+import { createWebPushSender } from '../../server/src/channels/webpush/sender.ts';
 import { startServerRuntime, type RuntimeOptions, type ServerRuntime } from '../../server/src/runtime.ts';
 import {
   startBareKoa,
@@ -18,7 +19,7 @@ import {
 } from './bare-servers.ts';
 import { serveParent, settledMemory } from './child.ts';
 import type { CrashPlan } from './crash-day.ts';
-import { seedCrashDay } from './crash-seed.ts';
+import { seedCrashDay, type PhoneEndpoints } from './crash-seed.ts';
 import {
   countHoldings,
   insertRowByRow,
@@ -43,6 +44,11 @@ export interface AppSpec {
   /** How the engine fires, and who owns the batches (B8's baseline pins the path before #18). */
   rulesEngine?: RuntimeOptions['rulesEngine'];
   batchOwner?: RuntimeOptions['batchOwner'];
+  /**
+   * The certificate of a local push service (B9, B10: the tests' fake) for the Web Push sender
+   * to trust, private addresses allowed: TLS stays on, as in production.
+   */
+  pushCa?: string;
 }
 
 export type ServerSpec =
@@ -82,6 +88,9 @@ async function startApp(spec: AppSpec) {
   const config = parseConfig({
     NODE_ENV: 'production',
     DEMO_MODE: 'true',
+    DEMO_MODE_PUBLIC_OK: 'true',
+    // The benches measure the API's own speed (B4: one user, 100 connections), not its defence.
+    USER_READS_PER_MINUTE: '1000000',
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: spec.dataDir ?? 'memory://',
@@ -100,6 +109,16 @@ async function startApp(spec: AppSpec) {
     // As in every in-process test app: a run after 16:00 IST on a trading day would otherwise
     // record evening digests (History rows, emails) in the middle of what it measures.
     digestTimer: false,
+    senders: spec.pushCa
+      ? (deps) => [
+          createWebPushSender({
+            vapid: deps.vapid,
+            log: deps.log,
+            allowPrivateEndpoints: true,
+            ca: spec.pushCa,
+          }),
+        ]
+      : undefined,
   });
   return { url: app.url, database: app.deps.database.kind };
 }
@@ -149,7 +168,8 @@ serveParent(
     idle: () => running().pipeline.idle(),
     seedUsers: (plan: SeedUsersPlan) => seedUsers(running().deps.db, plan),
     seedQuotes: (symbols: string[]) => seedQuotes(running().deps.db, symbols),
-    seedCrashDay: (plan: CrashPlan) => seedCrashDay(running().deps.db, plan),
+    seedCrashDay: (a: { plan: CrashPlan; phones?: PhoneEndpoints }) =>
+      seedCrashDay(running().deps.db, a.plan, a.phones),
     insertRowByRow: (a: { userId: string; rows: HoldingRow[] }) =>
       insertRowByRow(running().deps.db, a.userId, a.rows),
     countHoldings: (userId: string) => countHoldings(running().deps.db, userId),

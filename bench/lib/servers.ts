@@ -3,7 +3,7 @@ import { signAccessToken } from '../../server/src/auth/access-token.ts';
 import { startChild, type BenchChild } from './child.ts';
 import type { SeededUser, SeedUsersPlan, HoldingRow } from './seed.ts';
 import type { CrashPlan } from './crash-day.ts';
-import type { CrashDayUser } from './crash-seed.ts';
+import type { CrashDayUser, PhoneEndpoints } from './crash-seed.ts';
 import type { AppSpec, LoopDelay, ServerSpec, ServerStatus } from './server-child.ts';
 import type { BareWsSpec } from './bare-servers.ts';
 import { sleep } from './stats.ts';
@@ -57,8 +57,8 @@ export interface AppServer extends ServerHandle {
   countHoldings(userId: string): Promise<number>;
   /** Every tick batch received so far has been evaluated and stored. */
   idle(): Promise<void>;
-  /** B8's users, holdings, endpoints and rules (crash-seed.ts). */
-  seedCrashDay(plan: CrashPlan): Promise<CrashDayUser[]>;
+  /** B8's users, holdings, endpoints and rules (crash-seed.ts); B9's and B10's phones. */
+  seedCrashDay(plan: CrashPlan, phones?: PhoneEndpoints): Promise<CrashDayUser[]>;
   /** The event loop's delay since the last reset (`reset` starts a new window). */
   loopDelay(reset: boolean): Promise<LoopDelay>;
 }
@@ -74,7 +74,7 @@ export async function startAppServer(spec: Omit<AppSpec, 'jwtSecret'>): Promise<
     insertRowByRow: (userId, rows) => call<number>('insertRowByRow', { userId, rows }),
     countHoldings: (userId) => call<number>('countHoldings', userId),
     idle: () => call<void>('idle'),
-    seedCrashDay: (plan) => call<CrashDayUser[]>('seedCrashDay', plan),
+    seedCrashDay: (plan, phones) => call<CrashDayUser[]>('seedCrashDay', { plan, phones }),
     loopDelay: (reset) => call<LoopDelay>('loopDelay', reset),
   };
 }

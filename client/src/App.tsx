@@ -14,13 +14,14 @@ const PrivacyPage = lazy(() => import('./routes/privacy/PrivacyPage.tsx'));
 const ContactPage = lazy(() => import('./routes/contact/ContactPage.tsx'));
 const KnowMorePage = lazy(() => import('./routes/know-more/KnowMorePage.tsx'));
 const VerifyEndpointPage = lazy(() => import('./routes/verify-endpoint/VerifyEndpointPage.tsx'));
+const UnsubscribePage = lazy(() => import('./routes/unsubscribe/UnsubscribePage.tsx'));
 const AppLayout = lazy(() => import('./layout/AppLayout.tsx'));
 const DashboardPage = lazy(() => import('./routes/dashboard/DashboardPage.tsx'));
 const HoldingsPage = lazy(() => import('./routes/holdings/HoldingsPage.tsx'));
 const HistoryPage = lazy(() => import('./routes/history/HistoryPage.tsx'));
 const SettingsPage = lazy(() => import('./routes/settings/SettingsPage.tsx'));
 
-/** The route table of spec §2, behind the session check. */
+/** The route table (docs/pages.md), behind the session check. */
 export function App() {
   const { state, retryCheck, continueSignedOut } = useSession();
 
@@ -56,6 +57,7 @@ export function App() {
           <Route path="contact" element={<ContactPage />} />
           <Route path="know-more" element={<KnowMorePage />} />
           <Route path="verify-endpoint" element={<VerifyEndpointPage />} />
+          <Route path="unsubscribe" element={<UnsubscribePage />} />
         </Route>
         <Route
           element={

@@ -3,7 +3,7 @@
  * HTTP server, Socket.IO and the market pipeline (with the streamer in-process when there
  * is no Redis). main.ts calls it with the process config; tests call it with their own.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '@app/config';
 import {
@@ -15,31 +15,46 @@ import {
 } from '@app/streamer';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
+import type { ChannelSender } from './notifications/channel.ts';
+import { createSenders, type SenderDeps } from './senders.ts';
 import { createDeliveryWorker, type DeliveryOverrides, type DeliveryWorker } from './deliveries/index.ts';
 import { createApp } from './app.ts';
 import { createCorporateActionsJob, type CorporateActionsJob } from './corporate-actions/job.ts';
+import { countFailingActions } from './corporate-actions/retry.ts';
 import { createDigestJob, type DigestJob } from './digest/job.ts';
-import { createRetentionJob, type RetentionJob } from './executions/retention.ts';
+import { createRetentionJob, type RetentionPass } from './retention/job.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
+import type { PeriodicJob } from './util/periodic-job.ts';
 import { SessionUsers } from './auth/session-users.ts';
 import { createChangeFeed } from './events/change-feed.ts';
 import { consumeChanges } from './events/consumers.ts';
 import { HoldingsCache } from './holdings/cache.ts';
+import { createHttpServer } from './http/connections.ts';
 import { trackInFlight } from './http/in-flight.ts';
 import { rateLimiterFactory } from './http/rate-limit.ts';
 import { DEFAULT_MASTER_REFRESH_MS, loadInstrumentMaster } from './instruments/master.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
+import { resolveVapidKeys } from './channels/webpush/vapid.ts';
+import { createWhatsAppCodeMessages } from './channels/whatsapp/code-message.ts';
 import { createMailer } from './mail/factory.ts';
 import { createBatchOwnership } from './market/batch-owner.ts';
 import { createMarketPipeline, type MarketPipeline } from './market/pipeline.ts';
+import { protectOnFirstPrice } from './rules/protect-on-price.ts';
 import { createWatchSetKeeper } from './market/watch-set.ts';
-import { countPendingDeliveries, createServerMetrics, type ServerMetrics } from './metrics/index.ts';
+import {
+  countPendingDeliveries,
+  createServerMetrics,
+  scrapedCount,
+  type ServerMetrics,
+} from './metrics/index.ts';
 import { relayFeedStatus } from './realtime/feed-status.ts';
+import { relayMarketFeed } from './realtime/market-feed.ts';
 import { createQuoteFanout, type QuoteFanout } from './realtime/quote-fanout.ts';
 import { localPushes } from './realtime/pushes.ts';
 import { createSocketServer, userRoom, type RealtimeServer } from './realtime/socket-server.ts';
 import { createRulesEngine, type RulesEngine, type RulesEngineTunables } from './triggers/index.ts';
+import { requestConnection } from './util/redis-ready.ts';
 import { settlesWithin } from './util/settles-within.ts';
 
 /**
@@ -68,7 +83,7 @@ export interface RuntimeOptions {
    * instances of one deployment share the key; tests give each database its own.
    */
   batchOwner?: { key?: string; ttlMs?: number; everyInstance?: boolean };
-  /** The clock of the jobs that go by the date (corporate actions' ex-dates, evening digests); tests pass their own. */
+  /** The clock (`AppDeps.now`): ex-dates, evening digests, when levels and lots were set; tests pass their own. */
   now?: () => Date;
   /**
    * Whether the evening digest job runs on its minute timer (default true). Tests that do not
@@ -78,6 +93,8 @@ export interface RuntimeOptions {
   digestTimer?: boolean;
   /** How often due corporate actions are looked for (default a minute). */
   corporateActionsIntervalMs?: number;
+  /** Senders besides (or instead of) the configured ones, by channel: tests register fakes here. */
+  senders?: (deps: SenderDeps) => ChannelSender[];
 }
 
 export interface ServerRuntime {
@@ -92,7 +109,7 @@ export interface ServerRuntime {
   /** Sends the alert outbox (polling without Redis, BullMQ with it). */
   deliveries: DeliveryWorker;
   /** Deletes executions older than two years, daily. */
-  retention: RetentionJob;
+  retention: PeriodicJob<RetentionPass>;
   /** Applies bonuses and splits on their ex-date (at start, then every minute). */
   corporateActions: CorporateActionsJob;
   digests: DigestJob;
@@ -118,17 +135,24 @@ export async function startServerRuntime(
     }));
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
+  const requestRedis = redis && requestConnection(redis);
+  requestRedis?.on('error', (err) => log.warn({ err: err.message }, 'redis error (requests)'));
   // The one cross-instance change mechanism; the caches it keeps current are this instance's.
-  const changes = createChangeFeed({ redis, log });
+  const changes = createChangeFeed({ redis, requestRedis, log });
   const holdingsCache = new HoldingsCache(database.db);
-  const deps: AppDeps = {
+  const base: SenderDeps = {
     config,
     database,
     db: database.db,
     log,
     jwtSecret: options.jwtSecret ?? resolveJwtSecret(config),
     redis,
-    rateLimiter: rateLimiterFactory(redis),
+    requestRedis,
+    rateLimiter: rateLimiterFactory(requestRedis),
+    vapid: resolveVapidKeys(config),
+    ...(config.whatsapp
+      ? { whatsappCodes: createWhatsAppCodeMessages({ whatsapp: config.whatsapp, log }) }
+      : {}),
     events: changes,
     sessions: new SessionUsers(database.db, changes),
     holdingsCache,
@@ -137,8 +161,14 @@ export async function startServerRuntime(
       log,
       refreshMs: options.instrumentRefreshMs ?? DEFAULT_MASTER_REFRESH_MS,
     }),
+    now: options.now ?? (() => new Date()),
     googleCertsUrl: options.googleCertsUrl,
   };
+  const senders = new Map(createSenders(base));
+  for (const sender of options.senders?.(base) ?? []) senders.set(sender.channel, sender);
+  // One object: the senders hold `base`, and what is swapped on the app's deps (a test's mailer)
+  // is what they use.
+  const deps: AppDeps = Object.assign(base, { senders });
 
   const bus = config.REDIS_URL ? createRedisBus(config.REDIS_URL, log) : createMemoryBus(log);
   const runStreamer = options.embeddedStreamer ?? !config.REDIS_URL;
@@ -152,13 +182,7 @@ export async function startServerRuntime(
     : undefined;
 
   const metrics = createServerMetrics();
-  const app = createApp(deps, { clientDist: options.clientDist, metrics });
-  const requests = trackInFlight(app.callback());
-  const http = createServer(requests.handle);
-  const realtime = createSocketServer(http, deps);
-  const fanout = createQuoteFanout(realtime.io, deps.db, holdingsCache, log);
-  const stopFeedStatus = relayFeedStatus(realtime.io, bus);
-  const watchSet = createWatchSetKeeper(deps.db, bus, log, { redis });
+  // Built before the app (a route dispatches an endpoint's test at once); it starts with the rest below.
   const deliveries = createDeliveryWorker(deps, {
     // The owner's claims: this instance's own, or those it saw crossing when another owns the batches.
     claimsFirst: () =>
@@ -169,6 +193,14 @@ export async function startServerRuntime(
     ...options.delivery,
     onOutcome: metrics.deliveryOutcome,
   });
+  const app = createApp({ ...deps, deliveries }, { clientDist: options.clientDist, metrics });
+  const requests = trackInFlight(app.callback());
+  const http = createHttpServer(config, requests.handle, log);
+  const realtime = createSocketServer(http, deps);
+  const fanout = createQuoteFanout(realtime.io, deps.db, holdingsCache, log);
+  const stopFeedStatus = relayFeedStatus(realtime.io, bus);
+  const marketFeed = relayMarketFeed(realtime.io, { db: deps.db, source: config.QUOTE_PROVIDER, log });
+  const watchSet = createWatchSetKeeper(deps.db, bus, log, { redis });
   const engine: RulesEngine = createRulesEngine({
     ...options.rulesEngine,
     deps,
@@ -194,14 +226,17 @@ export async function startServerRuntime(
   await ownership.start();
   const corporateActions = createCorporateActionsJob(
     { ...deps, deliveries },
-    { now: options.now, intervalMs: options.corporateActionsIntervalMs },
+    { now: deps.now, intervalMs: options.corporateActionsIntervalMs },
   );
-  const digests = createDigestJob({ ...deps, deliveries }, { now: options.now });
+  const digests = createDigestJob({ ...deps, deliveries }, { now: deps.now });
   const pipeline = createMarketPipeline({
     bus,
     db: database.market,
     log,
-    immediate: [fanout.deliver],
+    immediate: [fanout.deliver, marketFeed.deliver],
+    afterStore: [
+      (batch) => protectOnFirstPrice({ db: database.market, events: deps.events, log, now: deps.now }, batch),
+    ],
     engine,
     ownership,
     waitsOnClaims: options.rulesEngine?.pipelineWaitsOnClaims,
@@ -212,23 +247,12 @@ export async function startServerRuntime(
     http.once('error', reject);
     http.listen(config.PORT, config.HOST, () => resolve());
   });
-  // A failed count is logged once until one succeeds: scrapes repeat every few seconds.
-  let countFailing = false;
   metrics.observe({
     sockets: () => realtime.io.of('/').sockets.size,
-    pendingDeliveries: () =>
-      countPendingDeliveries(deps.db).then(
-        (pending) => {
-          countFailing = false;
-          return pending;
-        },
-        (err: unknown) => {
-          if (!countFailing)
-            log.warn({ err }, 'metrics: pending alert deliveries not counted; the gauge keeps its value');
-          countFailing = true;
-          return undefined;
-        },
-      ),
+    pendingDeliveries: scrapedCount(log, 'pending alert deliveries', () => countPendingDeliveries(deps.db)),
+    failingCorporateActions: scrapedCount(log, 'failing corporate actions', () =>
+      countFailingActions(deps.db),
+    ),
   });
   await watchSet.rebuild();
   deliveries.start();
@@ -246,6 +270,7 @@ export async function startServerRuntime(
     deps.instruments.stop();
     fanout.stop();
     stopFeedStatus();
+    marketFeed.stop();
     const httpClosed = new Promise<void>((resolve) => http.once('close', () => resolve()));
     const forceTimer = setTimeout(() => http.closeAllConnections(), 5000);
     forceTimer.unref();
@@ -268,6 +293,7 @@ export async function startServerRuntime(
     await retention.stop();
     await bus.close();
     redis?.disconnect();
+    requestRedis?.disconnect();
     if (!options.database) await database.close();
   };
   return {

@@ -109,7 +109,7 @@ describe('client: holdings page helpers', () => {
     expect(nextSort(flipped, 'total_pnl')).to.deep.equal({ field: 'total_pnl', direction: 'asc' });
   });
 
-  it('words load failures as spec §8 does', () => {
+  it('words load failures: the server, an HTTP status, no answer, anything else', () => {
     expect(holdingsLoadError(new ApiError(0, NETWORK_ERROR_MESSAGE))).to.equal(
       'Network error: Unable to connect to server',
     );

@@ -91,6 +91,7 @@ describe('client: holdings without a price', () => {
       exchange: 'NSE',
       isin: null,
       company_name: symbol,
+      listed: true,
       quantity,
       average_price,
       broker_account_id: 'zerodha',

@@ -4,6 +4,7 @@ import {
   FRESH_QUOTE_MS,
   indicatorState,
   isNseSessionOpen,
+  newestPrice,
   refusalResponse,
 } from '../../client/src/live/marketState.ts';
 
@@ -47,7 +48,7 @@ describe('client: market state and the live indicator', () => {
   it("says 'Market closed' on a holiday, with the last trading day's price time", () => {
     expect(indicatorState('live', null, ist('2026-01-26T11:00:00')).label).to.equal('Market closed');
     const state = indicatorState('live', live(ist('2026-01-23T15:30:00')), ist('2026-01-26T11:00:00'));
-    expect(state).to.include({ tone: 'closed', label: 'Market closed · last price 23/01 15:30 IST' });
+    expect(state).to.include({ tone: 'closed', label: 'Market closed · last prices 23/01 15:30 IST' });
   });
 
   it('says Live while quotes are fresh, whatever the clock (the demo market ticks around the clock)', () => {
@@ -60,10 +61,14 @@ describe('client: market state and the live indicator', () => {
     const now = ist('2026-08-03T11:00:00');
     // Yahoo prints an NSE trade 15 minutes after it happened: its newest quote is 15 min old.
     const state = indicatorState('live', live(now - 15 * 60_000, 15), now);
-    expect(state).to.include({ tone: 'delayed', label: 'Delayed 15 min' });
+    expect(state).to.include({
+      tone: 'delayed',
+      label: 'Delayed 15 min · as of 10:45 IST',
+      short: 'Delayed 15 min',
+    });
     expect(state.description).to.contain('15 minutes');
     expect(indicatorState('live', live(now - 60_000, 5), now).label, 'the actual delay').to.equal(
-      'Delayed 5 min',
+      'Delayed 5 min · as of 10:59 IST',
     );
     expect(indicatorState('live', live(now - 60_000, 0), now).label, 'no delay').to.equal('Live');
   });
@@ -72,7 +77,7 @@ describe('client: market state and the live indicator', () => {
     const now = ist('2026-08-03T18:45:00');
     const close = ist('2026-08-03T15:30:00');
     expect(indicatorState('live', live(close, 15), now).label).to.equal(
-      'Market closed · last price 15:30 IST',
+      'Market closed · last prices 15:30 IST',
     );
     const justInside = ist('2026-08-03T11:00:00');
     expect(
@@ -80,20 +85,45 @@ describe('client: market state and the live indicator', () => {
     ).to.equal('closed');
   });
 
-  it("says 'Market closed · last price 15:30 IST' after the close", () => {
+  it("says 'Market closed · last prices 15:30 IST' after the close", () => {
     const close = ist('2026-08-03T15:30:00');
     const state = indicatorState('live', live(close), ist('2026-08-03T18:45:00'));
-    expect(state).to.include({ tone: 'closed', label: 'Market closed · last price 15:30 IST' });
+    expect(state).to.include({ tone: 'closed', label: 'Market closed · last prices 15:30 IST' });
   });
 
   it('adds the date when the last price is from an earlier day', () => {
     const state = indicatorState('live', live(ist('2026-08-07T15:30:00')), ist('2026-08-08T10:00:00'));
-    expect(state.label).to.equal('Market closed · last price 07/08 15:30 IST');
+    expect(state.label).to.equal('Market closed · last prices 07/08 15:30 IST');
   });
 
   it('says Live in session before the first quote, and Market closed outside it', () => {
     expect(indicatorState('live', null, ist('2026-08-03T10:00:00')).label).to.equal('Live');
     expect(indicatorState('live', null, ist('2026-08-03T20:00:00')).label).to.equal('Market closed');
+  });
+
+  it("says 'Simulated prices' whenever the feed is the demo market, at any hour, with or without a price", () => {
+    for (const at of [ist('2026-08-04T05:00:00'), ist('2026-08-04T11:00:00'), ist('2026-08-09T22:00:00')]) {
+      expect(indicatorState('live', live(at - 1000), at, 'simulated'), 'priced').to.include({
+        tone: 'simulated',
+        label: 'Simulated prices',
+        short: 'Simulated',
+      });
+      expect(indicatorState('live', null, at, 'simulated').label, 'no price yet').to.equal(
+        'Simulated prices',
+      );
+    }
+    expect(indicatorState('live', live(Date.now()), Date.now(), 'yahoo').label).to.equal('Live');
+    expect(indicatorState('reconnecting', null, Date.now(), 'simulated').label).to.equal('Reconnecting');
+  });
+
+  it('goes by the feed the server describes to every user once it has, else by the quotes held', () => {
+    const held = live(ist('2026-08-03T15:30:00'));
+    const feed = { source: 'yahoo', asOf: ist('2026-08-04T10:41:00'), delayMinutes: 15 };
+    expect(newestPrice(feed, held)).to.deep.equal({ asOf: feed.asOf, delayMinutes: 15 });
+    expect(newestPrice({ ...feed, asOf: null }, held)).to.equal(held);
+    expect(newestPrice(null, null)).to.equal(null);
+    const state = indicatorState('live', newestPrice(feed, null), ist('2026-08-04T10:56:00'), feed.source);
+    expect(state.label).to.equal('Delayed 15 min · as of 10:41 IST');
   });
 
   it('reports the connection when it is not up', () => {
@@ -111,6 +141,7 @@ describe('client: market state and the live indicator', () => {
     expect(indicatorState('too-many', live(now), now)).to.deep.equal({
       tone: 'offline',
       label: 'Too many tabs',
+      short: 'Too many tabs',
       description:
         'Live prices paused: Too many open connections for this account (50 at most). Close some tabs and try again.',
     });

@@ -8,19 +8,30 @@ import {
   initialManualRows,
   isDuplicateFailure,
   OTHER_ERRORS_HEADING,
+  rowPlaceholders,
 } from '../../client/src/routes/holdings/manual/manualEntry.ts';
 
 describe('client: manual entry form', () => {
-  it('starts with two rows, the first a pre-filled example of 100 at 2500.00 on NSE', () => {
+  it('starts with two rows, the first an example of 100 at 2500.00 on NSE shown as placeholders', () => {
     const rows = initialManualRows('example');
     expect(rows).to.have.length(2);
-    expect(rows[0]).to.deep.include({ ...EXAMPLE_ROW, example: true });
+    expect(rows[0]).to.deep.include({
+      symbol: '',
+      exchange: 'NSE',
+      quantity: '',
+      averagePrice: '',
+      example: true,
+    });
     expect(EXAMPLE_ROW).to.include({ quantity: '100', averagePrice: '2500.00', exchange: 'NSE' });
+    expect(rowPlaceholders(rows[0]!)).to.deep.equal({
+      symbol: 'RELIANCE',
+      quantity: '100',
+      averagePrice: '2500.00',
+    });
     expect(rows[1]).to.deep.include({ symbol: '', exchange: 'NSE', quantity: '', averagePrice: '' });
     expect(new Set(rows.map((r) => r.key)).size).to.equal(2);
-    expect(validateManualRows(rows).valid).to.deep.equal([
-      { symbol: 'RELIANCE', exchange: 'NSE', quantity: 100, average_price: 2500 },
-    ]);
+    // An untouched example row is not a holding the user entered.
+    expect(validateManualRows(rows)).to.deep.equal({ valid: [], errors: [] });
   });
 
   it('opens with one empty row for Add New', () => {
@@ -37,7 +48,7 @@ describe('client: manual entry form', () => {
     expect(canRemoveRow([only!], only!)).to.equal(false);
   });
 
-  it('groups refused rows under Duplicate Holdings and Other Errors, in the spec words', () => {
+  it('groups refused rows under Duplicate Holdings and Other Errors, in the documented words', () => {
     const report = describeAddFailures(
       [
         { symbol: 'TCS', exchange: 'NSE', message: 'TCS (NSE) already exists' },
@@ -58,7 +69,7 @@ describe('client: manual entry form', () => {
   it("sorts a failure by its message containing 'already exists', not by the status code", () => {
     const report = describeAddFailures(
       [
-        // Any answer whose text says so is a duplicate (spec §8), e.g. a 400 from a proxy.
+        // Any answer whose text says so is a duplicate, e.g. a 400 from a proxy.
         { symbol: 'INFY', exchange: 'BSE', message: 'Holding INFY already exists in this account' },
         // A conflict about something else is not.
         { symbol: 'SBIN', exchange: 'NSE', message: 'Another save is in progress' },

@@ -1,4 +1,5 @@
 import type { AlertExecution } from '@app/common/realtime/events';
+import { leadsItsNotice } from '@app/common/rules/notice';
 import { expect } from 'chai';
 import {
   alertTitle,
@@ -8,7 +9,13 @@ import {
   priceAlertSentence,
   toastContent,
 } from '../../client/src/alerts/alertDisplay.ts';
-import { ruleTypeLabel, statusLabel, statusTone } from '../../client/src/routes/history/executionDisplay.ts';
+import {
+  executionPriceLines,
+  executionSubject,
+  ruleTypeLabel,
+  statusLabel,
+  statusTone,
+} from '../../client/src/routes/history/executionDisplay.ts';
 
 const execution = (over: Partial<AlertExecution> = {}): AlertExecution => ({
   id: 'e1',
@@ -24,6 +31,7 @@ const execution = (over: Partial<AlertExecution> = {}): AlertExecution => ({
   rule_id: 'r1',
   price_alert_id: null,
   over_quota: false,
+  notice_id: null,
   ...over,
 });
 
@@ -35,6 +43,7 @@ describe('client: alerts display', () => {
       body: 'RELIANCE fell to ₹1,440.00, at or below your trailing stop at ₹1,450.80',
       ltp: 'LTP ₹1,440.00',
       inAppOnly: false,
+      tone: 'stop',
     });
     expect(toastContent(execution({ message: null })).body).to.equal('Trigger ₹1,450.80, hit at ₹1,440.00');
     expect(toastContent(execution({ status: 'IN_APP_ONLY' })).inAppOnly).to.equal(true);
@@ -44,6 +53,16 @@ describe('client: alerts display', () => {
     expect(alertTitle('SOMETHING_NEW')).to.equal('SOMETHING NEW');
   });
 
+  it("gives a notice one toast, its lead's; a stop loss reads as a stop, a profit target as a target", () => {
+    expect(leadsItsNotice(execution())).to.equal(true);
+    expect(leadsItsNotice(execution({ id: 'lead', notice_id: 'lead' }))).to.equal(true);
+    expect(leadsItsNotice(execution({ id: 'member', notice_id: 'lead' }))).to.equal(false);
+    expect(toastContent(execution({ trigger_type: 'FIXED_STOP_LOSS' })).tone).to.equal('stop');
+    expect(toastContent(execution({ trigger_type: 'TAKE_PROFIT' })).tone).to.equal('target');
+    expect(toastContent(execution({ trigger_type: 'PRICE_BELOW' })).tone).to.equal('notice');
+    expect(toastContent(execution({ execution_type: 'REARM' })).tone).to.equal('notice');
+  });
+
   it('titles a re-arming "Re-armed", in the bell and in History', () => {
     const rearmed = execution({
       execution_type: 'REARM',
@@ -51,8 +70,9 @@ describe('client: alerts display', () => {
       message: 'RELIANCE recovered to ₹1,030.00: your stop loss is armed again at ₹1,000.00',
     });
     expect(toastContent(rearmed)).to.deep.include({ title: 'RELIANCE · Re-armed', inAppOnly: true });
-    expect(ruleTypeLabel('FIXED_STOP_LOSS', 'REARM')).to.equal('Re-armed · FIXED STOP LOSS');
-    expect(ruleTypeLabel('FIXED_STOP_LOSS', 'ALERT')).to.equal('FIXED STOP LOSS');
+    expect(ruleTypeLabel('FIXED_STOP_LOSS', 'REARM')).to.equal('Re-armed · Fixed stop loss');
+    expect(ruleTypeLabel('FIXED_STOP_LOSS', 'ALERT')).to.equal('Fixed stop loss');
+    expect(ruleTypeLabel('PRICE_ABOVE', 'ALERT')).to.equal('Price above');
   });
 
   it('names the bell by its unread count and caps the badge', () => {
@@ -77,11 +97,26 @@ describe('client: alerts display', () => {
     expect(statusLabel('IN_APP_ONLY')).to.equal('In-app only');
     expect(statusTone('IN_APP_ONLY')).to.equal('warning');
     expect(statusTone('SKIPPED')).to.equal('warning');
-    expect([statusLabel('PENDING'), statusTone('PENDING')]).to.deep.equal(['PENDING', 'warning']);
+    expect([statusLabel('PENDING'), statusTone('PENDING')]).to.deep.equal(['Sending', 'warning']);
+    expect([statusLabel('SUCCESS'), statusLabel('FAILED'), statusLabel('SUCCESS', 'DIGEST')]).to.deep.equal([
+      'Alert sent',
+      'Not sent',
+      'Sent',
+    ]);
     expect([statusLabel(''), statusTone('SUCCESS'), statusTone('FAILED')]).to.deep.equal([
-      'PENDING',
+      'Sending',
       'gain',
       'loss',
     ]);
+  });
+
+  it("shows an endpoint's test as 'Test message', 'Sent', with no prices", () => {
+    const test = execution({ symbol: '', execution_type: 'TEST', trigger_type: 'TEST', status: 'SUCCESS' });
+    expect([executionSubject(test), statusLabel(test.status, test.execution_type)]).to.deep.equal([
+      'Test message',
+      'Sent',
+    ]);
+    expect(executionPriceLines(test)).to.deep.equal([]);
+    expect(executionSubject(execution())).to.equal('RELIANCE');
   });
 });

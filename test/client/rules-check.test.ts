@@ -6,7 +6,7 @@
 import type { ApiPositionRule } from '@app/common/api/rules';
 import { expect } from 'chai';
 import {
-  checkText,
+  checkParts,
   distanceText,
   lastCheck,
   sortRules,
@@ -32,10 +32,16 @@ describe('client: the last check of a rule', () => {
   it('words the server’s check, with the time in IST and the date when it was not today', () => {
     const check = lastCheck(rule(), undefined, 2334);
     expect(check).to.deep.equal({ price: 2410.5, checkedAt: Date.parse(CHECKED), distance: 3.17 });
-    expect(checkText('ACTIVE', check, sameDay)).to.equal('₹2,410.50 · 3.2% away · checked 10:41 IST');
-    expect(checkText('ACTIVE', check, Date.parse('2026-03-11T04:00:00.000Z'))).to.equal(
-      '₹2,410.50 · 3.2% away · checked 10/03/2026 10:41 IST',
-    );
+    expect(checkParts('ACTIVE', check, sameDay)).to.deep.equal([
+      '₹2,410.50',
+      '3.2% away',
+      'checked 10:41 IST',
+    ]);
+    expect(checkParts('ACTIVE', check, Date.parse('2026-03-11T04:00:00.000Z'))).to.deep.equal([
+      '₹2,410.50',
+      '3.2% away',
+      'checked 10/03/2026 10:41 IST',
+    ]);
   });
 
   it('takes a newer live quote and measures it against the live level; ignores older or stale ones', () => {
@@ -54,11 +60,11 @@ describe('client: the last check of a rule', () => {
 
   it('says "Not checked yet" without a quote, and nothing for a rule that is off', () => {
     const none = rule({ last_price: null, last_checked_at: null, distance_percent: null });
-    expect(checkText('ACTIVE', lastCheck(none, undefined, 930))).to.equal('Not checked yet');
+    expect(checkParts('ACTIVE', lastCheck(none, undefined, 930))).to.deep.equal(['Not checked yet']);
     const off = rule({ status: 'INACTIVE', last_price: null, last_checked_at: null, distance_percent: null });
     expect(lastCheck(off, { ltp: 1000, asOf: Date.now() }, 930)).to.equal(null);
-    expect(checkText('INACTIVE', null)).to.equal(null);
-    expect(checkText('TRIGGERED', null)).to.equal(null);
+    expect(checkParts('INACTIVE', null)).to.equal(null);
+    expect(checkParts('TRIGGERED', null)).to.equal(null);
   });
 
   it('words the distance: away, at the level, past it; two decimals under 1 %', () => {

@@ -1,6 +1,6 @@
 import { aggregateHoldings } from '@app/common/portfolio/aggregate';
 import type { RawHolding, RuleCoverage } from '@app/common/portfolio/types';
-import { planSaveAll, SAVE_ALL_MESSAGES } from '@app/common/rules/index';
+import { noPriceReason, planSaveAll } from '@app/common/rules/index';
 import { expect } from 'chai';
 import { ApiError } from '../../client/src/api/errors.ts';
 import {
@@ -31,7 +31,7 @@ const held = (symbol: string, account: string): RawHolding => ({
 const target = { symbol: 'RELIANCE', exchange: 'NSE' as const, accountId: 'acc-1' };
 
 describe('client: rule drafts', () => {
-  it('starts every account row with an alert, trailing stop loss, 7 percent (spec §9)', () => {
+  it('starts every account row with an alert, trailing stop loss, 7 percent', () => {
     const draft = newDraft(target);
     expect(draft).to.deep.equal({
       key: 'NSE:RELIANCE@acc-1',
@@ -45,7 +45,7 @@ describe('client: rule drafts', () => {
     expect(draftKey({ ...target, accountId: 'acc-2' })).to.not.equal(draft.key);
   });
 
-  it('previews the trigger price from the live price, with the spec texts when it cannot', () => {
+  it('previews the trigger price from the live price, with the documented texts when it cannot', () => {
     const draft = newDraft(target);
     expect(draftPreview(draft, 1500)).to.include({ ok: true, triggerPrice: 1395 });
     expect(draftPreview({ ...draft, triggerType: 'TAKE_PROFIT' }, 1500)).to.include({ triggerPrice: 1605 });
@@ -64,7 +64,7 @@ describe('client: rule drafts', () => {
     });
     expect(draftPreview({ ...draft, triggerValue: '95' }, 1500)).to.include({
       error:
-        'Rule is not allowed for this price. Trigger price must be between 150.00 and 3000.00 based on current price',
+        "Rule is not allowed for this price. Trigger price must be between ₹150.00 and ₹3,000.00 based on current price (this rule's level would be ₹75.00)",
     });
   });
 
@@ -103,7 +103,7 @@ describe('client: rule drafts', () => {
     expect(targets[0]!.rowKey).to.equal('NSE:SBIN');
   });
 
-  it('Save All refuses drafts it cannot save with the spec §8 texts', () => {
+  it('Save All saves what it can and gives each other draft its reason', () => {
     const draft = (symbol: string, triggerValue: string, currentPrice: number | null) => ({
       ...newDraft({ ...target, symbol }),
       triggerValue,
@@ -114,7 +114,10 @@ describe('client: rule drafts', () => {
       error: 'No valid rules to save. Ensure trigger values are > 0.',
     });
     const plan = planSaveAll([draft('A', '7', null), draft('B', '', 100), draft('C', '7', 100)]);
-    expect(plan).to.include({ ok: false, error: SAVE_ALL_MESSAGES.noPrice('A') });
+    expect(plan.ok && plan.refused.map((r) => [r.draft.symbol, r.reason])).to.deep.equal([
+      ['A', noPriceReason('A', true)],
+    ]);
+    expect(plan.ok && plan.rules.map((r) => r.draft.symbol)).to.deep.equal(['C']);
     const fine = planSaveAll([draft('C', '7', 100), draft('D', '', 100)]);
     expect(fine.ok && fine.skipped.map((d) => d.symbol)).to.deep.equal(['D']);
   });
@@ -151,7 +154,7 @@ describe('client: rule drafts', () => {
     expect(saveAllProblem(new TypeError('boom')).message).to.equal('Failed to save rules');
   });
 
-  it('uses the server sentence for a single save, delete or update, and the spec fallbacks', () => {
+  it('uses the server sentence for a single save, delete or update, and the documented fallbacks', () => {
     const server = new ApiError(403, 'Rules can cover up to 50 holdings on the Basic tier.', {
       fromServer: true,
     });

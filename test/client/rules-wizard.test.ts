@@ -10,7 +10,7 @@ import {
 const form = (over: Partial<WizardForm> = {}): WizardForm => ({ ...initialWizardForm('NSE:INFY'), ...over });
 
 describe('client: Create Position Rule wizard', () => {
-  it('starts from the spec §9 defaults: trailing stop loss 10, alert, all holdings, market, priority 1', () => {
+  it('starts from the defaults: trailing stop loss 10, alert, all holdings, market, priority 1', () => {
     expect(initialWizardForm('NSE:INFY')).to.deep.include({
       rule_name: '',
       holding: 'NSE:INFY',

@@ -17,20 +17,20 @@ describe('stored amounts: one domain for forms, files and the API', () => {
       expect(amountProblem(bad)).to.equal('notPositive');
   });
 
-  it('the manual entry form and inline edit refuse them, and hex or exponent text', () => {
+  it('the manual entry form and inline edit refuse them, and hex or exponent text; a quantity below one share is a fraction', () => {
     const rows = [
       { symbol: 'ITC', exchange: 'NSE', quantity: '0.00001', averagePrice: '100000000000000' },
       { symbol: 'TCS', exchange: 'NSE', quantity: '0x10', averagePrice: '1e3' },
     ];
     expect(validateManualRows(rows).errors).to.deep.equal([
-      'Row 1: Quantity must be at least 0.0001',
+      'Row 1: Quantity must be a whole number of shares',
       'Row 1: Buy price must be less than 10,00,00,00,00,00,000',
       'Row 2: Quantity must be a positive number',
       'Row 2: Buy price must be a positive number',
     ]);
     expect(validateInlineEdit('quantity', '0.00001', 5)).to.deep.equal({
       action: 'error',
-      message: 'Quantity must be at least 0.0001',
+      message: 'Quantity must be a whole number of shares',
     });
     expect(validateInlineEdit('average_price', '1e14', 5)).to.deep.equal({
       action: 'error',

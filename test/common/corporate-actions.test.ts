@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import {
   adjustmentNote,
   BcFileError,
@@ -9,12 +7,11 @@ import {
   readPurpose,
 } from '@app/common/corporate-actions/index';
 import { expect } from 'chai';
-
-const bcRows = fileURLToPath(new URL('../../../shared/data/bc16122025_equity_rows.csv', import.meta.url));
+import { readShared } from '../helpers/shared-data.ts';
 
 describe('corporate actions: PURPOSE texts and the bc file', () => {
   it('reads the real bc rows: bonus and splits with their ratios, notices, no debt or dividends', () => {
-    const { actions, ignored } = parseBcFile(readFileSync(bcRows, 'utf8'));
+    const { actions, ignored } = parseBcFile(readShared('data/bc16122025_equity_rows.csv'));
     const brief = actions.map((a) => `${a.symbol} ${a.exDate} ${a.kind} ${a.ratio ?? '-'}`);
     expect(brief).to.deep.equal([
       'DCMSRIND 2025-12-19 DEMERGER -',

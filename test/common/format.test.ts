@@ -37,8 +37,10 @@ describe('format: rupees', () => {
 
   it('signs gains and losses', () => {
     expect(formatSignedInr(1250)).to.equal('+₹1,250.00');
-    expect(formatSignedInr(0)).to.equal('+₹0.00');
-    expect(formatSignedInr(-0.004)).to.equal('+₹0.00');
+    expect(formatSignedInr(0), 'no change has no sign').to.equal('₹0.00');
+    expect(formatSignedInr(-0.004)).to.equal('₹0.00');
+    expect(formatSignedInr(0.004)).to.equal('₹0.00');
+    expect(formatSignedInr(0.01)).to.equal('+₹0.01');
     expect(formatSignedInr(-80.5)).to.equal('-₹80.50');
     expect(formatSignedInr(Number.NaN)).to.equal('—');
   });
@@ -70,8 +72,9 @@ describe('format: percent', () => {
 
   it('adds a plus sign to non-negative values when asked', () => {
     expect(formatPercent(3, { signed: true })).to.equal('+3.00%');
-    expect(formatPercent(0, { signed: true })).to.equal('+0.00%');
-    expect(formatPercent(-0.001, { signed: true })).to.equal('+0.00%');
+    expect(formatPercent(0, { signed: true }), 'no change has no sign').to.equal('0.00%');
+    expect(formatPercent(-0.001, { signed: true })).to.equal('0.00%');
+    expect(formatPercent(0.001, { signed: true })).to.equal('0.00%');
     expect(formatPercent(-7, { signed: true })).to.equal('-7.00%');
   });
 

@@ -194,7 +194,7 @@ describe('broker holdings import', () => {
     expect(result.rows.every((row) => row.quantity > 0 && row.averagePrice > 0)).to.equal(true);
   });
 
-  it('accepts every header spelling of spec §5, case-insensitively and trimmed', () => {
+  it('accepts every generic header spelling, case-insensitively and trimmed', () => {
     const spellings: [string, string, string][] = [
       ['Symbol', 'Quantity', 'Buy Price'],
       ['instrument', 'QTY', 'Average Price'],

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { parseHoldingsCsv } from '../../common/src/holdings/import.ts';
 import { validateInlineEdit, validateManualRows } from '../../common/src/holdings/manual.ts';
 import { manualHoldingBody, updateHoldingBody, uploadCsvBody } from '../../common/src/holdings/schemas.ts';
 
@@ -9,14 +10,14 @@ const row = (symbol: string, quantity: string, averagePrice: string, exchange = 
   averagePrice,
 });
 
-describe('manual entry rows (spec §5)', () => {
+describe('manual entry rows', () => {
   it('trims and upper-cases symbols and parses decimals', () => {
     expect(
-      validateManualRows([row('  reliance ', '100', '2500.00'), row('sbin', '2.5', '974.25', 'BSE')]),
+      validateManualRows([row('  reliance ', '100', '2500.00'), row('sbin', '2', '974.25', 'BSE')]),
     ).to.deep.equal({
       valid: [
         { symbol: 'RELIANCE', exchange: 'NSE', quantity: 100, average_price: 2500 },
-        { symbol: 'SBIN', exchange: 'BSE', quantity: 2.5, average_price: 974.25 },
+        { symbol: 'SBIN', exchange: 'BSE', quantity: 2, average_price: 974.25 },
       ],
       errors: [],
     });
@@ -45,6 +46,32 @@ describe('manual entry rows (spec §5)', () => {
     expect(result.valid.map((holding) => holding.symbol)).to.deep.equal(['HDFCBANK']);
   });
 
+  it('refuses a fraction of a share, in manual entry, inline edit, the API and a CSV row alike', () => {
+    expect(validateManualRows([row('TCS', '12.5', '3500')]).errors).to.deep.equal([
+      'Row 1: Quantity must be a whole number of shares',
+    ]);
+    expect(validateInlineEdit('quantity', '12.5', 10)).to.deep.equal({
+      action: 'error',
+      message: 'Quantity must be a whole number of shares',
+    });
+    // A buy price keeps its paise.
+    expect(validateInlineEdit('average_price', '12.5', 10)).to.deep.equal({ action: 'save', value: 12.5 });
+    const api = manualHoldingBody.safeParse({
+      symbol: 'TCS',
+      exchange: 'NSE',
+      quantity: 12.5,
+      average_price: 3500,
+    });
+    expect(api.success).to.equal(false);
+    expect(api.error?.issues[0]?.message).to.equal('Quantity must be a whole number of shares');
+    expect(updateHoldingBody.safeParse({ quantity: '0.5' }).success).to.equal(false);
+    const csv = parseHoldingsCsv('Symbol,Quantity,Buy Price\nTCS,12.5,3500\nINFY,10.0,1500\n');
+    expect(csv.ok).to.equal(false);
+    expect(csv.ok ? [] : csv.details).to.deep.equal([
+      'Row 1 (TCS): Invalid quantity - must be a whole number of shares',
+    ]);
+  });
+
   it('refuses an exchange other than NSE or BSE', () => {
     expect(validateManualRows([row('INFY', '1', '1', 'NYSE')]).errors).to.deep.equal([
       'Row 1: Exchange must be NSE or BSE',
@@ -52,7 +79,7 @@ describe('manual entry rows (spec §5)', () => {
   });
 });
 
-describe('inline edit of quantity or buy price (spec §5)', () => {
+describe('inline edit of quantity or buy price', () => {
   it('cancels on empty or unchanged input', () => {
     expect(validateInlineEdit('quantity', '  ', 10)).to.deep.equal({ action: 'cancel' });
     expect(validateInlineEdit('quantity', '10', 10)).to.deep.equal({ action: 'cancel' });

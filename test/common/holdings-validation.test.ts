@@ -10,7 +10,7 @@ function rowsOf(count: number): string {
   return lines.join('\n');
 }
 
-describe('CSV upload validation (spec §5)', () => {
+describe('CSV upload validation', () => {
   it('asks for data when the text is empty, blank or only a BOM', () => {
     for (const text of ['', '   \n\n', '\uFEFF', ',,,\n,,']) {
       expect(parseHoldingsCsv(text)).to.deep.equal({
@@ -97,6 +97,18 @@ describe('CSV upload validation (spec §5)', () => {
       error: 'Too many holdings: a file can hold at most 1000 rows (this one has 1001).',
       details: [],
     });
+  });
+
+  it('refuses a file of far more lines than a file may hold before reading its rows', () => {
+    expect(parseHoldingsCsv(`${rowsOf(200_000)}\n\n\n`)).to.deep.equal({
+      ok: false,
+      error: 'Too many holdings: a file can hold at most 1000 rows (this one has 2,00,001 lines).',
+      details: [],
+    });
+    // A header, a preamble and totals around the most holdings a file may hold are still read.
+    const framed = ['Client ID,AB1234', 'Statement,2026', rowsOf(1000), 'Total,,', ''].join('\n');
+    const read = parseHoldingsCsv(framed);
+    expect(read.ok && read.rows.length).to.equal(1000);
   });
 
   it('copes with BOM, preamble, blank lines, totals, grouping, ₹ and % signs', () => {

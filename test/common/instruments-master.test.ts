@@ -74,6 +74,10 @@ describe('NSE master files (real downloads)', () => {
     const infra = parseNseEtfList(text).find((item) => item.symbol === 'INFRA');
     expect(infra?.name).to.equal('Nifty India Infrastructure & Logistics');
     expect(decodeMasterFile(new TextEncoder().encode('₹ SYMBOL'))).to.equal('₹ SYMBOL');
+    // The ETF list's 0x96 is an en dash on every Node (Node 20's TextDecoder gave U+0096).
+    const growwPse = parseNseEtfList(text).find((item) => item.symbol === 'GROWWPSE');
+    expect(growwPse?.name).to.equal('Nifty PSE Index – TRI');
+    expect(decodeMasterFile(Uint8Array.from([0x80, 0x20, 0x96, 0x20, 0x9d, 0xe9]))).to.equal('€ – \u009dé');
   });
 
   it('parses the header-less symbol change file', () => {

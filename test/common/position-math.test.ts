@@ -17,6 +17,7 @@ const base = (id: string, quantity: number, average_price: number): HoldingBase 
   exchange: 'NSE',
   isin: null,
   company_name: 'Odd Prices Ltd',
+  listed: true,
   quantity,
   average_price,
   broker_account_id: `account-${id}`,

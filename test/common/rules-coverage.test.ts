@@ -70,7 +70,7 @@ describe('rules: distance to the level, coverage and the Price Guard summary (is
       '3 new holdings protected by Price Guard.',
     );
     expect(protectionSentence({ protected: 1, no_price: 1, over_limit: 2 })).to.equal(
-      '1 new holding protected by Price Guard. 1 new holding not protected yet: no price for it yet; use Price Guard once prices arrive. ' +
+      '1 new holding protected by Price Guard. 1 new holding not protected yet: no price for it yet; it gets its rule with its first price. ' +
         '2 new holdings left unprotected: your rules already cover as many holdings as your tier allows.',
     );
     expect(protectionSentence({ protected: 0, no_price: 0, over_limit: 0 })).to.equal('');

@@ -7,7 +7,7 @@ import {
   gappedThrough,
   triggerTypeLabel,
 } from '../../common/src/rules/describe.ts';
-import { renamedAfterEdit } from '../../common/src/rules/naming.ts';
+import { isGeneratedName, renamedAfterEdit } from '../../common/src/rules/naming.ts';
 import {
   DEFAULT_RULE_DRAFT,
   parseTriggerValue,
@@ -22,7 +22,7 @@ import {
   holdingsLimitMessage,
 } from '../../common/src/rules/tiers.ts';
 
-describe('rules: drafts and Save All (spec §5, §8)', () => {
+describe('rules: drafts and Save All', () => {
   const draft = { triggerType: 'TRAILING_STOP_LOSS' as const, valueType: 'PERCENT' as const };
 
   it('starts every account row with alert, trailing stop loss, 7 percent', () => {
@@ -34,7 +34,7 @@ describe('rules: drafts and Save All (spec §5, §8)', () => {
     });
   });
 
-  it('checks value, price, trigger and bounds in order, with the spec texts', () => {
+  it('checks value, price, trigger and bounds in order, with the documented texts', () => {
     for (const triggerValue of [0, -1, '', 'abc', null, undefined]) {
       expect(validateRuleDraft({ ...draft, triggerValue, currentPrice: 100 })).to.deep.include({
         ok: false,
@@ -58,7 +58,7 @@ describe('rules: drafts and Save All (spec §5, §8)', () => {
     expect(validateRuleDraft({ ...draft, triggerValue: 95, currentPrice: 2500 })).to.deep.include({
       ok: false,
       error:
-        'Rule is not allowed for this price. Trigger price must be between 250.00 and 5000.00 based on current price',
+        "Rule is not allowed for this price. Trigger price must be between ₹250.00 and ₹5,000.00 based on current price (this rule's level would be ₹125.00)",
     });
     expect(
       validateRuleDraft({
@@ -137,11 +137,9 @@ describe('rules: drafts and Save All (spec §5, §8)', () => {
         referencePrice: 7.41,
       },
     ]);
-    expect(plan).to.deep.include({
-      ok: false,
-      error:
-        'IDEA: The stop loss level ₹7.04 is at or above the current price ₹5.00; it would fire at once. Choose a lower level.',
-    });
+    expect(plan.ok && plan.refused.map((r) => r.reason)).to.deep.equal([
+      'IDEA: The stop loss level ₹7.04 is at or above the current price ₹5.00; it would fire at once. Choose a lower level.',
+    ]);
   });
 
   it('renames a generated name when the trigger is edited, never a typed one', () => {
@@ -163,6 +161,18 @@ describe('rules: drafts and Save All (spec §5, §8)', () => {
     );
   });
 
+  it("tells the app's names of a rule from one the user typed", () => {
+    const five = {
+      trigger_type: 'FIXED_STOP_LOSS' as const,
+      trigger_value: 5,
+      value_type: 'PERCENT' as const,
+    };
+    expect(isGeneratedName('Fixed stop loss 5%', five)).to.equal(true);
+    expect(isGeneratedName('5% Fixed Stop Loss', five)).to.equal(true);
+    expect(isGeneratedName('Fixed stop loss 8%', five)).to.equal(false);
+    expect(isGeneratedName('My guard', five)).to.equal(false);
+  });
+
   it('keeps digits and one dot in the trigger input', () => {
     expect(sanitizeTriggerInput('7a.5.1%')).to.equal('7.51');
     expect(sanitizeTriggerInput('-12')).to.equal('12');
@@ -171,7 +181,7 @@ describe('rules: drafts and Save All (spec §5, §8)', () => {
     expect(Number.isNaN(parseTriggerValue('1e3'))).to.equal(true);
   });
 
-  it('Save All skips empty drafts, refuses when none remain, and names each symbol', () => {
+  it('Save All skips empty drafts, refuses when none remain, and saves what it can', () => {
     const empty = planSaveAll([{ symbol: 'TCS', ...draft, triggerValue: '', currentPrice: 100 }]);
     expect(empty).to.deep.include({
       ok: false,
@@ -179,7 +189,8 @@ describe('rules: drafts and Save All (spec §5, §8)', () => {
     });
 
     const plan = planSaveAll([
-      { symbol: 'RELIANCE', ...draft, triggerValue: 7, currentPrice: null },
+      { symbol: 'RELIANSE', ...draft, triggerValue: 7, currentPrice: null, listed: false },
+      { symbol: 'WIPRO', ...draft, triggerValue: 7, currentPrice: null },
       { symbol: 'TCS', ...draft, triggerValue: 0, currentPrice: 3000 },
       {
         symbol: 'INFY',
@@ -189,26 +200,18 @@ describe('rules: drafts and Save All (spec §5, §8)', () => {
         currentPrice: 1500,
       },
       { symbol: 'SBIN', ...draft, triggerValue: 95, currentPrice: 800 },
+      { symbol: 'ITC', ...draft, triggerValue: 7, currentPrice: 400 },
     ]);
-    expect(plan).to.deep.equal({
-      ok: false,
-      error: 'Current price not available for RELIANCE. Please refresh and try again.',
-      errors: [
-        'Current price not available for RELIANCE. Please refresh and try again.',
-        'Invalid trigger price calculated for INFY',
-        'Rule is not allowed for SBIN. Trigger price must be between 80.00 and 1600.00 based on current price',
-      ],
-    });
-
-    const good = planSaveAll([
-      { symbol: 'TCS', ...draft, triggerValue: 7, currentPrice: 3000 },
-      { symbol: 'ITC', ...draft, triggerValue: '', currentPrice: 400 },
+    expect(plan.ok).to.equal(true);
+    if (!plan.ok) return;
+    expect(plan.rules.map((r) => [r.draft.symbol, r.triggerPrice])).to.deep.equal([['ITC', 372]]);
+    expect(plan.skipped.map((d) => d.symbol)).to.deep.equal(['TCS']);
+    expect(plan.refused.map((r) => r.reason)).to.deep.equal([
+      'no price for RELIANSE: it is not in the exchange list',
+      'no price for WIPRO yet: its first price usually comes within a minute',
+      'Invalid trigger price calculated for INFY',
+      "Rule is not allowed for SBIN. Trigger price must be between ₹80.00 and ₹1,600.00 based on current price (this rule's level would be ₹40.00)",
     ]);
-    expect(good.ok).to.equal(true);
-    if (good.ok) {
-      expect(good.rules.map((r) => [r.draft.symbol, r.triggerPrice])).to.deep.equal([['TCS', 2790]]);
-      expect(good.skipped.map((d) => d.symbol)).to.deep.equal(['ITC']);
-    }
   });
 
   it('describes rules and crossings in words', () => {
@@ -253,7 +256,8 @@ describe('rules: drafts and Save All (spec §5, §8)', () => {
     expect(istMonthStart(Date.UTC(2026, 0, 31, 20)).toISOString()).to.equal('2026-01-31T18:30:00.000Z');
     expect(istMonthStart(Date.UTC(2026, 0, 31, 18, 29)).toISOString()).to.equal('2025-12-31T18:30:00.000Z');
     expect(nextIstMonthStart(Date.UTC(2026, 11, 15)).toISOString()).to.equal('2026-12-31T18:30:00.000Z');
-    expect(TIER_LIMITS.basic).to.deep.equal({ holdings: 50, monthlyEmails: 5 });
+    expect(TIER_LIMITS.basic).to.deep.equal({ holdings: 50, monthlyEmails: 5, rules: 500, priceAlerts: 100 });
+    expect(TIER_LIMITS.advanced).to.deep.include({ rules: 2000, priceAlerts: 300 });
     expect(TIER_LIMITS.advanced.holdings).to.equal(200);
     expect(TIER_LIMITS.advanced.monthlyEmails).to.equal(Infinity);
     expect(holdingsLimitMessage('basic')).to.match(/up to 50 holdings.*Advanced tier/);

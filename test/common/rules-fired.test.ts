@@ -17,12 +17,14 @@ const execution = (over: Partial<ApiRuleExecution> = {}): ApiRuleExecution => ({
   rule_id: 'r1',
   price_alert_id: null,
   over_quota: false,
+  notice_id: null,
   error_message: null,
   account_id: null,
   quantity_executed: null,
   broker_order_id: null,
   rule_name: 'Trailing stop 7%',
   read: false,
+  deliveries: [],
   ...over,
 });
 

@@ -9,7 +9,7 @@ import {
 import type { TriggerType, ValueType } from '../../common/src/rules/types.ts';
 import { round2 } from '../../common/src/portfolio/position-math.ts';
 
-describe('rules: trigger math (ARCHITECTURE §6)', () => {
+describe('rules: trigger math', () => {
   const cases: Array<[TriggerType, ValueType, number, number, number | undefined, number]> = [
     ['FIXED_STOP_LOSS', 'PERCENT', 5, 1000, undefined, 950],
     ['FIXED_STOP_LOSS', 'ABSOLUTE', 50, 1000, undefined, 950],

@@ -9,10 +9,10 @@ import {
   type WizardState,
 } from '../../common/src/rules/wizard.ts';
 
-describe('rules: wizard and template dialog (spec §5, §9)', () => {
+describe('rules: wizard and template dialog', () => {
   const state = (over: Partial<WizardState> = {}): WizardState => ({ ...WIZARD_DEFAULTS, ...over });
 
-  it('has the spec defaults: trailing stop loss 10, sell all remaining, market order, priority 1', () => {
+  it('has the wizard defaults: trailing stop loss 10, sell all remaining, market order, priority 1', () => {
     expect(WIZARD_DEFAULTS).to.deep.include({
       trigger_type: 'TRAILING_STOP_LOSS',
       trigger_value: 10,

@@ -56,12 +56,21 @@ describe('config: parseConfig', () => {
       expect(parseConfig({ GOOGLE_CLIENT_ID: GOOGLE }).demoMode).to.equal(false);
     });
 
-    it('is off in production unless DEMO_MODE=true', () => {
+    it('is off in production unless DEMO_MODE=true with DEMO_MODE_PUBLIC_OK=true', () => {
       const prod = { NODE_ENV: 'production', JWT_SECRET: SECRET };
       expect(parseConfig({ ...prod, GOOGLE_CLIENT_ID: GOOGLE }).demoMode).to.equal(false);
-      const demo = parseConfig({ ...prod, DEMO_MODE: 'true' });
+      const demo = parseConfig({ ...prod, DEMO_MODE: 'true', DEMO_MODE_PUBLIC_OK: 'true' });
       expect(demo.demoMode).to.equal(true);
       expect(demo.isProduction).to.equal(true);
+    });
+
+    it('refuses DEMO_MODE=true in production unless DEMO_MODE_PUBLIC_OK=true says it is a public demo', () => {
+      const prod = { NODE_ENV: 'production', JWT_SECRET: SECRET, GOOGLE_CLIENT_ID: GOOGLE };
+      expect(problems({ ...prod, DEMO_MODE: 'true' })).to.deep.equal([
+        'DEMO_MODE must not be true in production unless DEMO_MODE_PUBLIC_OK=true says this is a public demo (anyone can sign in as any email address)',
+      ]);
+      expect(problems({ ...prod, DEMO_MODE: 'true', DEMO_MODE_PUBLIC_OK: 'false' })).to.have.length(1);
+      expect(problems({ DEMO_MODE: 'true' })).to.deep.equal([]);
     });
 
     it('can be forced either way with DEMO_MODE', () => {
@@ -131,6 +140,20 @@ describe('config: parseConfig', () => {
     expect(parseConfig({ QUOTE_INTERVAL_MS: '1000' }).QUOTE_INTERVAL_MS).to.equal(1000);
   });
 
+  it('bounds how long a request and a socket handshake may take; no default connection ceiling here', () => {
+    const config = parseConfig({});
+    expect(config.HTTP_REQUEST_TIMEOUT_MS).to.equal(30_000);
+    expect(config.HTTP_HEADERS_TIMEOUT_MS).to.equal(10_000);
+    expect(config.SOCKET_HANDSHAKE_TIMEOUT_MS).to.equal(10_000);
+    // The server derives its ceiling from the process's descriptor limit (http/connections.ts).
+    expect(config.HTTP_MAX_CONNECTIONS).to.equal(undefined);
+    expect(parseConfig({ HTTP_MAX_CONNECTIONS: '5000' }).HTTP_MAX_CONNECTIONS).to.equal(5000);
+    expect(problems({ HTTP_MAX_CONNECTIONS: '0' })[0]).to.match(/^HTTP_MAX_CONNECTIONS /);
+    expect(problems({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '6000' })).to.deep.equal([
+      'HTTP_HEADERS_TIMEOUT_MS must be at most HTTP_REQUEST_TIMEOUT_MS',
+    ]);
+  });
+
   it('picks the mail transport: SendGrid, then SMTP, else the outbox', () => {
     expect(parseConfig({ SENDGRID_API_KEY: 'SG.x', SMTP_URL: 'smtp://h:25' }).mailTransport).to.equal(
       'sendgrid',
@@ -145,5 +168,40 @@ describe('config: parseConfig', () => {
     expect(() => {
       (config as { PORT: number }).PORT = 1;
     }).to.throw(TypeError);
+  });
+  describe('Telegram', () => {
+    const bot = {
+      TELEGRAM_BOT_TOKEN: '123456789:AAExampleTokenFromBotFather_0-9',
+      TELEGRAM_BOT_USERNAME: '@PortfolioGuardBot',
+      TELEGRAM_WEBHOOK_SECRET: 'a'.repeat(256),
+    };
+
+    it('is configured with the token, username and secret; off without them', () => {
+      const config = parseConfig(bot);
+      expect(config.telegramConfigured).to.equal(true);
+      expect(config.TELEGRAM_BOT_USERNAME).to.equal('PortfolioGuardBot');
+      expect(config.TELEGRAM_API_URL).to.equal('https://api.telegram.org');
+      expect(parseConfig({}).telegramConfigured).to.equal(false);
+    });
+
+    it('refuses a partial set with a sentence naming what is missing', () => {
+      expect(problems({ ...bot, TELEGRAM_WEBHOOK_SECRET: undefined })).to.deep.equal([
+        'TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_BOT_TOKEN and TELEGRAM_BOT_USERNAME: set all three to turn Telegram alerts on, or none',
+      ]);
+      expect(problems({ TELEGRAM_BOT_TOKEN: bot.TELEGRAM_BOT_TOKEN })).to.deep.equal([
+        'TELEGRAM_BOT_USERNAME is required with TELEGRAM_BOT_TOKEN: set all three to turn Telegram alerts on, or none',
+        'TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_BOT_TOKEN: set all three to turn Telegram alerts on, or none',
+      ]);
+    });
+
+    it('refuses a secret Telegram would refuse, and a token that is not one', () => {
+      expect(problems({ ...bot, TELEGRAM_WEBHOOK_SECRET: 'a'.repeat(257) })).to.deep.equal([
+        'TELEGRAM_WEBHOOK_SECRET must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -',
+      ]);
+      expect(problems({ ...bot, TELEGRAM_WEBHOOK_SECRET: 'has space' })).to.have.length(1);
+      expect(problems({ ...bot, TELEGRAM_BOT_TOKEN: 'not-a-token' })).to.deep.equal([
+        'TELEGRAM_BOT_TOKEN must be a bot token from BotFather (digits, a colon, then letters)',
+      ]);
+    });
   });
 });

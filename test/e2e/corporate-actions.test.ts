@@ -11,7 +11,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { assertNoHorizontalScroll, DESKTOP, PHONE } from '../helpers/browser.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
-import { bcText, forgetActions } from '../server/corporate-actions/support.ts';
+import { bcText, forgetActions, testClock } from '../server/corporate-actions/support.ts';
 import { addHolding, forgetUsers, publishPrices } from '../server/rules/support.ts';
 import { createRuleOncePriced, docsScreenshot, pageErrors, replayCsv, signedInContext } from './support.ts';
 
@@ -20,9 +20,14 @@ describe('e2e: a rule adjusted for a bonus', function () {
   let app: TestApp;
   let browser: Browser;
   let user: SignedInUser;
+  // The rules are set on 18 Dec 2025, before the ex-date (only what was set before its open is adjusted).
+  const clock = testClock('2025-12-18T15:00:00');
 
   before(async () => {
     ({ app, browser } = await startBrowserSuite({
+      // Its own database: apps of other workers would apply the file's actions by their clocks.
+      ownDatabase: true,
+      now: clock.now,
       replay: { csv: replayCsv([['LALPATHLAB', 3010, 2995]]), intervalMs: 600_000 },
     }));
     await forgetActions(app);
@@ -39,8 +44,9 @@ describe('e2e: a rule adjusted for a bonus', function () {
       trigger_type: 'TAKE_PROFIT',
       trigger_value: 20,
     });
-    // The file is read after the ex-date (19 Dec 2025): the bonus is applied at once.
-    await syncCorporateActions(app.runtime.deps.db, { text: bcText(), source: 'e2e', today: '2025-12-16' });
+    // The file is read after the ex-date (19 Dec 2025), on the 22nd: the bonus is applied at once.
+    clock.set('2025-12-22T10:00:00');
+    await syncCorporateActions(app.runtime.deps.db, { text: bcText(), source: 'e2e', today: '2025-12-22' });
     const applied = await app.runtime.corporateActions.runOnce();
     expect(applied.map((a) => a.action.symbol)).to.include('LALPATHLAB');
     // The ex-bonus session's price.

@@ -1,8 +1,9 @@
 /**
- * The Dashboard's Getting Started checklist in Chromium against the real app (spec §2
- * Dashboard, §4 Dashboard checklist): a new user sees the holdings step with its inline form and
- * a disabled Price Guard step; once the example row is saved the holdings step goes, the
- * Holdings and Active Rules cards link to /holdings and Price Guard leads to its setup.
+ * The Dashboard's Getting Started checklist in Chromium against the real app
+ * (docs/holdings.md#holdings-and-dashboard-screens): a new user sees the holdings step with its
+ * inline form and a disabled Price Guard step; the example row is placeholders (Save All ignores
+ * it untouched); once a holding is saved the holdings step goes, the Holdings and Active Rules
+ * cards link to /holdings and Price Guard leads to its setup.
  */
 import { expect } from 'chai';
 import { PHONE, screenshot } from '../helpers/browser.ts';
@@ -18,12 +19,13 @@ describe('e2e: Dashboard checklist', function () {
     await page.getByRole('heading', { name: 'Getting Started' }).waitFor();
     await page.getByRole('heading', { name: 'Add Your Holdings' }).waitFor();
     const form = page.getByRole('form', { name: 'Add Your Holdings' });
-    expect(
-      await form
-        .getByRole('combobox', { name: /Symbol/ })
-        .first()
-        .inputValue(),
-    ).to.equal('RELIANCE');
+    // The example is an example: placeholders, not values Save All would store.
+    const exampleSymbol = form.getByRole('combobox', { name: 'Symbol (row 1)', exact: true });
+    expect(await exampleSymbol.inputValue()).to.equal('');
+    expect(await exampleSymbol.getAttribute('placeholder')).to.equal('RELIANCE');
+    const exampleQuantity = form.getByLabel('Quantity (row 1)', { exact: true });
+    expect(await exampleQuantity.inputValue()).to.equal('');
+    expect(await exampleQuantity.getAttribute('placeholder')).to.equal('100');
 
     const guard = page.getByRole('button', { name: 'Price Guard' });
     expect(await guard.isDisabled()).to.equal(true);
@@ -37,9 +39,17 @@ describe('e2e: Dashboard checklist', function () {
     await screenshot(page, 'dashboard-new-user-desktop-1280');
   });
 
-  it('saves the example row; then the holdings step goes and Price Guard leads to its setup', async () => {
+  it('ignores the untouched example row; saves a typed holding; then Price Guard leads to its setup', async () => {
     const { app, user, page, errors } = suite;
     const form = page.getByRole('form', { name: 'Add Your Holdings' });
+    await form.getByRole('button', { name: 'Save All' }).click();
+    await form.getByText('Row 1: Symbol is required').waitFor();
+    const none = await apiClient(app.url).get<unknown[]>('/api/holdings', user.token);
+    expect(none.body.data, 'the untouched example is not saved').to.deep.equal([]);
+
+    await form.getByRole('combobox', { name: 'Symbol (row 1)', exact: true }).fill('RELIANCE');
+    await form.getByLabel('Quantity (row 1)', { exact: true }).fill('100');
+    await form.getByLabel('Buy Price (₹) (row 1)', { exact: true }).fill('2500');
     await form.getByRole('button', { name: 'Save All' }).click();
     await page.getByRole('heading', { name: 'Add Your Holdings' }).waitFor({ state: 'detached' });
 

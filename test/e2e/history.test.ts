@@ -1,6 +1,6 @@
 /**
- * Rule Execution History in Chromium against the real app (spec §2 History, §3 Rule
- * execution, §8): the period select drives the request, the empty state, rows from the
+ * Rule Execution History in Chromium against the real app (docs/exit-rules.md,
+ * History): the period select drives the request, the empty state, rows from the
  * database with their status colours, paging, the phone layout and the load failure.
  */
 import { expect } from 'chai';
@@ -125,9 +125,10 @@ describe('e2e: History', function () {
 
     const first = body.nth(0);
     expect(await first.innerText())
-      .to.contain('TRAILING STOP LOSS')
+      .to.contain('Trailing stop loss')
       .and.contain('₹2,697.00')
       .and.contain('₹2,690.50');
+    expect(await first.innerText(), 'the kind in words, not shouted').to.not.contain('TRAILING');
     const triggered = await first.locator('time').innerText();
     expect(triggered).to.match(/^\d{2}\/\d{2}\/\d{4}\n\d{2}:\d{2}:\d{2}$/);
     const tones = await body
@@ -135,7 +136,7 @@ describe('e2e: History', function () {
       .evaluateAll((badges) =>
         badges.map((b) => `${b.textContent} ${b.className.match(/badge-(gain|loss|warning)/)?.[1]}`),
       );
-    expect(tones).to.deep.equal(['SUCCESS gain', 'FAILED loss', 'PENDING warning']);
+    expect(tones, 'statuses in words').to.deep.equal(['Alert sent gain', 'Not sent loss', 'Sending warning']);
     expect(await body.nth(2).innerText()).to.contain('No additional details');
     await page.getByText('Showing 3 of 3 executions').waitFor();
     expect(await page.getByRole('button', { name: 'Load more' }).count()).to.equal(0);
@@ -154,7 +155,7 @@ describe('e2e: History', function () {
     expect(await cards.count()).to.equal(4);
     expect(await cards.first().innerText())
       .to.contain('RELIANCE')
-      .and.contain('SUCCESS');
+      .and.contain('Alert sent');
     await screenshot(page, 'history-phone');
     expect(errors).to.deep.equal([]);
   });
@@ -173,7 +174,7 @@ describe('e2e: History', function () {
     );
     expect(shown).to.deep.equal([
       ['In-app only', 'warning'],
-      ['RETRYING', 'warning'],
+      ['Retrying', 'warning'],
     ]);
     const colours = await badges.evaluateAll((items) =>
       items.map((b) => getComputedStyle(b).backgroundColor),
@@ -201,8 +202,9 @@ describe('e2e: History', function () {
     const page = await openSignedIn(browser, app, user, '/history');
     const errors = pageErrors(page);
     const first = page.locator('tbody tr').first();
-    await first.getByText('SUCCESS').waitFor();
+    await first.locator('.execution-status').getByText('Sent', { exact: true }).waitFor();
     expect(await first.locator('th').innerText()).to.equal('Evening digest');
+    expect(await first.getByRole('list', { name: 'Deliveries' }).innerText()).to.equal('Email sent');
     const text = await first.innerText();
     expect(text)
       .to.contain(

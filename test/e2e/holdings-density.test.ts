@@ -21,6 +21,7 @@ import {
   showUnderHeader,
   signedInContext,
   signedInSuite,
+  showValues,
 } from './support.ts';
 
 /** Symbol, quantity, buy price, replayed price, previous close. */
@@ -117,7 +118,7 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
     const accountPnl = account.locator('.figure', { hasText: 'P&L' }).locator('dd');
     expect(await accountPnl.innerText()).to.equal('****');
 
-    await page.getByRole('button', { name: 'Show values' }).click();
+    await showValues(page);
     // 150 SBIN bought at 680.40, now 1,021.10.
     expect(await row.locator('[data-col="pnl"]').innerText()).to.equal('+₹51,105.00');
     expect(await accountPnl.innerText()).to.equal('+₹51,105.00');
@@ -241,7 +242,7 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
     // The second line's LTP and the current value are there.
     const sbin = holdingCard(phone, 'SBIN');
     expect(await sbin.locator('[data-col="value"]').innerText()).to.equal('****');
-    await phone.getByRole('button', { name: 'Show values' }).click();
+    await showValues(phone);
     expect(await sbin.locator('[data-col="value"]').innerText()).to.equal('₹1,53,165.00');
     await assertNoHorizontalScroll(phone);
     await phoneContext.close();
@@ -259,10 +260,12 @@ describe('e2e: Holdings screens (issue 17): edits, eye toggle, dialogs, market s
         await openHoldingsIn(shot, density);
         const item = viewport.width < 768 ? 'li.holding-card' : 'tr.holding-row';
         await shot.locator(`${item}[data-symbol="SBIN"] [data-col="ltp"]`).getByText('₹1,021.10').waitFor();
-        await shot.getByRole('button', { name: 'Show values' }).click();
+        await showValues(shot);
         await shot.waitForTimeout(300);
         await assertNoHorizontalScroll(shot);
-        await showUnderHeader(shot.locator('.holdings-card'));
+        // A laptop as on arrival (the holdings are on the first screen); a phone scrolled to them.
+        if (viewport.width < 768) await showUnderHeader(shot.locator('.holdings-card'));
+        else await shot.mouse.move(0, 0);
         await docsScreenshot(shot, `holdings-${density}-${name}.png`);
         await shotContext.close();
       }

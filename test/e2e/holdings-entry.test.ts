@@ -1,8 +1,8 @@
 /**
- * The Holdings page's smaller paths in Chromium against the real app: the phone card's
- * figures, the symbol search box's texts, a manual Save All that half succeeds, inline edit
- * cancelling, and the delete failure texts of spec §8 (the failing calls made to fail with
- * page.route). Prices come from a replay file, so every figure is known.
+ * The Holdings page's smaller paths in Chromium against the real app: the phone card's figures, the
+ * symbol search box's texts, a manual Save All that half succeeds, inline edit cancelling, and the
+ * delete failure texts of docs/holdings.md#holdings-and-dashboard-screens (the failing calls made
+ * to fail with page.route). Prices come from a replay file, so every figure is known.
  */
 import { expect } from 'chai';
 import type { Route } from 'playwright-core';
@@ -20,6 +20,7 @@ import {
   signedInContext,
   signedInSuite,
   uploadHoldings,
+  showValues,
 } from './support.ts';
 
 const REPLAY = replayCsv([
@@ -71,7 +72,7 @@ describe('e2e: Holdings page, manual entry, search, edits and delete failures', 
     const card = holdingCard(phone, 'INFY');
     await card.locator('[data-col="ltp"]').getByText('₹1,500.00').waitFor();
     expect(await phone.locator('table.holdings-table').count()).to.equal(0);
-    await phone.getByRole('button', { name: 'Show values' }).click();
+    await showValues(phone);
     const figures = await card
       .locator('.figure')
       .evaluateAll((items) =>

@@ -10,7 +10,7 @@ import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts
 import { PHONE, screenshot } from '../helpers/browser.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { addHolding } from '../server/rules/support.ts';
-import { holdingCard, holdingRow, pageErrors, replayCsv, signedInContext } from './support.ts';
+import { holdingCard, holdingRow, pageErrors, replayCsv, signedInContext, showValues } from './support.ts';
 
 const REPLAY = replayCsv([['SBIN', 1021.1, 1025.3]]);
 
@@ -47,7 +47,7 @@ describe('e2e: holdings without a price', function () {
     expect(await idea.locator('[data-col="pnl"]').innerText()).to.equal('—');
     expect(await idea.locator('[data-col="gain"]').innerText()).to.equal('—');
 
-    await page.getByRole('button', { name: 'Show values' }).click();
+    await showValues(page);
     // Investment counts both (9,000 + 7,410); value and P&L only SBIN (10 × 1,021.10 − 9,000).
     await page.locator('[data-stat="Current Value"]').getByText('₹10,211.00').waitFor();
     expect(await page.locator('[data-stat="Total Investment"]').innerText()).to.equal('₹16,410.00');

@@ -19,6 +19,7 @@ import {
   replayCsv,
   signedInContext,
   uploadHoldings,
+  showValues,
 } from './support.ts';
 
 const WIDTHS = [
@@ -89,7 +90,7 @@ describe('e2e: screenshots of Holdings, Dashboard and History', function () {
 
       await page.goto(`${app.url}/holdings`);
       await page.locator(`${item}[data-symbol="SBIN"] [data-col="ltp"]`).getByText('₹').waitFor();
-      await page.getByRole('button', { name: 'Show values' }).click();
+      await showValues(page);
       await page.locator(`${item}[data-symbol="NIFTYBEES"] .expand-button`).click();
       await page.locator('.holding-details .account-item').nth(1).waitFor();
       // A draft in each of NIFTYBEES's two accounts.

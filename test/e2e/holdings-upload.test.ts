@@ -5,6 +5,7 @@
  * Screenshots of the preview at 1280 and 375 px.
  */
 import { expect } from 'chai';
+import { waitFor } from '../helpers/wait.ts';
 import type { Page } from 'playwright-core';
 import { readShared } from '../helpers/shared-data.ts';
 import path from 'node:path';
@@ -12,7 +13,9 @@ import { assertNoHorizontalScroll, screenshot, screenshotDir } from '../helpers/
 import {
   chooseFile,
   confirmUpload,
+  createRuleOncePriced,
   holdingRow,
+  replayCsv,
   signedInSuite,
   tableSymbols,
   uploadDialog,
@@ -30,8 +33,23 @@ describe('e2e: the upload dialog (account, skipped rows, removals)', function ()
   this.timeout(90_000);
   const suite = signedInSuite({
     name: 'Ravi Iyer',
-    seed: (app, user) =>
-      uploadHoldings(app, user, { csvData: readShared('fixtures/brokers/dhan_holdings.csv') }),
+    replay: {
+      csv: replayCsv([
+        ['HDFCBANK', 746.7, 740],
+        ['COALINDIA', 480.5, 478],
+        ['ONGC', 240.1, 238],
+      ]),
+      intervalMs: 500,
+    },
+    seed: async (app, user) => {
+      await uploadHoldings(app, user, { csvData: readShared('fixtures/brokers/dhan_holdings.csv') });
+      await createRuleOncePriced(app, user, {
+        symbol: 'COALINDIA',
+        rule_name: 'Coal India stop',
+        trigger_type: 'FIXED_STOP_LOSS',
+        trigger_value: 5,
+      });
+    },
     viewport: { width: 1280, height: 1000 },
   });
 
@@ -71,13 +89,26 @@ describe('e2e: the upload dialog (account, skipped rows, removals)', function ()
       'ONGC NSE',
     ]);
     await dialog.getByText('was 130 @ ₹831.89').waitFor();
+    // The exit rule on a removed holding goes with it: the preview says so by name.
+    await removals.getByText('1 exit rule will be deleted too').waitFor();
+    expect(
+      await removals.getByRole('region', { name: 'Exit rules this upload deletes' }).innerText(),
+    ).to.equal('Coal India stop (COALINDIA)');
     await screenshot(page, 'upload-preview-desktop-1280');
     await dialog.screenshot({ path: path.join(screenshotDir, 'upload-preview-dialog-1280.png') });
 
     await confirmUpload(dialog);
-    await page.getByText('Uploaded 1 holding to Dhan: 0 new, 1 updated, 2 removed, 1 skipped.').waitFor();
-    await holdingRow(page, 'HDFCBANK').waitFor();
-    expect(await tableSymbols(page)).to.deep.equal(['HDFCBANK']);
+    // The notice repeats the preview's counts, in its words, and names the rule that went.
+    await page
+      .getByText(
+        'Uploaded 1 holding to Dhan: 0 new, 1 changed, 2 removed, 1 skipped. 1 exit rule removed: Coal India stop.',
+      )
+      .waitFor();
+    // The table refreshes just after the notice: wait for the removed rows to go.
+    await waitFor('the table to list HDFCBANK alone', async () => {
+      const symbols = await tableSymbols(page);
+      return symbols.length === 1 && symbols[0] === 'HDFCBANK';
+    });
     expect(await holdingRow(page, 'HDFCBANK').locator('[data-col="qty"]').innerText()).to.equal('150');
     expect(errors).to.deep.equal([]);
   });

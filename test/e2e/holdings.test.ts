@@ -5,8 +5,8 @@
  * so every figure is known.
  */
 import { expect } from 'chai';
-import { fileURLToPath } from 'node:url';
 import { screenshot } from '../helpers/browser.ts';
+import { sharedPath } from '../helpers/shared-data.ts';
 import { addHolding } from '../server/rules/support.ts';
 import {
   chooseFile,
@@ -23,11 +23,10 @@ import {
   signedInSuite,
   tableSymbols,
   uploadDialog,
+  showValues,
 } from './support.ts';
 
-const KITE_FILE = fileURLToPath(
-  new URL('../../../shared/fixtures/brokers/zerodha_kite_holdings.csv', import.meta.url),
-);
+const KITE_FILE = sharedPath('fixtures/brokers/zerodha_kite_holdings.csv');
 
 const REPLAY = replayCsv([...KITE_PRICES, ['GOLDIAM', 398.75, 402.1]]);
 
@@ -90,7 +89,7 @@ describe('e2e: Holdings page', function () {
     const { page } = suite;
     const investment = page.locator('[data-stat="Total Investment"]');
     expect(await investment.innerText()).to.equal('****');
-    await page.getByRole('button', { name: 'Show values' }).click();
+    await showValues(page);
     expect(await investment.innerText()).to.equal('₹2,01,885.05');
     await page.locator('[data-stat="P&L"]').getByText('+₹4,599.65').waitFor();
     expect(await holdingRow(page, 'SBIN').locator('[data-col="pnl"]').innerText()).to.equal('+₹703.50');
@@ -230,7 +229,7 @@ describe('e2e: Holdings page', function () {
       .locator('.price-chart')
       .waitFor({ timeout: 10_000 })
       .catch(() => undefined);
-    await page.getByRole('button', { name: 'Show values' }).click();
+    await showValues(page);
     await page.waitForTimeout(1500);
     await screenshot(page, 'holdings-desktop-1280');
 

@@ -1,5 +1,5 @@
 /**
- * How a tab reaches the live feed: over a WebSocket from the first request (ARCHITECTURE §10:
+ * How a tab reaches the live feed: over a WebSocket from the first request (docs/live-prices.md:
  * no sticky sessions needed behind a load balancer), and over long-polling only where a
  * WebSocket cannot open, still Live and still moving prices.
  */
@@ -24,10 +24,10 @@ function watchTransports(page: Page): { polling: string[]; webSockets: string[] 
   return seen;
 }
 
-/** Waits for Live in the header and a RELIANCE price in the table. */
+/** Waits for the connected header (the demo market's 'Simulated prices') and a moving RELIANCE price. */
 async function expectLivePrices(page: Page): Promise<void> {
-  await page.locator('.live-indicator[data-tone="live"]').waitFor({ timeout: 15_000 });
-  expect(await page.locator('.live-label').innerText()).to.equal('Live');
+  await page.locator('.live-indicator[data-tone="simulated"]').waitFor({ timeout: 15_000 });
+  expect(await page.locator('.live-label').innerText()).to.equal('Simulated prices');
   const first = await page.locator(LTP).getAttribute('data-live-value', { timeout: 15_000 });
   await page.waitForFunction(
     ([selector, before]) => {

@@ -21,6 +21,7 @@ import {
   pageErrors,
   signedInContext,
   uploadHoldings,
+  showValues,
 } from './support.ts';
 
 const LTP = 'tr.holding-row[data-symbol="RELIANCE"] [data-col="ltp"] [data-live-value]';
@@ -114,10 +115,10 @@ describe('e2e: live prices across tabs', function () {
     await stopBrowserSuite({ app, browser });
   });
 
-  it('shows Live in the header of both tabs', async () => {
+  it("shows 'Simulated prices' in the header of both tabs (the demo market, never 'Live')", async () => {
     for (const tab of tabs) {
-      await tab.locator('.live-indicator[data-tone="live"]').waitFor({ timeout: 10_000 });
-      expect(await tab.locator('.live-label').innerText()).to.equal('Live');
+      await tab.locator('.live-indicator[data-tone="simulated"]').waitFor({ timeout: 10_000 });
+      expect(await tab.locator('.live-label').innerText()).to.equal('Simulated prices');
     }
   });
 
@@ -150,7 +151,7 @@ describe('e2e: live prices across tabs', function () {
     // The P&L follows the new price: quantity × (LTP − buy price). Amounts show once the eye
     // toggle shows them (they stay shown for the next test).
     const tab = tabs[0]!;
-    await tab.getByRole('button', { name: 'Show values' }).click();
+    await showValues(tab);
     const { ltp, pnl } = await tab.evaluate(() => {
       const row = document.querySelector('tr.holding-row[data-symbol="RELIANCE"]')!;
       return {
@@ -221,7 +222,7 @@ describe('e2e: live prices across tabs', function () {
     await addHolding(app, user, 'ITC', 50, 405);
     for (const page of tabs) {
       await holdingRow(page, 'ITC').waitFor({ timeout: 10_000 });
-      await page.locator('.live-indicator[data-tone="live"]').waitFor({ timeout: 10_000 });
+      await page.locator('.live-indicator[data-tone="simulated"]').waitFor({ timeout: 10_000 });
     }
     expect(await tab.evaluate(() => localStorage.getItem('auth_token'))).to.not.equal(tokenBefore);
     const before = await ltpOf(tab);
@@ -242,7 +243,7 @@ describe('e2e: live prices across tabs', function () {
     await holdingRow(tab, 'NIFTYBEES').locator('[data-col="ltp"] [data-live-value]').waitFor();
     await holdingRow(tab, 'RELIANCE').locator('.expand-button').click();
     await tab.locator('.price-chart').waitFor();
-    await tab.getByRole('button', { name: 'Show values' }).click();
+    await showValues(tab);
     await tab.waitForTimeout(6000);
     // At 1280 px the whole table fits its card: no scrolling sideways inside it.
     const table = await tab

@@ -1,7 +1,6 @@
 /**
- * What the public pages say (spec §2 Landing, Know more, Contact, Terms and Privacy) and the
- * frame of the signed-in pages (§2 Authenticated layout), checked as a reader would, with a
- * screenshot of each page at 1280 px and 375 px in test-results/screenshots/.
+ * What the public pages say and the frame of the signed-in pages (docs/pages.md), checked as a
+ * reader would, with a screenshot of each page at 1280 px and 375 px in test-results/screenshots/.
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
@@ -143,7 +142,7 @@ describe('e2e: what the pages say', function () {
   after(() => stopBrowserSuite({ app, browser }));
 
   for (const entry of PUBLIC_PAGES) {
-    it(`${entry.path} shows the spec's content (${entry.name})`, async () => {
+    it(`${entry.path} shows its documented content (${entry.name})`, async () => {
       const page = await newPage(browser, DESKTOP);
       const errors = pageErrors(page);
       await page.goto(`${app.url}${entry.path}`);
@@ -188,7 +187,7 @@ describe('e2e: what the pages say', function () {
       user = await signIn(app, { name: 'Priya Nair' });
     });
 
-    it('has the header of spec §2: logo, Home/Holdings/History, settings icon, user, Logout', async () => {
+    it('has the signed-in header: logo, Home/Holdings/History, settings icon, user, Logout', async () => {
       const page = await openSignedIn(browser, app, user, '/holdings');
       const header = page.getByRole('banner');
       const nav = header.getByRole('navigation', { name: 'Main' }).first();

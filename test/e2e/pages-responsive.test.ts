@@ -1,42 +1,20 @@
 /**
- * Every route of spec §2 at 360 px (issue 2: responsive down to 360 px with no sideways
+ * Every route (docs/pages.md) at 360 px (issue 2: responsive down to 360 px with no sideways
  * scroll) and accessible (labels, contrast): every form field has an accessible name, and
  * axe-core finds no critical or serious violation.
  */
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
+import { seriousViolations } from '../helpers/axe.ts';
+import { readSharedBytes } from '../helpers/shared-data.ts';
 import { assertNoHorizontalScroll, DESKTOP, newPage } from '../helpers/browser.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { addHolding } from '../server/rules/support.ts';
 import { chooseFile, openUploadDialog, signedInContext } from './support.ts';
 
 const NARROW = { width: 360, height: 740 };
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** Runs axe-core in the page; returns the critical and serious violations, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // page.evaluate runs through the debugging protocol, which the page's CSP does not restrict.
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 /** Form fields without an accessible name (label, aria-label, aria-labelledby or title). */
 function unnamedFields(page: Page): Promise<string[]> {
   return page.evaluate(() =>
@@ -181,9 +159,7 @@ describe('e2e: every route at 360 px, with labelled fields and no serious axe vi
     const investor = await signIn(app, { name: 'Kavita Rao' });
     await addHolding(app, investor, 'RELIANCE', 1000, 1470.9576);
     await addHolding(app, investor, 'HDFCBANK', 5000, 10.5);
-    const kite = readFileSync(
-      new URL('../../../shared/fixtures/brokers/zerodha_kite_holdings.csv', import.meta.url),
-    );
+    const kite = readSharedBytes('fixtures/brokers/zerodha_kite_holdings.csv');
     for (const viewport of [NARROW, { width: 375, height: 740 }, DESKTOP]) {
       const context = await signedInContext(browser, app, investor, viewport);
       const page = await context.newPage();

@@ -1,13 +1,13 @@
 /**
- * The public side in Chromium against the real app (spec §2 Route table, Landing, Login,
- * Know more; §4 Session): Get Started through demo sign-in to the dashboard and back out,
+ * The public side in Chromium against the real app (docs/pages.md,
+ * docs/auth.md#in-the-browser): Get Started through demo sign-in to the dashboard and back out,
  * the post-login redirect whitelist, unknown paths, the sign-in guard, phone widths.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
-import { assertNoHorizontalScroll, newPage } from '../helpers/browser.ts';
+import { assertNoHorizontalScroll, newPage, PHONE } from '../helpers/browser.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { pageErrors, pathOf } from './support.ts';
 
@@ -90,6 +90,35 @@ describe('e2e: public pages and the sign-in flow', function () {
       await page.close();
     });
   }
+
+  it("loads none of the signed-in app's code on the landing page: no script of its pages or frame, no rule of their stylesheets", async () => {
+    const page = await newPage(browser, PHONE);
+    const assets: string[] = [];
+    page.on('request', (req) => {
+      const { pathname } = new URL(req.url());
+      if (pathname.startsWith('/assets/')) assets.push(pathname);
+    });
+    // The page view is recorded once the page has rendered (RouteEffects): by then it has asked for all it needs.
+    const pageView = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/events');
+    await page.goto(`${app.url}/`);
+    await page.getByRole('button', { name: 'Get Started' }).first().waitFor();
+    await pageView;
+    // What index.html names (the entry, its preloaded chunks, the first stylesheet), nothing
+    // loaded on demand: the signed-in pages and their frame are lazy chunks.
+    const html = await (await fetch(`${app.url}/`)).text();
+    const named = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+    expect(assets.length, 'assets requested').to.be.above(0);
+    expect(assets.filter((asset) => !named.includes(asset))).to.deep.equal([]);
+    // The Holdings screens' styles (the table, the header's market state) come with the
+    // signed-in frame, not with the first stylesheet.
+    const appRules = await page.evaluate(() =>
+      [...document.styleSheets]
+        .flatMap((sheet) => [...sheet.cssRules].map((rule) => rule.cssText))
+        .filter((text) => /\.(holdings-table|live-indicator|portfolio-summary|login-card)\b/.test(text)),
+    );
+    expect(appRules.length, appRules.map((rule) => rule.slice(0, 80)).join('\n')).to.equal(0);
+    await page.close();
+  });
 
   it('hides pricing on the know-more page until sign-in', async () => {
     const page = await newPage(browser);

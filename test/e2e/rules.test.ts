@@ -90,39 +90,30 @@ describe('e2e: exit rules and alerts', function () {
     await viewShot(page, 'rules-price-guard-modal');
   });
 
-  it('creates a 7% trailing draft per holding, expands and highlights them, and types live', async () => {
+  it('reviews a 7% trailing rule per holding and saves them with one Save', async () => {
     const { page } = suite;
     await page.getByRole('dialog').getByRole('button', { name: 'Price Guard' }).click();
-    const drafts = page.locator('form.rule-draft');
-    await drafts.nth(1).waitFor();
-    expect(await drafts.count()).to.equal(2);
-    expect(await page.locator('.account-rules[data-highlight="true"]').count()).to.equal(2);
-    await page.getByText('2 unsaved rules').waitFor();
-
-    const infy = page.getByRole('form', { name: 'New rule for INFY (NSE)' });
-    const value = infy.getByLabel('Trigger value');
-    expect(await value.inputValue()).to.equal('7');
-    expect(await infy.getByLabel('Rule', { exact: true }).inputValue()).to.equal('TRAILING_STOP_LOSS');
-    await infy.getByText('Alert when the price falls to ₹1,395.00').waitFor();
-    await value.fill('');
-    await value.pressSequentially('1a2.5.0');
-    expect(await value.inputValue()).to.equal('12.50');
-    await infy.getByText('Alert when the price falls to ₹1,312.50').waitFor();
-    await infy.getByLabel('Unit').selectOption('ABSOLUTE');
-    await value.fill('2000');
-    await infy.getByText('Invalid trigger price calculated. Please check your input.').waitFor();
-    await infy.getByLabel('Unit').selectOption('PERCENT');
-    await value.fill('7');
-    await infy.getByText('Alert when the price falls to ₹1,395.00').waitFor();
-    // The highlight fades after 3 s.
-    await page.locator('.account-rules[data-highlight="true"]').first().waitFor({ state: 'detached' });
+    const review = page.getByRole('dialog', { name: 'Review Price Guard rules' });
+    await review.getByRole('checkbox', { name: 'Protect INFY in Manual' }).waitFor();
+    expect(await review.locator('tbody tr').count()).to.equal(2);
+    await review.locator('tbody tr[data-symbol="RELIANCE"]').getByText('₹1,395.00').waitFor();
+    await review.locator('tbody tr[data-symbol="INFY"]').getByText('₹1,395.00').waitFor();
+    expect(await page.locator('form.rule-draft').count()).to.equal(0);
+    await viewShot(page, 'rules-price-guard-review');
+    await review.getByRole('button', { name: 'Save 2 rules' }).click();
+    await review.waitFor({ state: 'detached' });
   });
 
-  it('saves every draft with Save All; the trailing level follows the rise', async () => {
+  it('saves every rule; the rows stay folded and the trailing level follows the rise', async () => {
     const { page } = suite;
-    await page.getByRole('button', { name: 'Save All' }).click();
     await page.getByText('Saved 2 rules.').waitFor();
     expect(await page.locator('form.rule-draft').count()).to.equal(0);
+    // No row was opened to save them; RELIANCE is opened to watch its level.
+    const relianceToggle = holdingRow(page, 'RELIANCE').locator('.expand-button');
+    await page.waitForFunction(
+      () => document.querySelectorAll('tr.holding-row .expand-button[aria-expanded="true"]').length === 0,
+    );
+    await relianceToggle.click();
     const relianceRules = page.getByRole('group', { name: 'Rules for RELIANCE (NSE)' });
     await relianceRules.locator('.rule-status').getByText('Active', { exact: true }).waitFor();
     await relianceRules.getByText('₹1,395.00').waitFor();
@@ -190,7 +181,7 @@ describe('e2e: exit rules and alerts', function () {
     await page.getByRole('link', { name: 'History', exact: true }).first().click();
     const row = page.locator('.history-table tbody tr', { hasText: 'RELIANCE' });
     await row.waitFor();
-    expect(await row.innerText()).to.contain('TRAILING STOP LOSS');
+    expect(await row.innerText()).to.contain('Trailing stop loss');
   });
 
   it('creates a rule with the 4-step wizard', async () => {

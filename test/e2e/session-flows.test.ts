@@ -1,6 +1,6 @@
 /**
- * The session in Chromium against the real app (spec §2 Landing and Route table, §4 Session,
- * §8 401 on any call): the full-screen check at start, Get Started with a valid, an expired
+ * The session in Chromium against the real app (docs/auth.md#in-the-browser,
+ * docs/pages.md): the full-screen check at start, Get Started with a valid, an expired
  * or a garbage stored token, a 401 after every session was revoked, and page views.
  */
 import { expect } from 'chai';

@@ -1,5 +1,5 @@
 /**
- * The Login page's texts in Chromium against the real app (spec §2 Login, §8 Login failure):
+ * The Login page's texts in Chromium against the real app (docs/pages.md, Login):
  * the demo form next to the 'Google Sign-In Unavailable' notice, 'Signing you in...' while
  * the call runs, and 'Login failed. Please try again.' when it fails.
  */

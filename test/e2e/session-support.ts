@@ -1,5 +1,5 @@
 /**
- * Browser-test steps for the session flows (spec §4 Session): the stored tokens of a page,
+ * Browser-test steps for the session flows (docs/auth.md#in-the-browser): the stored tokens of a page,
  * and a gate that holds chosen API calls until the test lets them through, so the busy
  * texts shown meanwhile can be checked.
  */

@@ -1,5 +1,5 @@
 /**
- * Two tabs of one browser (spec §4 Session, ARCHITECTURE §7): they share localStorage, so
+ * Two tabs of one browser (docs/auth.md#in-the-browser): they share localStorage, so
  * logging out in one signs the other out, and a token refreshed by one is the token the
  * other sends next, without a refresh of its own.
  */
@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
 
+import { screenshot } from '../helpers/browser.ts';
 import { startBrowserSuite, stopBrowserSuite } from '../helpers/browser-suite.ts';
 import { request } from '../helpers/http.ts';
 import { signIn } from '../helpers/users.ts';
@@ -39,6 +40,15 @@ describe('e2e: two tabs of one browser', function () {
     await second.waitForURL((url) => url.pathname === '/login');
     expect(pathOf(second)).to.equal('/login?redirect=%2Fsettings');
     await second.getByRole('button', { name: 'Sign in (demo)' }).waitFor();
+    // It says why (issue 28, item 16); a login page opened afresh does not.
+    await second
+      .getByRole('status')
+      .filter({ hasText: 'You were signed out in another tab. Sign in again to continue.' })
+      .waitFor();
+    await screenshot(second, 'signed-out-elsewhere-1280');
+    await first.goto(`${app.url}/login`);
+    await first.getByRole('button', { name: 'Sign in (demo)' }).waitFor();
+    expect(await first.getByText('signed out in another tab').count()).to.equal(0);
     expect(await storedTokens(second)).to.deep.equal({ access: null, refresh: null });
     const reuse = await request(app.url, 'POST', '/api/auth/refresh', { refresh_token: user.refreshToken });
     expect(reuse.status, 'the session was revoked on the server').to.equal(401);

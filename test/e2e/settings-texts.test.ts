@@ -1,5 +1,5 @@
 /**
- * The Settings page's busy and failure texts (spec §2 Settings, §8): 'Adding...' while an
+ * The Settings page's busy and failure texts (docs/notifications.md): 'Adding...' while an
  * endpoint is added, the value field's placeholder examples, and the fallback sentences
  * when adding, resending or deleting fails without a message from the server.
  */

@@ -1,7 +1,7 @@
 /**
- * Settings and the Verify page in Chromium against the real app (spec §2 Settings, §4
- * Endpoint verification, §8): the account email, adding an email and verifying it through
- * the link in the dev outbox, validation, WhatsApp by tier, resend, delete, failures.
+ * Settings and the Verify page in Chromium against the real app (docs/notifications.md): the
+ * account email, adding an email and verifying it through the link in the dev outbox, validation,
+ * WhatsApp by tier, resend, delete, failures.
  */
 import { CHECK_EMAIL_NOTICE, ENDPOINT_MESSAGES } from '@app/common/api/endpoints';
 import { expect } from 'chai';
@@ -72,6 +72,10 @@ describe('e2e: Settings and email verification', function () {
     const row = endpointRow(page, email);
     await row.getByText('Unverified').waitFor();
     expect(await row.getAttribute('class')).to.contain('endpoint-row-pending');
+    expect(
+      await row.getByRole('checkbox', { name: 'Active' }).isChecked(),
+      'an unverified address receives nothing: not ticked (issue 28, item 16)',
+    ).to.equal(false);
     await row.getByRole('button', { name: /Resend Email/ }).waitFor();
     await page.getByRole('status').filter({ hasText: CHECK_EMAIL_NOTICE }).waitFor();
     expect(await page.getByRole('form').count(), 'the form closes after adding').to.equal(0);
@@ -86,6 +90,9 @@ describe('e2e: Settings and email verification', function () {
     await page.waitForURL(/\/settings$/);
     await endpointRow(page, email).getByText('Verified', { exact: true }).waitFor();
     expect(await page.getByText('Unverified').count()).to.equal(0);
+    expect(await endpointRow(page, email).getByRole('checkbox', { name: 'Active' }).isChecked()).to.equal(
+      true,
+    );
     expect(errors).to.deep.equal([]);
   });
 
@@ -126,6 +133,9 @@ describe('e2e: Settings and email verification', function () {
     await page.getByRole('alert').filter({ hasText: TIER_MESSAGE }).waitFor();
     expect(await phone.inputValue()).to.equal('+91 98765 43210');
     await page.getByText('Whatsapp support coming soon').first().waitFor();
+    // This server has no Telegram bot (TELEGRAM_* unset): no Connect, a note instead.
+    await page.getByText('Telegram alerts: coming soon').waitFor();
+    expect(await page.getByRole('button', { name: 'Connect Telegram' }).count()).to.equal(0);
     await page.setViewportSize(PHONE);
     await assertNoHorizontalScroll(page);
     await screenshot(page, 'settings-form-error-phone');

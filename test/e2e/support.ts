@@ -290,3 +290,15 @@ export async function consoleWorkbook(): Promise<Buffer> {
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
+
+/**
+ * Shows the amounts with the eye toggle unless they are shown already: the choice is remembered
+ * on the device (the browser context), so an earlier page of the same context may have made it.
+ */
+export async function showValues(page: Page): Promise<void> {
+  const show = page.getByRole('button', { name: 'Show values' });
+  const hide = page.getByRole('button', { name: 'Hide values' });
+  await show.or(hide).first().waitFor();
+  if (await show.count()) await show.first().click();
+  await hide.first().waitFor();
+}

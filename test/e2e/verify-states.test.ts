@@ -1,5 +1,5 @@
 /**
- * The Verify page's states in Chromium (spec §2 Verify endpoint, §8): 'Verifying your
+ * The Verify page's states in Chromium (docs/notifications.md): 'Verifying your
  * email...' while the call runs, 'Verification failed.' for a refusal without a reason,
  * the call-failure text when the call never completes, and 'Go to Notification Settings'
  * on every outcome.
@@ -52,6 +52,27 @@ describe('e2e: Verify page states', function () {
     await expectSettingsLink(page);
     expect(errors).to.deep.equal([]);
     await page.close();
+  });
+
+  it("says 'Email already verified' when the link is clicked a second time (issue 28, item 16)", async () => {
+    const user = await signIn(app);
+    const email = uniqueEmail('verify-twice');
+    await addEndpoint(app, user.token, { value: email });
+    const [mail] = await outboxFor(app, email);
+    const link = new URL(verifyLink(mail!.text));
+    const first = await newPage(browser);
+    await first.goto(`${app.url}${link.pathname}${link.search}`);
+    await first.getByRole('heading', { name: 'Email verified' }).waitFor();
+    await first.close();
+    const again = await newPage(browser, PHONE);
+    const errors = pageErrors(again);
+    await again.goto(`${app.url}${link.pathname}${link.search}`);
+    await again.getByRole('heading', { name: 'Email already verified' }).waitFor();
+    expect(await again.getByRole('alert').count(), 'no error').to.equal(0);
+    await expectSettingsLink(again);
+    await screenshot(again, 'verify-already-375');
+    expect(errors).to.deep.equal([]);
+    await again.close();
   });
 
   it("says 'Verification failed.' when the server refuses without a reason", async () => {

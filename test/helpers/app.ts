@@ -42,12 +42,14 @@ export interface BootOptions {
   log?: Logger;
   /** Rules engine tunables (claim chunk size, …). */
   rulesEngine?: RuntimeOptions['rulesEngine'];
-  /** The clock of the date-driven jobs (corporate actions' ex-dates). */
+  /** The app's clock (`AppDeps.now`): ex-dates, evening digests, when levels, alert prices and lots are set. */
   now?: () => Date;
   /** Run the evening digest job on its minute timer (default off: only the digest tests want it). */
   digestTimer?: boolean;
   /** How often the app looks for due corporate actions (default a minute). */
   corporateActionsIntervalMs?: number;
+  /** Senders of the test's own (a fake channel), added to the configured ones. */
+  senders?: RuntimeOptions['senders'];
 }
 
 /**
@@ -106,6 +108,7 @@ async function bootOn(databaseUrl: string | undefined, options: BootOptions): Pr
     batchOwner: { key: `${queuePrefix}:batch-owner` },
     now: options.now,
     corporateActionsIntervalMs: options.corporateActionsIntervalMs,
+    senders: options.senders,
     digestTimer: options.digestTimer ?? false,
   });
   queuePrefixes.set(runtime.deps.database, queuePrefix);

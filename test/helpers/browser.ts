@@ -1,5 +1,5 @@
 /**
- * Headless Chromium for browser tests (ARCHITECTURE §8): playwright-core driving the system
+ * Headless Chromium for browser tests (docs/tests.md#chromium): playwright-core driving the system
  * Chromium (CHROMIUM_PATH, else chromium-headless-shell or chromium: scripts/chromium.mjs)
  * against the built client.
  */

@@ -43,6 +43,8 @@ export interface FakeMail {
   subject: string;
   text: string;
   html: string;
+  /** Headers the request or its personalization gave (List-Unsubscribe), when any. */
+  headers?: Record<string, string>;
 }
 
 export interface RecordedMailRequest {
@@ -60,6 +62,8 @@ interface Personalization {
   to: Array<{ email: string; name?: string }>;
   subject?: string;
   substitutions?: Record<string, string>;
+  /** This personalization's own headers (List-Unsubscribe), over the request's. */
+  headers?: Record<string, string>;
 }
 
 /** The parts of SendGrid's v3 mail body the tests look at. */
@@ -123,12 +127,16 @@ function substitute(text: string, substitutions: Record<string, string> = {}): s
 
 function mailsOf(body: SendGridMailBody): FakeMail[] {
   const content = (type: string) => body.content?.find((c) => c.type === type)?.value ?? '';
-  return (body.personalizations ?? []).map((p) => ({
-    to: p.to?.[0]?.email ?? '',
-    subject: substitute(p.subject ?? body.subject ?? '', p.substitutions),
-    text: substitute(content('text/plain'), p.substitutions),
-    html: substitute(content('text/html'), p.substitutions),
-  }));
+  return (body.personalizations ?? []).map((p) => {
+    const headers = { ...(body.headers as Record<string, string> | undefined), ...p.headers };
+    return {
+      to: p.to?.[0]?.email ?? '',
+      subject: substitute(p.subject ?? body.subject ?? '', p.substitutions),
+      text: substitute(content('text/plain'), p.substitutions),
+      html: substitute(content('text/html'), p.substitutions),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    };
+  });
 }
 
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();

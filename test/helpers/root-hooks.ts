@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { closeTestContexts, noteOpenContexts } from './open-contexts.ts';
 import { createFreshDatabase, dropDatabase, startRedisServer } from './services.ts';
+import { sharedDataNotice } from './shared-data.ts';
 import { failOnUnhandledRejections, watchUnhandledRejections } from './unhandled.ts';
 
 interface TestServices {
@@ -107,8 +108,13 @@ export const mochaHooks = {
   },
 };
 
-/** Main process, before any file: the registry the parallel workers write to. */
+/**
+ * Main process, before any file: the registry the parallel workers write to, and the run's one
+ * line when `../shared` is absent (`npm test` runs mocha twice and says it once: TEST_SHARED_NOTED).
+ */
 export function mochaGlobalSetup() {
+  const notice = sharedDataNotice();
+  if (notice && !process.env.TEST_SHARED_NOTED) console.log(notice);
   process.env.TEST_RUN_PID = String(process.pid);
   process.env.TEST_SERVICES_REGISTRY = mkdtempSync(path.join(tmpdir(), 'pg-test-services-'));
 }

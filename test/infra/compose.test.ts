@@ -1,7 +1,8 @@
 /**
  * Docker cannot run in every test environment, so the deployment files are checked by
- * reading them: the compose services and their wiring, the Dockerfile, and that every
- * variable they set or document is one config/src/index.ts knows (and the reverse).
+ * reading them: the compose services and their wiring, the reverse proxy's configuration (nginx
+ * is not run here), the Dockerfile, and that every variable they set or document is one
+ * config/src/index.ts knows (and the reverse).
  */
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ interface Service {
   command?: string[] | string;
   environment?: Record<string, string>;
   ports?: string[];
+  expose?: string[];
   volumes?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test?: string[]; disable?: boolean };
@@ -38,10 +40,16 @@ interface Compose {
 
 describe('infra: docker-compose.yml', () => {
   const compose = parse(read('docker-compose.yml')) as Compose;
-  const { postgres, redis, server, streamer } = compose.services;
+  const { postgres, redis, server, streamer, proxy } = compose.services;
 
-  it('has exactly postgres, redis, server and streamer', () => {
-    expect(Object.keys(compose.services)).to.have.members(['postgres', 'redis', 'server', 'streamer']);
+  it('has exactly postgres, redis, server, streamer and the proxy', () => {
+    expect(Object.keys(compose.services)).to.have.members([
+      'postgres',
+      'redis',
+      'server',
+      'streamer',
+      'proxy',
+    ]);
     expect(postgres!.image).to.equal('postgres:16');
     expect(redis!.image).to.match(/^redis:7/);
   });
@@ -59,7 +67,8 @@ describe('infra: docker-compose.yml', () => {
   it('keeps data in named volumes', () => {
     expect(postgres!.volumes).to.include('pgdata:/var/lib/postgresql/data');
     for (const service of Object.values(compose.services)) {
-      for (const volume of service.volumes ?? []) {
+      // A file of this repository mounted read-only (the proxy's configuration) is not data.
+      for (const volume of (service.volumes ?? []).filter((v) => !v.startsWith('./'))) {
         expect(compose.volumes).to.have.property(volume.split(':')[0]!);
       }
     }
@@ -77,7 +86,18 @@ describe('infra: docker-compose.yml', () => {
     expect(server!.build).to.equal('.');
     expect(streamer!.image).to.equal(server!.image);
     expect(streamer!.command).to.deep.equal(['node', '--enable-source-maps', 'dist/streamer.js']);
-    expect(server!.ports).to.deep.equal(['3000:3000']);
+  });
+
+  it('publishes only the proxy, which reaches the server once it is healthy', () => {
+    for (const [name, service] of Object.entries(compose.services))
+      if (name !== 'proxy') expect(service.ports, `${name} publishes no port`).to.equal(undefined);
+    expect(proxy!.ports).to.deep.equal(['3000:80']);
+    expect(proxy!.image).to.match(/^nginx:/);
+    expect(proxy!.volumes).to.deep.equal(['./deploy/nginx.conf:/etc/nginx/nginx.conf:ro']);
+    expect(proxy!.depends_on).to.deep.equal({ server: { condition: 'service_healthy' } });
+    expect(server!.expose).to.deep.equal(['3000']);
+    // The server keys its limits on the address the proxy sets.
+    expect(server!.environment!.TRUST_PROXY).to.equal('true');
   });
 
   it('configures the scaled mode: Postgres, Redis, production, Yahoo quotes', () => {
@@ -87,6 +107,7 @@ describe('infra: docker-compose.yml', () => {
     expect(env.REDIS_URL).to.equal('redis://redis:6379');
     expect(env.QUOTE_PROVIDER).to.equal('${QUOTE_PROVIDER:-yahoo}');
     expect(env.DEMO_MODE).to.equal('${DEMO_MODE:-false}');
+    expect(env.DEMO_MODE_PUBLIC_OK).to.equal('${DEMO_MODE_PUBLIC_OK:-false}');
     expect(env.JWT_SECRET).to.match(/^\$\{JWT_SECRET:\?.+\}$/);
     expect(env.GOOGLE_CLIENT_ID).to.match(/^\$\{GOOGLE_CLIENT_ID/);
     expect(env.APP_URL).to.match(/^\$\{APP_URL/);
@@ -102,6 +123,57 @@ describe('infra: docker-compose.yml', () => {
       );
       expect(unknown, `${name} sets variables config/src/index.ts does not read`).to.deep.equal([]);
     }
+  });
+});
+
+describe('infra: the reverse proxy (deploy/nginx.conf)', () => {
+  const conf = read('deploy/nginx.conf').replace(/#.*$/gm, '');
+  const directives = (name: string) =>
+    [...conf.matchAll(new RegExp(`^\\s*${name}\\s+([^;]+);`, 'gm'))].map((m) => m[1]!);
+  const block = (opening: string) => {
+    const start = conf.indexOf(`${opening} {`);
+    expect(start, opening).to.be.at.least(0);
+    let depth = 0;
+    for (let i = conf.indexOf('{', start); i < conf.length; i++) {
+      if (conf[i] === '{') depth += 1;
+      if (conf[i] === '}' && --depth === 0) return conf.slice(start, i + 1);
+    }
+    throw new Error(`${opening} is not closed`);
+  };
+
+  it('limits connections and requests per client address, answering 429', () => {
+    expect(directives('limit_conn_zone')).to.deep.equal([
+      '$binary_remote_addr zone=connections_per_address:10m',
+    ]);
+    expect(directives('limit_req_zone')[0]).to.match(
+      /^\$binary_remote_addr zone=requests_per_address:10m rate=\d+r\/s$/,
+    );
+    const server = block('server');
+    expect(server).to.match(/limit_conn connections_per_address \d+;/);
+    expect(server).to.match(/limit_req zone=requests_per_address burst=\d+ nodelay;/);
+    expect(directives('limit_conn_status')).to.deep.equal(['429']);
+    expect(directives('limit_req_status')).to.deep.equal(['429']);
+  });
+
+  it('bounds slow clients and bodies as the server does', () => {
+    expect(directives('client_header_timeout')).to.deep.equal(['10s']);
+    expect(directives('client_body_timeout')).to.deep.equal(['30s']);
+    // The server's largest body (server/src/app.ts BODY_LIMIT).
+    expect(directives('client_max_body_size')).to.deep.equal(['2m']);
+  });
+
+  it("hands the server the client's address, and Socket.IO's upgrades, from one place", () => {
+    const server = block('server');
+    expect(server).to.contain('proxy_set_header X-Forwarded-For $remote_addr;');
+    expect(server).to.contain('proxy_set_header Upgrade $http_upgrade;');
+    expect(server).to.contain('proxy_set_header Connection $connection_upgrade;');
+    // A location that set any header would drop the server's: none does.
+    for (const location of server.match(/location [^{]+\{[^}]*\}/g)!)
+      expect(location, location).not.to.contain('proxy_set_header');
+    expect(directives('proxy_pass')).to.deep.equal(['http://app', 'http://app']);
+    expect(block('upstream app')).to.contain('server server:3000;');
+    // An idle socket outlives Socket.IO's ping interval and timeout (20 s + 20 s).
+    expect(block('location /socket.io/')).to.contain('proxy_read_timeout 60s;');
   });
 });
 

@@ -164,6 +164,8 @@ describe('infra: the production image, built from the Dockerfile in a scratch fo
       DATA_DIR: path.join(scratch, 'data'),
       JWT_SECRET: 'image-build-test-secret-0123456789abcdef',
       DEMO_MODE: 'true',
+      // Production refuses demo sign-in unless the operator says it is a public demo.
+      DEMO_MODE_PUBLIC_OK: 'true',
       QUOTE_PROVIDER: 'simulated',
       LOG_LEVEL: 'warn',
     });

@@ -1,12 +1,13 @@
 /**
  * `npm start` as a newcomer runs it: scripts/start.mjs in embedded mode (PGlite under
  * DATA_DIR, no Redis) on PORT, serving the API and the built landing page, stopping cleanly on
- * SIGTERM, and starting again on the same DATA_DIR with its users kept.
+ * SIGTERM, and starting again on the same DATA_DIR with its users and its Web Push (VAPID) key
+ * pair kept.
  */
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -46,6 +47,7 @@ describe('infra: npm start (scripts/start.mjs)', function () {
   let log = '';
   const email = `asha-${Date.now()}@example.com`;
   let userId: string;
+  let token: string;
 
   /** Spawns `npm start` (node scripts/start.mjs) on `port` with DATA_DIR and waits until healthy. */
   async function start(port: number): Promise<void> {
@@ -64,18 +66,34 @@ describe('infra: npm start (scripts/start.mjs)', function () {
     await waitForHealth(url, child, () => log);
   }
 
-  /** Demo sign-in; the signed-in user's id. */
+  /** Demo sign-in; the signed-in user's id (and `token` set to the session's). */
   async function signIn(email: string): Promise<string> {
     const res = await fetch(`${url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email, name: 'Asha Rao' }),
     });
-    const body = (await res.json()) as { data?: { user: { id: string; email: string } } };
+    const body = (await res.json()) as { data?: { token: string; user: { id: string; email: string } } };
     expect(res.status, JSON.stringify(body)).to.equal(200);
     expect(body.data!.user.email).to.equal(email);
+    token = body.data!.token;
     return body.data!.user.id;
   }
+
+  /** The public key Settings subscribes a browser with. */
+  async function vapidPublicKey(): Promise<string> {
+    const res = await fetch(`${url}/api/push/vapid-public-key`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const body = (await res.json()) as { data?: { public_key: string } };
+    expect(res.status, JSON.stringify(body)).to.equal(200);
+    return body.data!.public_key;
+  }
+
+  /** The VAPID pair the server generated into DATA_DIR (no WEBPUSH_VAPID_* set). */
+  const storedVapidKey = () =>
+    (JSON.parse(readFileSync(path.join(dataDir, 'vapid-keys.json'), 'utf8')) as { publicKey: string })
+      .publicKey;
 
   before(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'guard-start-'));
@@ -126,6 +144,13 @@ describe('infra: npm start (scripts/start.mjs)', function () {
     expect(userId).to.be.a('string');
   });
 
+  it('sends Web Push with a VAPID pair it generated into DATA_DIR (mode 0600): the key route answers its public key', async () => {
+    const key = await vapidPublicKey();
+    expect(key).to.equal(storedVapidKey());
+    expect(Buffer.from(key, 'base64url')).to.have.length(65);
+    expect(statSync(path.join(dataDir, 'vapid-keys.json')).mode & 0o777).to.equal(0o600);
+  });
+
   it('passes SIGTERM to the server and exits with its code', async () => {
     const exited = once(child, 'exit');
     child.kill('SIGTERM');
@@ -135,8 +160,11 @@ describe('infra: npm start (scripts/start.mjs)', function () {
 
   it('after a restart on the same DATA_DIR, the same email signs in as the same user', async () => {
     expect(userId, 'signed in before the restart').to.be.a('string');
+    const key = storedVapidKey();
     await start(await freePort());
     expect(await signIn(email)).to.equal(userId);
+    // The same VAPID pair: every browser subscribed before the restart still gets its alerts.
+    expect(await vapidPublicKey()).to.equal(key);
   });
 
   it('leaves no server behind once its process group is killed', async () => {

@@ -24,9 +24,17 @@ const PUBLIC = new Set([
   'POST /api/auth/logout',
   'POST /api/events',
   'GET /api/notification-endpoints/verify',
+  // The link's token is its authority (an HMAC of the address): test/server/endpoints/unsubscribe.
+  'GET /api/notification-endpoints/unsubscribe',
+  'POST /api/notification-endpoints/unsubscribe',
   'GET /api/dev/outbox',
+  // Telegram's secret header is its authority (401 without it): test/server/telegram/linking.
+  'POST /api/telegram/webhook',
   'GET /api/market/calendar',
   'GET /api/market/status',
+  // Meta's webhook: the verify token and the body's signature are its authority (test/server/whatsapp).
+  'GET /api/whatsapp/webhook',
+  'POST /api/whatsapp/webhook',
 ]);
 
 /** Routes whose parameters name market data, not a user's records. */
@@ -134,7 +142,7 @@ describe('security: access-control sweep over every API route', function () {
       endpoint: endpoint.body.data!.id,
       execution: execution!.id,
     };
-    routes = listApiRoutes(app.runtime.deps);
+    routes = listApiRoutes(app.runtime);
   });
   after(() => app.close());
 
@@ -152,10 +160,12 @@ describe('security: access-control sweep over every API route', function () {
       'brokers',
       'symbols',
       'notification-endpoints',
+      'push',
       'position-rules',
       'alerts',
       'rule-executions',
       'corporate-actions',
+      'users',
     ]) {
       expect(prefixes, resource).to.include(resource);
     }

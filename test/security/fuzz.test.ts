@@ -136,7 +136,7 @@ describe('security: property-based fuzzing of importers and JSON routes', functi
   });
 
   it('no route answers 5xx to hostile input, a refused one writes nothing, nothing is stored as 0', async () => {
-    const routes = listApiRoutes(app.runtime.deps);
+    const routes = listApiRoutes(app.runtime);
     // Three users take turns, so the per-user write limits leave most requests to the validators.
     const owners = await Promise.all([1, 2, 3].map(() => signIn(app, { tier: 'advanced' })));
     const seeds = await Promise.all(owners.map((owner) => ensureSeed(app, owner, {})));
@@ -159,7 +159,7 @@ describe('security: property-based fuzzing of importers and JSON routes', functi
         });
         counts.tried += 1;
         const shown = `${route.method} ${path.slice(0, 100)} ${(raw ?? '').slice(0, 100)} → ${res.status} ${res.body.error}`;
-        // 501 is the spec's "Broker API connection is coming soon", not a failure.
+        // 501 is "Broker API connection is coming soon" (docs/holdings.md, Routes), not a failure.
         if (res.status >= 500 && res.status !== 501) {
           counts.serverErrors += 1;
           failures.push(shown);

@@ -66,7 +66,7 @@ describe('security: headers on every response, CORS and the socket Origin check'
     writeFileSync(path.join(dist, 'assets', 'app-1234.js'), 'console.log(1)');
     app = await bootApp({ clientDist: dist, env: { APP_URL, METRICS_TOKEN }, embeddedStreamer: false });
     user = await signIn(app);
-    routes = listApiRoutes(app.runtime.deps);
+    routes = listApiRoutes(app.runtime);
   });
   after(async () => {
     await app.close();

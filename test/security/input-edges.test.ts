@@ -41,17 +41,56 @@ describe('security: control characters, content types, URLs and HSTS', () => {
       }
     });
 
-    it('finds them at any depth of a deep or wide body', async () => {
-      const depth = 200_000;
-      const deep = await request(app.url, 'POST', '/api/alerts', undefined, {
-        token: user().token,
-        raw: `${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}`,
-        headers: { 'content-type': 'application/json' },
-      });
-      expectRefused(deep, CONTROL(`${'0.'.repeat(38)}0...`));
-      const wide = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, 'fine']));
-      wide.k49999 = 'not\u0007fine';
-      expectRefused(await alert(wide), CONTROL('k49999'));
+    it('refuses bidirectional overrides, embeddings and isolates as control characters (a name that reads backwards)', async () => {
+      // U+202E turns 'Asha\u202Efdp.exe' into 'Ashaexe.pdf' on screen.
+      expectRefused(
+        await request(app.url, 'POST', '/api/auth/login', {
+          email: 'rlo@example.com',
+          name: 'Asha\u202Efdp.exe',
+        }),
+        CONTROL('name'),
+      );
+      for (const ch of [
+        '\u202a',
+        '\u202b',
+        '\u202c',
+        '\u202d',
+        '\u202e',
+        '\u2066',
+        '\u2067',
+        '\u2068',
+        '\u2069',
+      ]) {
+        expectRefused(await rule({ rule_name: `stop${ch}` }), CONTROL('rule_name'));
+      }
+      expectRefused(
+        await upload('Symbol,Quantity,Buy Price\nITC,1,100\n', { broker_name: 'Zerodha\u2066' }),
+        CONTROL('broker_name'),
+      );
+      // Letters of right-to-left scripts are text, not controls.
+      expect((await alert({ note: 'شراء نصف' })).status).to.equal(201);
+    });
+
+    it('finds them at any depth of a deep or wide body, up to 20,000 values', async () => {
+      const nested = (depth: number) =>
+        request(app.url, 'POST', '/api/holdings/upload-csv', undefined, {
+          token: user().token,
+          raw: `${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}`,
+          headers: { 'content-type': 'application/json' },
+        });
+      expectRefused(await nested(19_000), CONTROL(`${'0.'.repeat(38)}0...`));
+      const wide = Object.fromEntries(Array.from({ length: 15_000 }, (_, i) => [`k${i}`, 'fine']));
+      wide.k14999 = 'not\u0007fine';
+      expectRefused(await upload('Symbol,Quantity,Buy Price\nITC,1,100\n', wide), CONTROL('k14999'));
+      const long = Array.from({ length: 15_000 }, () => 1);
+      expectRefused(
+        await upload('Symbol,Quantity,Buy Price\nITC,1,100\n', { skip_lines: [...long, 'bell\u0007'] }),
+        CONTROL('skip_lines.15000'),
+      );
+      // Deeper than the values a body may hold: refused as too many, without a walk to the end.
+      const deep = await nested(200_000);
+      expect(deep.status).to.equal(413);
+      expect(deep.body.error).to.equal('The request body holds too many values (at most 20,000).');
     });
 
     it('keeps tabs and line breaks in text, where CSV needs them', async () => {

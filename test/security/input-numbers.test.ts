@@ -60,17 +60,19 @@ describe('security: number and date domains', () => {
       expect(res.body.details).to.deep.equal([`ITC (NSE): the rows add up to a quantity that ${TOO_LARGE}`]);
     });
 
-    it('refuses positive numbers that would be stored as 0', async () => {
+    it('refuses positive numbers that would be stored as 0 (a quantity that small is a fraction of a share)', async () => {
       for (const tiny of [0.00001, 1e-20, '0.00000000000000000001', '0.00009']) {
-        expectRefused(await manual(tiny), 'Quantity must be at least 0.0001');
+        expectRefused(await manual(tiny), 'Quantity must be a whole number of shares');
         expectRefused(await manual(1, tiny), 'Buy price must be at least 0.0001');
       }
       expectRefused(
         await api.put(`/api/holdings/${holdingId}`, { quantity: 0.00001 }, user().token),
-        'Quantity must be at least 0.0001',
+        'Quantity must be a whole number of shares',
       );
       const csv = await upload('Symbol,Quantity,Buy Price\nITC,0.00001,400\n');
-      expect(csv.body.details).to.deep.equal(['Row 1 (ITC): Invalid quantity - must be at least 0.0001']);
+      expect(csv.body.details).to.deep.equal([
+        'Row 1 (ITC): Invalid quantity - must be a whole number of shares',
+      ]);
       expectRefused(await alert({ price: 0.00001 }), 'Price must be at least 0.0001');
       expectRefused(await rule({ trigger_value: 1e-20 }), 'Trigger value must be at least 0.0001');
       expectRefused(await rule({ sell_quantity_value: 1e-5 }), 'Quantity to sell must be at least 0.0001');
@@ -92,19 +94,23 @@ describe('security: number and date domains', () => {
       );
     });
 
-    it('keeps the smallest and largest amounts the columns hold, as numbers and as plain text', async () => {
+    it('keeps the smallest and largest amounts the columns hold, as numbers and as plain text (whole shares)', async () => {
       const fresh = await users.make();
       const add = (symbol: string, quantity: unknown, average_price: unknown) =>
         api.post('/api/holdings/manual', { symbol, exchange: 'NSE', quantity, average_price }, fresh.token);
-      expect((await add('ITC', 0.0001, 99_999_999_999_999)).status).to.equal(201);
-      expect((await add('TCS', '0.0001', ' 99999999999999.98 ')).status).to.equal(201);
+      expect((await add('ITC', 1, 99_999_999_999_999)).status).to.equal(201);
+      expect((await add('TCS', '1', ' 99999999999999.98 ')).status).to.equal(201);
+      // Indian cash equity has no fraction of a share (issue #28).
+      const fraction = await add('INFY', 0.0001, 1500);
+      expect(fraction.status).to.equal(400);
+      expect(fraction.body.error).to.equal('Quantity must be a whole number of shares');
       const list = await api.get<{ symbol: string; quantity: number; average_price: number }[]>(
         '/api/holdings',
         fresh.token,
       );
       const bySymbol = Object.fromEntries(list.body.data!.map((h) => [h.symbol, h]));
-      expect(bySymbol.ITC).to.include({ quantity: 0.0001, average_price: 99_999_999_999_999 });
-      expect(bySymbol.TCS!.quantity).to.equal(0.0001);
+      expect(bySymbol.ITC).to.include({ quantity: 1, average_price: 99_999_999_999_999 });
+      expect(bySymbol.TCS!.quantity).to.equal(1);
       expect(bySymbol.TCS!.average_price).to.be.closeTo(99_999_999_999_999.98, 0.02);
     });
   });

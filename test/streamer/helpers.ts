@@ -1,28 +1,12 @@
 /** Shared bits of the streamer tests: a log that records, waiting for a condition, instruments, quotes. */
 import { MARKET_KEYS, type Quote } from '@app/common/market/tick-batch';
 import { Redis } from 'ioredis';
-import { pino, type Logger } from 'pino';
 import type { WatchedInstrument } from '../../streamer/src/providers/types.ts';
 import { startRedisServer, type RedisServer } from '../helpers/services.ts';
 import { sleep } from '../helpers/wait.ts';
 
 export { sleep, waitFor } from '../helpers/wait.ts';
-
-export interface LogLine {
-  level: number;
-  msg: string;
-  [field: string]: unknown;
-}
-
-/** A pino logger whose lines land in `lines` (parsed), at debug level and up. */
-export function captureLog(): { log: Logger; lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const log = pino(
-    { level: 'debug' },
-    { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) },
-  );
-  return { log, lines };
-}
+export { captureLog, type LogLine } from '../helpers/log.ts';
 
 /** `count` NSE instruments named SYM0001, SYM0002, ... */
 export function manyInstruments(count: number): WatchedInstrument[] {

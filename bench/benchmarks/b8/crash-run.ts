@@ -2,7 +2,14 @@
 import { createRedisBus } from '@app/streamer';
 import { pino } from 'pino';
 import { crashDayBatch, holdingsPerUser, type CrashPlan } from '../../lib/crash-day.ts';
-import { probeDatabase, probeHealth, startMailSink, type HealthProbe } from '../../lib/crash-probes.ts';
+import {
+  probeDatabase,
+  probeHealth,
+  startMailSink,
+  type DatabaseProbe,
+  type HealthProbe,
+} from '../../lib/crash-probes.ts';
+import type { PhoneEndpoints } from '../../lib/crash-seed.ts';
 import { startFleet, type Fleet } from '../../lib/fleet.ts';
 import { plausibleSymbols } from '../../lib/market.ts';
 import type { LoopDelay } from '../../lib/server-child.ts';
@@ -56,8 +63,29 @@ export interface CrashRun {
   socketsLost: Record<string, number>;
 }
 
+/**
+ * B9's additions to a run (benchmarks/b9.ts): the phone channels' configuration, and their
+ * measurement once B8's own figures are taken.
+ */
+export interface RunPhones {
+  /** Names the run in the log. */
+  name: string;
+  /** More configuration for the servers (VAPID keys, the fake Bot API). */
+  env: Record<string, string>;
+  /** The fake push service's certificate. */
+  pushCa: string;
+  /** Before the servers start: turn the copy's Web Push and Telegram endpoints off (B9's email-only baseline). */
+  emailOnly: boolean;
+  /** After B8's figures (the crash batch's `at`): wait for and tally the phone channels. */
+  measure(t0: number, probe: DatabaseProbe): Promise<void>;
+}
+
 /** Waits until `check` holds (polling); the time it held, or null at `deadline`. */
-async function until(check: () => Promise<boolean>, deadline: number, everyMs = 100): Promise<number | null> {
+export async function until(
+  check: () => Promise<boolean>,
+  deadline: number,
+  everyMs = 100,
+): Promise<number | null> {
   for (;;) {
     if (await check()) return Date.now();
     if (Date.now() >= deadline) return null;
@@ -75,9 +103,13 @@ export interface Seeded {
 }
 
 /** Seeds the crash day once into a template database every run is copied from. */
-export async function seedTemplate(ctx: BenchContext, size: B8Size): Promise<Seeded> {
+export async function seedTemplate(
+  ctx: BenchContext,
+  size: B8Size,
+  phones?: { tag: string; endpoints: PhoneEndpoints },
+): Promise<Seeded> {
   const plan: CrashPlan = {
-    tag: 'b8',
+    tag: phones?.tag ?? 'b8',
     users: size.users,
     rules: size.rules,
     crossings: size.crossings,
@@ -89,12 +121,12 @@ export async function seedTemplate(ctx: BenchContext, size: B8Size): Promise<See
     const seeder = await startAppServer({ databaseUrl: template.url });
     let users;
     try {
-      users = await seeder.seedCrashDay(plan);
+      users = await seeder.seedCrashDay(plan, phones?.endpoints);
     } finally {
       await seeder.stop();
     }
     ctx.log(
-      `B8: seeded ${plan.users} users, ${plan.users * holdingsPerUser(plan)} holdings, ${plan.rules} rules in ${Math.round((Date.now() - started) / 1000)} s`,
+      `${plan.tag.toUpperCase()}: seeded ${plan.users} users, ${plan.users * holdingsPerUser(plan)} holdings, ${plan.rules} rules in ${Math.round((Date.now() - started) / 1000)} s`,
     );
     const crossing: Seeded['sockets'] = [];
     const quiet: Seeded['sockets'] = [];
@@ -124,8 +156,10 @@ export async function crashRun(
   seeded: Seeded,
   path: ClaimPath,
   instances: number,
+  phones?: RunPhones,
 ): Promise<CrashRun> {
   const { plan } = seeded;
+  const name = phones?.name ?? 'B8';
   const postgresUrl = ctx.postgresUrl!;
   const database = await cloneDatabase(postgresUrl, seeded.template.url!);
   const redis = await startRedisServer();
@@ -136,6 +170,8 @@ export async function crashRun(
   const health: HealthProbe[] = [];
   const probe = await probeDatabase(postgresUrl, database.url!);
   try {
+    if (phones?.emailOnly)
+      await probe.query(`update notification_endpoints set is_active = false where type <> 'email'`);
     const started = await Promise.allSettled(
       Array.from({ length: instances }, () =>
         startAppServer({
@@ -143,7 +179,8 @@ export async function crashRun(
           redisUrl: redis.url,
           // One deployment: the instances share the delivery queue.
           queuePrefix: `b8-${path}-${instances}`,
-          env: { SENDGRID_API_KEY: 'SG.bench-only-key', SENDGRID_API_URL: mail.url },
+          env: { SENDGRID_API_KEY: 'SG.bench-only-key', SENDGRID_API_URL: mail.url, ...phones?.env },
+          ...(phones ? { pushCa: phones.pushCa } : {}),
           ...(path === 'baseline' ? PRE_18_PATH : {}),
         }),
       ),
@@ -192,7 +229,7 @@ export async function crashRun(
     const crash = crashDayBatch(plan.symbols, 'crash', 0);
     await bus.publishBatch(crash);
     const t0 = crash.at;
-    ctx.log(`B8 ${path}, ${instances} instance(s): crash batch published`);
+    ctx.log(`${name} ${path}, ${instances} instance(s): crash batch published`);
     const afterAts: number[] = [];
     const publisher = (async () => {
       for (let seq = 1; seq <= size.afterBatches; seq++) {
@@ -210,9 +247,9 @@ export async function crashRun(
       t0 + size.claimWaitS * 1000,
     );
     ctx.log(
-      `B8 ${path}, ${instances} instance(s): ${executions} executions ${executionsAt ? `in ${executionsAt - t0} ms` : `after ${size.claimWaitS} s (not all)`}`,
+      `${name} ${path}, ${instances} instance(s): ${executions} executions ${executionsAt ? `in ${executionsAt - t0} ms` : `after ${size.claimWaitS} s (not all)`}`,
     );
-    const expectedEmails = await probe.count('alert_deliveries');
+    const expectedEmails = (await probe.deliveries('email')).rows;
     const emailsAt = await until(
       async () => mail.recipients() >= expectedEmails,
       t0 + size.emailWaitS * 1000,
@@ -220,7 +257,7 @@ export async function crashRun(
     );
     const emailsDoneAt = emailsAt === null ? null : (mail.lastAt() ?? emailsAt);
     ctx.log(
-      `B8 ${path}, ${instances} instance(s): ${mail.recipients()} of ${expectedEmails} emails ${emailsDoneAt ? `in ${emailsDoneAt - t0} ms` : `after ${size.emailWaitS} s (not all)`}`,
+      `${name} ${path}, ${instances} instance(s): ${mail.recipients()} of ${expectedEmails} emails ${emailsDoneAt ? `in ${emailsDoneAt - t0} ms` : `after ${size.emailWaitS} s (not all)`}`,
     );
     const expectedAlerts = seeded.sockets.reduce((n, s) => n + s.expects.length, 0);
     const alertCount = async () =>
@@ -233,6 +270,7 @@ export async function crashRun(
     await Promise.all(health.map((h) => h.stop()));
     const loop = await Promise.all(servers.map((s) => s.loopDelay(false)));
     await Promise.all(afterAts.map((at) => waitForBatch(at, 10_000)));
+    await phones?.measure(t0, probe);
 
     // What each socket received.
     const receipts = (await Promise.all(fleets.map((f) => f.collect([...calmAts, ...afterAts])))).reduce(

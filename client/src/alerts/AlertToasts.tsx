@@ -1,28 +1,36 @@
 import type { AlertExecution } from '@app/common/realtime/events';
 import { useCallback, useEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { Link } from 'react-router';
 import { useLiveEvent } from '../live/hooks.ts';
 import '../styles/alert-toasts.css';
+import { leadsItsNotice } from '@app/common/rules/notice';
 import { MAX_TOASTS, TOAST_MS, toastContent } from './alertDisplay.ts';
 import { useAlerts } from './alertStore.ts';
 
 /**
- * A toast for every `alert` push: symbol, what fired (the rule's name once the feed has it) and
- * the LTP. Each leaves after about 8 s, paused while hovered or focused. The region is a polite
- * live region, present before any toast, so screen readers announce each one.
+ * A toast for every notice: symbol, what fired (the rule's name once the feed has it, or the
+ * notice's sentence naming each account) and the LTP; a stop loss in red, a profit target in
+ * green. Each leaves after about 8 s, paused while hovered or focused. The region
+ * (bottom left on a desktop, clear of the bell and the Dashboard's quota card; under the header on a phone) is a polite live region, present
+ * before any toast, so screen readers announce each one.
  */
 export function AlertToasts() {
   const [toasts, setToasts] = useState<readonly AlertExecution[]>([]);
-  useLiveEvent('alert', (execution) =>
-    setToasts((prev) => [...prev.filter((t) => t.id !== execution.id), execution].slice(-MAX_TOASTS)),
-  );
+  useLiveEvent('alert', (execution) => {
+    // The other executions of a notice are told by their lead's toast, which names every account.
+    if (!leadsItsNotice(execution)) return;
+    setToasts((prev) => [...prev.filter((t) => t.id !== execution.id), execution].slice(-MAX_TOASTS));
+  });
   const dismiss = useCallback((id: string) => setToasts((prev) => prev.filter((t) => t.id !== id)), []);
-  return (
+  // On the body: the header's backdrop filter would make it the region's containing block.
+  return createPortal(
     <div className="toast-region" role="status" aria-live="polite" aria-relevant="additions">
       {toasts.map((execution) => (
         <Toast key={execution.id} execution={execution} onDismiss={dismiss} />
       ))}
-    </div>
+    </div>,
+    document.body,
   );
 }
 
@@ -40,6 +48,7 @@ function Toast({ execution, onDismiss }: { execution: AlertExecution; onDismiss:
     <div
       className="toast"
       data-alert-id={toast.id}
+      data-tone={toast.tone}
       onMouseEnter={() => setPaused(true)}
       onMouseLeave={() => setPaused(false)}
       onFocus={() => setPaused(true)}

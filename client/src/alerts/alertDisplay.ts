@@ -6,7 +6,12 @@ import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/descri
 import { formatIstDateTime } from '@app/common/format/ist';
 import { formatInr } from '@app/common/format/money';
 import type { AlertExecution } from '@app/common/realtime/events';
-import { REARM_EXECUTION, triggerTypeLabel } from '@app/common/rules/index';
+import {
+  isProtectiveAlert,
+  PRICE_GUARD_EXECUTION,
+  REARM_EXECUTION,
+  triggerTypeLabel,
+} from '@app/common/rules/index';
 
 const TITLES: Record<string, string> = {
   FIXED_STOP_LOSS: 'Stop loss hit',
@@ -19,9 +24,13 @@ const TITLES: Record<string, string> = {
   SPLIT: 'Rules adjusted for a split',
 };
 
-/** 'Trailing stop hit', 'Price alert', 'Re-armed' (a rule armed again); an unknown type in words. */
+/**
+ * 'Trailing stop hit', 'Price alert', 'Re-armed' (a rule armed again), 'Protected by Price Guard'
+ * (a rule set on a holding's first price); an unknown type in words.
+ */
 export function alertTitle(triggerType: string, executionType?: string): string {
   if (executionType === REARM_EXECUTION) return 'Re-armed';
+  if (executionType === PRICE_GUARD_EXECUTION) return 'Protected by Price Guard';
   return TITLES[triggerType] ?? triggerTypeLabel(triggerType);
 }
 
@@ -35,6 +44,8 @@ export interface ToastContent {
   ltp: string;
   /** Set when no email went out (over the monthly limit, or no verified address). */
   inAppOnly: boolean;
+  /** How it looks: a stop loss (money at risk, red), a profit target (green), anything else. */
+  tone: 'stop' | 'target' | 'notice';
 }
 
 /** A toast for one `alert` push. */
@@ -52,6 +63,14 @@ export function toastContent(execution: AlertExecution): ToastContent {
         ? `${formatInr(execution.trigger_price)} → ${formatInr(execution.execution_price)}`
         : `LTP ${formatInr(execution.execution_price)}`,
     inAppOnly: execution.over_quota || execution.status === 'IN_APP_ONLY',
+    tone:
+      execution.execution_type !== 'ALERT'
+        ? 'notice'
+        : isProtectiveAlert(execution.trigger_type)
+          ? 'stop'
+          : execution.trigger_type === 'TAKE_PROFIT'
+            ? 'target'
+            : 'notice',
   };
 }
 

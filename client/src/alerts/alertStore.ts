@@ -8,6 +8,7 @@ import type { ApiAlertsOverview, ApiPriceAlert } from '@app/common/api/price-ale
 import type { ApiRuleExecution } from '@app/common/api/rules';
 import type { Exchange } from '@app/common/instruments/types';
 import { ALERT_FEED_LIMIT, firedPriceAlert, withFiredItem } from '@app/common/rules/fired';
+import { leadsItsNotice } from '@app/common/rules/notice';
 import { useSyncExternalStore } from 'react';
 import { api, errorMessage } from '../api/client.ts';
 
@@ -72,8 +73,13 @@ class AlertStore {
   /** A rule or price alert fired (the `alert` push): one more item, the alert triggered. */
   applyFired(execution: ApiRuleExecution): void {
     if (!this.state.loaded) return;
-    const { feed, unread } = withFiredItem(this.state.feed, this.state.unread, execution, ALERT_FEED_LIMIT);
     const priceAlerts = this.state.priceAlerts.map((alert) => firedPriceAlert(alert, execution));
+    // The bell lists one item per notice, as GET /api/alerts does.
+    if (!leadsItsNotice(execution)) {
+      this.set({ ...this.state, priceAlerts });
+      return;
+    }
+    const { feed, unread } = withFiredItem(this.state.feed, this.state.unread, execution, ALERT_FEED_LIMIT);
     this.set({ ...this.state, feed, unread, priceAlerts });
   }
 

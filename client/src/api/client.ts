@@ -1,5 +1,5 @@
 /**
- * The one way the client talks to the server: base `/api`, JSON in and out, bearer token from
+ * The one way the client talks to the server: base `/api`, JSON in and out (or a file download), bearer token from
  * localStorage, 10-second timeout, `{success, data | error}` envelope unwrapped.
  * A 401 triggers one token refresh (shared by concurrent calls and, through a Web Lock, by
  * tabs) and one retry; when that fails the tokens are cleared and the session-expired
@@ -29,6 +29,15 @@ export interface ApiRequestOptions {
   onSessionExpired?: 'redirect' | 'throw';
   /** Skip the refresh-and-retry on 401 (calls that must not touch the session, e.g. logout). */
   noRefresh?: boolean;
+  /** The answer is a file (an attachment), resolved as a `DownloadedFile` instead of an envelope. */
+  file?: boolean;
+}
+
+/** A file the server answered with (`Content-Disposition: attachment`). */
+export interface DownloadedFile {
+  blob: Blob;
+  /** The name the server gave it, or null. */
+  fileName: string | null;
 }
 
 interface Envelope {
@@ -79,8 +88,11 @@ export const api = {
     apiRequest<T>(path, { ...options, method: 'PUT', body }),
   patch: <T>(path: string, body?: unknown, options?: Omit<ApiRequestOptions, 'method' | 'body'>) =>
     apiRequest<T>(path, { ...options, method: 'PATCH', body }),
-  delete: <T>(path: string, options?: Omit<ApiRequestOptions, 'method' | 'body'>) =>
+  delete: <T>(path: string, options?: Omit<ApiRequestOptions, 'method'>) =>
     apiRequest<T>(path, { ...options, method: 'DELETE' }),
+  /** GETs a file download (with the session's token, refreshed like any call). */
+  download: (path: string, options?: Omit<ApiRequestOptions, 'method' | 'body' | 'file'>) =>
+    apiRequest<DownloadedFile>(path, { ...options, method: 'GET', file: true }),
 };
 
 /**
@@ -150,7 +162,14 @@ async function send<T>(path: string, options: ApiRequestOptions, token: string |
     window.clearTimeout(timer);
     options.signal?.removeEventListener('abort', cancel);
   }
+  if (options.file && response.ok) return (await readFile(response)) as T;
   return unwrap<T>(response);
+}
+
+async function readFile(response: Response): Promise<DownloadedFile> {
+  const disposition = response.headers.get('Content-Disposition') ?? '';
+  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? null;
+  return { blob: await response.blob(), fileName };
 }
 
 async function unwrap<T>(response: Response): Promise<T> {

@@ -21,7 +21,9 @@ export class ApiError extends Error {
   }
 }
 
-/** Message when the network failed before any answer arrived (spec §8, holdings load). */
+/**
+ * Message when the network failed before any answer arrived (docs/pages.md; a holdings load says it as is).
+ */
 export const NETWORK_ERROR_MESSAGE = 'Network error: Unable to connect to server';
 
 /** Message when the 10-second timeout ran out. */

@@ -7,11 +7,6 @@
 export const ACCESS_TOKEN_KEY = 'auth_token';
 export const REFRESH_TOKEN_KEY = 'refresh_token';
 
-export interface StoredTokens {
-  accessToken: string;
-  refreshToken: string | null;
-}
-
 function read(key: string): string | null {
   try {
     return window.localStorage.getItem(key);

@@ -13,7 +13,7 @@ interface ErrorBoxProps {
   children?: ReactNode;
 }
 
-/** The dismissible red box every page uses to show errors (spec §8). */
+/** The dismissible red box every page uses to show errors (docs/pages.md). */
 export function ErrorBox({ message, onDismiss, title, details, children }: ErrorBoxProps) {
   if (!message) return null;
   return (

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Spinner } from './Spinner.tsx';
 
-/** The whole-window 'Loading...' shown while the session check runs (spec §2). */
+/** The whole-window 'Loading...' shown while the session check runs (docs/pages.md). */
 export function FullScreenLoading({ message = 'Loading...' }: { message?: string }) {
   return (
     <div className="fullscreen-status" role="status" aria-live="polite">

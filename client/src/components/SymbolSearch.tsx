@@ -22,9 +22,9 @@ interface SymbolSearchProps {
 }
 
 /**
- * A symbol input with suggestions (spec §4/§9): a combobox that lists up to 5 matches after
- * 2 typed characters, with ArrowUp/ArrowDown to move, Enter to choose, Escape to close.
- * Choosing a match closes the list.
+ * A symbol input with suggestions (docs/holdings.md#holdings-and-dashboard-screens): a combobox
+ * that lists up to 5 matches after 2 typed characters, with ArrowUp/ArrowDown to move, Enter to
+ * choose, Escape to close. Choosing a match closes the list.
  */
 export function SymbolSearch({
   id,

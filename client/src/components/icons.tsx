@@ -156,6 +156,13 @@ export const ChatIcon = (p: IconProps) => (
   </Svg>
 );
 
+/** A paper plane: Telegram. */
+export const SendIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M22 2 11 13M22 2l-7 20-4-9-9-4 20-7Z" />
+  </Svg>
+);
+
 export const InfoIcon = (p: IconProps) => (
   <Svg {...p}>
     <circle cx="12" cy="12" r="10" />

@@ -2,14 +2,14 @@ import type { Exchange } from '@app/common/instruments/types';
 import { useEffect, useState } from 'react';
 import { api, isAbortError } from '../api/client.ts';
 
-/** One match of `GET /api/symbols/search` (spec §3 Symbol search result). */
+/** One match of `GET /api/symbols/search` (docs/holdings.md, Symbol routes). */
 export interface SymbolMatch {
   symbol: string;
   company_name: string;
   exchange: Exchange;
 }
 
-/** Spec §9: debounce 300 ms, at least 2 characters, 5 results. */
+/** Debounce 300 ms, at least 2 characters, 5 results (docs/holdings.md#holdings-and-dashboard-screens). */
 export const SYMBOL_SEARCH = { debounceMs: 300, minChars: 2, limit: 5 } as const;
 
 export type SymbolSearchStatus = 'idle' | 'searching' | 'done';
@@ -24,7 +24,7 @@ interface Outcome {
 /**
  * Searches the symbol master as the user types: waits 300 ms after the last keystroke, needs
  * 2 characters, asks for 5 results and cancels a superseded request. A failed search gives an
- * empty list silently (spec §7).
+ * empty list silently (docs/holdings.md#holdings-and-dashboard-screens).
  */
 export function useSymbolSearch(
   query: string,

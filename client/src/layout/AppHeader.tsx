@@ -13,7 +13,7 @@ const NAV = [
 ];
 const MENU = [...NAV, { to: '/settings', label: 'Settings' }];
 
-/** Header of the signed-in pages (spec §2 Authenticated layout), with the alerts bell and toasts. */
+/** Header of the signed-in pages (docs/pages.md), with the alerts bell and toasts. */
 export function AppHeader() {
   const { user, signOut, signingOut } = useSession();
   const name = user?.name || user?.email || 'Account';
@@ -40,6 +40,7 @@ export function AppHeader() {
 
   return (
     <SiteHeader
+      app
       home="/dashboard"
       links={NAV}
       menuLinks={MENU}
@@ -47,7 +48,10 @@ export function AppHeader() {
       menuId="app-mobile-menu"
       actions={
         <>
-          <LiveIndicator />
+          {/* A slot as wide as the usual states, so 'Connecting' turning 'Live' moves nothing. */}
+          <span className="live-slot">
+            <LiveIndicator />
+          </span>
           <AlertBell />
           {/* Phones reach Settings through the menu: the bar keeps room for the bell. */}
           <span className="desktop-only">

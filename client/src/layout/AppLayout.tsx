@@ -1,3 +1,5 @@
+// Before the header's own stylesheets, as when it was part of the first one.
+import '../styles/holdings.css';
 import { AppHeader } from './AppHeader.tsx';
 import { SiteFrame } from './SiteFrame.tsx';
 

@@ -6,7 +6,7 @@ import { Logo } from './Logo.tsx';
 /** A footer link: a page of the app (`to`) or an outside address (`href`). */
 type FooterLink = { label: string } & ({ to: string } | { href: string });
 
-/** Footer of every page: Product, Support and Legal links (spec §2 Authenticated layout). */
+/** Footer of every page: Product, Support and Legal links (docs/pages.md). */
 export function SiteFooter() {
   const { user } = useSession();
   const pricing = user ? '/know-more#subscription-tiers' : '/login?redirect=/know-more%23subscription-tiers';

@@ -25,6 +25,8 @@ interface SiteHeaderProps {
   menuFooter: ReactNode;
   /** After the bar and the menu, inside the header (the alert toasts). */
   children?: ReactNode;
+  /** The signed-in pages' bar (market state, bell): narrow screens show the mark without the name. */
+  app?: boolean;
 }
 
 /**
@@ -40,10 +42,11 @@ export function SiteHeader({
   actions,
   menuFooter,
   children,
+  app = false,
 }: SiteHeaderProps) {
   const { open, toggle } = useMobileMenu();
   return (
-    <header className="site-header">
+    <header className={app ? 'site-header site-header-app' : 'site-header'}>
       <div className="container site-header-inner">
         <Logo to={home} />
         <nav aria-label="Main" className="header-nav">

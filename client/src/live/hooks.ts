@@ -1,6 +1,8 @@
 /** React access to the live connection and the quote store. */
+import type { MarketFeed } from '@app/common/market/feed';
 import type { LiveQuote } from '@app/common/realtime/events';
 import { useCallback, useEffect, useEffectEvent, useSyncExternalStore } from 'react';
+import { marketFeed, subscribeMarketFeed } from './feedStore.ts';
 import {
   connectionStatus,
   onLiveEvent,
@@ -47,6 +49,11 @@ export function useQuotesVersion(): number {
 /** The time and delay of the newest quote held, or null. */
 export function useNewestQuote(): NewestQuote | null {
   return useSyncExternalStore(subscribeAll, readNewest);
+}
+
+/** The market feed as the server last described it (source, newest price), or null. */
+export function useMarketFeed(): MarketFeed | null {
+  return useSyncExternalStore(subscribeMarketFeed, marketFeed);
 }
 
 /** Runs `listener` (always its latest version) on any of the given live events. */

@@ -1,5 +1,5 @@
 /**
- * The tab's one Socket.IO connection (ARCHITECTURE §4: same origin, `auth: {token}`).
+ * The tab's one Socket.IO connection (docs/live-prices.md: same origin, `auth: {token}`).
  *
  * - WebSocket first, long-polling where a WebSocket cannot open.
  * - Opened while anything holds it (`retainLive`), closed shortly after the last holder lets go.
@@ -11,7 +11,8 @@
  *   Refused for having too many connections, the state says so and it retries with backoff.
  * - The server's `feed:status` says whether prices can reach the tab: while its link to the
  *   market feed (Redis) is down the socket stays connected but the state is reconnecting.
- * - `quotes` go into the quote store; the other pushes are passed on to `onLiveEvent` listeners:
+ * - `market:feed` (the source and the newest price, the same for every user) goes into the feed
+ *   store, `quotes` into the quote store; the other pushes are passed on to `onLiveEvent` listeners:
  *   `connect` (after every (re)connect, and on the server's `resync`: it may have missed
  *   changes), `holdings:changed` / `rules:changed` / `endpoints:changed` (pages re-fetch their
  *   REST snapshot), `alert` and `execution:status` (pages patch what they hold from the
@@ -22,6 +23,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '@app/common/rea
 import { io, type Socket } from 'socket.io-client';
 import { refreshSession } from '../api/client.ts';
 import { getAccessToken } from '../api/tokens.ts';
+import { setMarketFeed } from './feedStore.ts';
 import { refusalResponse, type ConnectionStatus } from './marketState.ts';
 import { quoteStore } from './quoteStore.ts';
 
@@ -114,7 +116,7 @@ function open(): void {
       handshakeToken = getAccessToken();
       callback({ token: handshakeToken });
     },
-    // WebSocket first (ARCHITECTURE §10: behind a load balancer without sticky sessions);
+    // WebSocket first (docs/live-prices.md: behind a load balancer without sticky sessions);
     // long-polling only where a WebSocket cannot open (a proxy that refuses upgrades).
     transports: ['websocket', 'polling'],
     tryAllTransports: true,
@@ -146,6 +148,7 @@ function open(): void {
   live.on('feed:status', ({ live: feedLive }) => {
     if (live.connected) setStatus(feedLive ? 'live' : 'reconnecting');
   });
+  live.on('market:feed', (feed) => setMarketFeed(feed));
   live.on('quotes', (message) => quoteStore.applyBatch(message));
   live.on('holdings:changed', () => emit('holdings:changed'));
   live.on('rules:changed', () => emit('rules:changed'));
@@ -191,5 +194,6 @@ function close(): void {
   live?.removeAllListeners();
   live?.disconnect();
   quoteStore.clear();
+  setMarketFeed(null);
   setStatus('idle');
 }

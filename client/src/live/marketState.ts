@@ -1,13 +1,15 @@
 /**
- * What the header's connection indicator says (pure, unit-tested): Live, 'Delayed 15 min',
- * Reconnecting, 'Pre-open' or 'Market closed · last price 15:30 IST', judged from the socket
- * state, the newest quote's time and delay (the freshness rule of
- * `common/src/market/quote-freshness.ts`) and the NSE/BSE calendar shared with the streamer
- * (`common/src/market/calendar.ts`: pre-open 09:00–09:15, session 09:15–15:30 IST, Monday to
- * Friday, minus the exchange holidays, plus special sessions).
+ * What the header's market state says (pure, unit-tested): 'Simulated prices', Live,
+ * 'Delayed 15 min · as of 10:41 IST', Reconnecting, 'Pre-open' or 'Market closed · last prices
+ * 15:30 IST', judged from the socket state, the market feed the server describes to every user
+ * (its source, its newest price's time and delay: `common/src/market/feed.ts`), the freshness
+ * rule of `common/src/market/quote-freshness.ts` and the NSE/BSE calendar shared with the
+ * streamer (`common/src/market/calendar.ts`: pre-open 09:00–09:15, session 09:15–15:30 IST,
+ * Monday to Friday, minus the exchange holidays, plus special sessions).
  */
 import { formatIstDate, formatIstTime } from '@app/common/format/ist';
 import { nseCalendar } from '@app/common/market/calendar';
+import { isSimulatedFeed, type MarketFeed } from '@app/common/market/feed';
 import { isQuoteTooOld, type QuoteTimes } from '@app/common/market/quote-freshness';
 import { SOCKET_ERRORS } from '@app/common/realtime/events';
 
@@ -37,11 +39,13 @@ export function refusalResponse(message: string): RefusalResponse {
   };
 }
 
-export type IndicatorTone = 'live' | 'delayed' | 'closed' | 'pending' | 'offline';
+export type IndicatorTone = 'live' | 'simulated' | 'delayed' | 'closed' | 'pending' | 'offline';
 
 export interface IndicatorState {
   tone: IndicatorTone;
   label: string;
+  /** The words a phone's header has room for ('Closed' for 'Market closed · last prices …'). */
+  short: string;
   /** A longer sentence for the tooltip and screen readers. */
   description: string;
 }
@@ -58,22 +62,42 @@ export function isNseSessionOpen(at: number): boolean {
 }
 
 /**
- * The indicator for a connection state, the newest quote (its time, epoch ms, and its source's
- * delay) and the clock.
+ * The newest price the header goes by: the feed's (the same for every user) once the server
+ * has described it, else the newest quote the tab holds.
+ */
+export function newestPrice(feed: MarketFeed | null, held: QuoteTimes | null): QuoteTimes | null {
+  return feed?.asOf != null ? { asOf: feed.asOf, delayMinutes: feed.delayMinutes } : held;
+}
+
+/** 15:30, or 23/01 15:30 when `at` is not on `now`'s IST date. */
+function istClock(at: number, now: number): string {
+  const time = formatIstTime(at, { seconds: false });
+  return formatIstDate(at) === formatIstDate(now) ? time : `${formatIstDate(at).slice(0, 5)} ${time}`;
+}
+
+/**
+ * The indicator for a connection state, the newest price (its time, epoch ms, and its source's
+ * delay), the clock and the feed's source (`simulated`: the demo market, whatever the hour).
  */
 export function indicatorState(
   status: ConnectionStatus,
   newest: QuoteTimes | null,
   now: number,
+  source?: string,
 ): IndicatorState {
-  const newestAsOf = newest?.asOf ?? null;
   if (status === 'idle' || status === 'connecting') {
-    return { tone: 'pending', label: 'Connecting', description: 'Connecting to live prices…' };
+    return {
+      tone: 'pending',
+      label: 'Connecting',
+      short: 'Connecting',
+      description: 'Connecting to live prices…',
+    };
   }
   if (status === 'reconnecting') {
     return {
       tone: 'pending',
       label: 'Reconnecting',
+      short: 'Reconnecting',
       description: 'Live prices paused: reconnecting. Prices shown may be out of date.',
     };
   }
@@ -81,6 +105,7 @@ export function indicatorState(
     return {
       tone: 'offline',
       label: 'Too many tabs',
+      short: 'Too many tabs',
       description: `Live prices paused: ${SOCKET_ERRORS.tooManyConnections}`,
     };
   }
@@ -88,42 +113,58 @@ export function indicatorState(
     return {
       tone: 'offline',
       label: 'Offline',
+      short: 'Offline',
       description: 'Live prices are unavailable. Reload the page to try again.',
+    };
+  }
+  if (source !== undefined && isSimulatedFeed({ source })) {
+    return {
+      tone: 'simulated',
+      label: 'Simulated prices',
+      short: 'Simulated',
+      description: 'Simulated prices: a demo market that moves around the clock, not prices from NSE or BSE.',
     };
   }
   const fresh = newest !== null && !isQuoteTooOld(newest, { now, graceMs: FRESH_QUOTE_MS });
   if (fresh && newest.delayMinutes > 0) {
     const minutes = newest.delayMinutes;
+    const when = istClock(newest.asOf, now);
     return {
       tone: 'delayed',
-      label: `Delayed ${minutes} min`,
-      description: `Delayed prices: the exchange's quotes reach us ${minutes} minutes after the trade.`,
+      label: `Delayed ${minutes} min · as of ${when} IST`,
+      short: `Delayed ${minutes} min`,
+      description: `Delayed prices, as of ${when} IST: the exchange's quotes reach us ${minutes} minutes after the trade.`,
     };
   }
-  if (fresh || (newestAsOf === null && isNseSessionOpen(now))) {
-    return { tone: 'live', label: 'Live', description: 'Live prices: updates arrive as the market moves.' };
+  if (fresh || (newest === null && isNseSessionOpen(now))) {
+    return {
+      tone: 'live',
+      label: 'Live',
+      short: 'Live',
+      description: 'Live prices: updates arrive as the market moves.',
+    };
   }
   if (nseCalendar.sessionAt(new Date(now)) === 'pre_open') {
     return {
       tone: 'pending',
       label: 'Pre-open',
+      short: 'Pre-open',
       description: 'Pre-open session: the exchange is collecting orders; trading starts at the open.',
     };
   }
-  if (newestAsOf === null) {
+  if (newest === null) {
     return {
       tone: 'closed',
       label: 'Market closed',
+      short: 'Closed',
       description: 'Market closed: no live prices right now.',
     };
   }
-  const sameDay = formatIstDate(newestAsOf) === formatIstDate(now);
-  const when = sameDay
-    ? formatIstTime(newestAsOf, { seconds: false })
-    : `${formatIstDate(newestAsOf).slice(0, 5)} ${formatIstTime(newestAsOf, { seconds: false })}`;
+  const when = istClock(newest.asOf, now);
   return {
     tone: 'closed',
-    label: `Market closed · last price ${when} IST`,
+    label: `Market closed · last prices ${when} IST`,
+    short: 'Closed',
     description: `Market closed. Prices shown are the last traded prices, as of ${when} IST.`,
   };
 }

@@ -16,7 +16,7 @@ import { verifyStoredSession } from './verify.ts';
 const CHECK_FAILED = 'We could not reach Portfolio Guard to check your sign-in.';
 
 /**
- * Owns the sign-in state (spec §4 Session): `loading` while a stored token is verified, then
+ * Owns the sign-in state (docs/auth.md#in-the-browser): `loading` while a stored token is verified, then
  * `authenticated` or `anonymous`. Keeps tabs in step through localStorage `storage` events:
  * tokens cleared elsewhere sign this tab out; tokens stored elsewhere (a sign-in or a refresh)
  * are verified again so this tab knows who is signed in.
@@ -57,7 +57,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           return;
         }
         checkRun.current++;
-        setState({ status: 'anonymous' });
+        setState({ status: 'anonymous', signedOutElsewhere: true });
       }),
     [check],
   );
@@ -107,6 +107,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [navigate]);
 
+  const accountDeleted = useCallback(() => {
+    clearTokens();
+    checkRun.current++;
+    startTransition(() => {
+      navigate('/', { replace: true });
+      setState({ status: 'anonymous', accountDeleted: true });
+    });
+  }, [navigate]);
+
   const retryCheck = useCallback(() => {
     setState({ status: 'loading' });
     check('report');
@@ -126,10 +135,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       signIn,
       adoptUser,
       signOut,
+      accountDeleted,
       retryCheck,
       continueSignedOut,
     }),
-    [state, signingOut, signIn, adoptUser, signOut, retryCheck, continueSignedOut],
+    [state, signingOut, signIn, adoptUser, signOut, accountDeleted, retryCheck, continueSignedOut],
   );
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

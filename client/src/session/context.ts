@@ -13,6 +13,8 @@ export interface SessionValue {
   adoptUser: (user: SessionUser) => void;
   /** Logs out on the server, then always clears tokens and state and goes to `/`. */
   signOut: () => Promise<void>;
+  /** The account was deleted (its sessions ended on the server): forgets the tokens, goes to `/`. */
+  accountDeleted: () => void;
   /** Runs the start-up token check again (after it failed for a network reason). */
   retryCheck: () => void;
   /** Gives up on the stored tokens after a failed check and continues signed out. */

@@ -1,6 +1,6 @@
 /** Where a user may be sent after signing in. Pure: no DOM, unit-tested in test/client. */
 
-/** The signed-in areas a `redirect` query parameter may point at (spec §2 Login). */
+/** The signed-in areas a `redirect` query parameter may point at (docs/pages.md, Login). */
 export const REDIRECT_PREFIXES = ['/dashboard', '/holdings', '/history', '/settings'] as const;
 
 /** Where sign-in lands when no acceptable redirect was given. */

@@ -1,6 +1,6 @@
 import type { ApiUser } from '@app/common/api/auth';
 
-/** The signed-in user as the client keeps it (spec §3 User). */
+/** The signed-in user as the client keeps it (docs/auth.md). */
 export type SessionUser = Pick<ApiUser, 'id' | 'name' | 'email' | 'subscription_tier'> & {
   picture?: string | null;
 };
@@ -16,4 +16,10 @@ export interface SignInResult {
 export type SessionState =
   | { status: 'loading'; checkError?: string }
   | { status: 'authenticated'; user: SessionUser }
-  | { status: 'anonymous' };
+  | {
+      status: 'anonymous';
+      /** Another tab of this browser signed out (cleared the tokens): the login page says so. */
+      signedOutElsewhere?: boolean;
+      /** The user just deleted their account: the landing page says so. */
+      accountDeleted?: boolean;
+    };

@@ -3,7 +3,7 @@ import { getAccessToken } from '../api/tokens.ts';
 import type { SessionUser } from './types.ts';
 
 /**
- * Checks the stored access token with `GET /api/auth/verify` (spec §2 Landing, §4 Session).
+ * Checks the stored access token with `GET /api/auth/verify` (docs/auth.md#in-the-browser).
  * On a 401 the API client tries one refresh, stores both new tokens and asks again.
  * Resolves the user, or null when there is no token or the session could not be renewed
  * (the tokens are then cleared). Other failures (network, server) reject with an ApiError.

@@ -27,6 +27,10 @@ function realDate(s: string): boolean {
 }
 
 const AT_SENTENCE = 'at must be an ISO 8601 date-time, e.g. 2026-02-01T10:00:00+05:30';
+const AT_YEARS_SENTENCE = `at must fall in the years the calendar covers, ${CALENDAR_YEARS.min} to ${CALENDAR_YEARS.max}`;
+
+/** The IST calendar year of an instant. */
+const istYear = (at: Date) => new Date(at.getTime() + 5.5 * 3_600_000).getUTCFullYear();
 
 /** `?at=ISO` (optional: now). */
 export const statusQuerySchema = z.object({
@@ -37,6 +41,9 @@ export const statusQuerySchema = z.object({
     })
     .refine((s) => realDate(s) && !Number.isNaN(Date.parse(s)), { message: AT_SENTENCE })
     .transform((s) => new Date(s))
+    .refine((at) => istYear(at) >= CALENDAR_YEARS.min && istYear(at) <= CALENDAR_YEARS.max, {
+      message: AT_YEARS_SENTENCE,
+    })
     .optional(),
 });
 

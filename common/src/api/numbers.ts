@@ -56,7 +56,7 @@ export function decimalInput(value: unknown): unknown {
 /**
  * A positive amount a column can store, given as a JSON number or plain decimal text.
  * `label` names it in the range sentences; `notPositive` is the sentence for anything that is
- * not a number above 0 (the spec's own texts, e.g. `Quantity must be a positive number`).
+ * not a number above 0 (the documented texts, e.g. `Quantity must be a positive number`).
  */
 export function storedAmount(label: string, notPositive = amountMessage(label, 'notPositive')) {
   return z.preprocess(

@@ -1,5 +1,5 @@
 /**
- * Price alerts on the wire (spec §3, §7; /api/alerts): the bodies that create and edit one, shared
+ * Price alerts on the wire (/api/alerts, docs/exit-rules.md): the bodies that create and edit one, shared
  * by the server and the client, and the shapes the API answers with (the alert, and the bell's
  * overview of the user's price alerts beside the feed).
  */

@@ -1,5 +1,5 @@
 /**
- * Position rules and executions on the wire (spec §3, §7): request body schemas shared by the
+ * Position rules and executions on the wire (docs/exit-rules.md, Routes): request body schemas shared by the
  * server and the client, and the shapes the API answers with. Price alerts: ./price-alerts.ts.
  */
 import { z } from 'zod';
@@ -8,6 +8,8 @@ import { EXCHANGES } from '../instruments/types.ts';
 import { isoDate } from './dates.ts';
 import { decimalInput, storedAmount } from './numbers.ts';
 import { RULE_MESSAGES } from '../rules/messages.ts';
+import { MAX_DELIVERY_IDS } from '../rules/responses.ts';
+import { ENABLE_LEVELS } from '../rules/enabling.ts';
 import { DEFAULT_REARM_PERCENT, MAX_REARM_PERCENT, MIN_REARM_PERCENT, REARM_MODES } from '../rules/rearm.ts';
 import {
   ACTION_TYPES,
@@ -45,7 +47,8 @@ const ruleFields = z.object({
     error: 'trigger_type must be FIXED_STOP_LOSS, TRAILING_STOP_LOSS or TAKE_PROFIT',
   }),
   trigger_value: storedAmount('Trigger value', RULE_MESSAGES.triggerValue),
-  value_type: z.enum(VALUE_TYPES, { error: 'value_type must be PERCENT or ABSOLUTE' }),
+  /** PRICE: the value is the level itself; PERCENT or ABSOLUTE (rupees) measure it from the reference. */
+  value_type: z.enum(VALUE_TYPES, { error: 'value_type must be PRICE, PERCENT or ABSOLUTE' }),
   /** Which price the trigger is measured from; `buy_price` is the holding's average price. */
   reference: z.enum(REFERENCE_KINDS, { error: 'reference must be current or buy_price' }),
   sell_quantity_type: z.enum(SELL_QUANTITY_TYPES),
@@ -108,7 +111,7 @@ export const createRuleBody = ruleFields
   });
 export type CreateRuleInput = z.infer<typeof createRuleBody>;
 
-/** POST /api/position-rules/bulk: `{rules: [...]}` or a bare list; all saved or none. */
+/** POST /api/position-rules/bulk: `{rules: [...]}` or a bare list; what can be armed is saved, the rest listed in `skipped`. */
 export const bulkCreateRulesBody = z.preprocess(
   (value) => (Array.isArray(value) ? { rules: value } : value),
   z.object({
@@ -132,6 +135,11 @@ export type UpdateRuleInput = z.infer<typeof updateRuleBody>;
 /** PATCH /api/position-rules/:id: enable (re-arms from the current price) or disable. */
 export const patchRuleBody = z.object({
   is_active: z.boolean({ error: 'is_active must be true or false' }),
+  /**
+   * Enabling: `keep` (the default) leaves a fixed stop's or target's level where it is;
+   * `from_price` measures it again from the current price (the user said so when asked).
+   */
+  level: z.enum(ENABLE_LEVELS, { error: 'level must be keep or from_price' }).default('keep'),
 });
 export type PatchRuleInput = z.infer<typeof patchRuleBody>;
 
@@ -149,6 +157,19 @@ export type BulkRuleActionInput = z.infer<typeof bulkRuleActionBody>;
 export const listRulesQuery = z.object({
   symbol: z.string().trim().toUpperCase().max(40).optional(),
   exchange: z.enum(EXCHANGES).optional(),
+  /** A page, newest first: without `limit`, every rule (at most the tier's 500 or 2,000). */
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number from 1 to 500' })
+    .int({ error: 'limit must be a whole number from 1 to 500' })
+    .min(1, { error: 'limit must be a whole number from 1 to 500' })
+    .max(500, { error: 'limit must be a whole number from 1 to 500' })
+    .optional(),
+  offset: z.coerce
+    .number({ error: 'offset must be a whole number from 0' })
+    .int({ error: 'offset must be a whole number from 0' })
+    .min(0, { error: 'offset must be a whole number from 0' })
+    .max(100_000, { error: 'offset must be a whole number from 0' })
+    .default(0),
 });
 export type ListRulesQuery = z.infer<typeof listRulesQuery>;
 
@@ -177,6 +198,21 @@ export const executionsQuery = z.object({
   offset: z.coerce.number().int().min(0).max(100_000).default(0),
 });
 export type ExecutionsQuery = z.infer<typeof executionsQuery>;
+
+export const DELIVERY_IDS_MESSAGE = `ids: give 1 to ${MAX_DELIVERY_IDS} execution ids, separated by commas`;
+
+/** GET /api/rule-executions/deliveries?ids=a,b: History's refresh of rows whose status changed. */
+export const executionDeliveriesQuery = z.object({
+  ids: z
+    .string({ error: DELIVERY_IDS_MESSAGE })
+    .transform((s) => [...new Set(s.split(',').map((id) => id.trim()))])
+    .pipe(
+      z
+        .array(z.uuid({ error: DELIVERY_IDS_MESSAGE }))
+        .min(1, DELIVERY_IDS_MESSAGE)
+        .max(MAX_DELIVERY_IDS, DELIVERY_IDS_MESSAGE),
+    ),
+});
 
 /** GET /api/alerts/history?days=30 (1 to 730). */
 export const alertHistoryQuery = z.object({

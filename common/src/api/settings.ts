@@ -1,4 +1,4 @@
-/** GET/PUT /api/settings: the user's preferences kept on the server (spec §2 Settings). */
+/** GET/PUT /api/settings: the user's preferences kept on the server (docs/api.md, docs/exit-rules.md). */
 import { z } from 'zod';
 
 /** What GET /api/settings answers, and PUT answers after a change. */

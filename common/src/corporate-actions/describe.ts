@@ -1,4 +1,5 @@
 /** How a corporate action reads to the user: on a rule, on a holding, in History and by email. Pure. */
+import { AMOUNT_LIMIT } from '../api/numbers.ts';
 import { formatInr } from '../format/money.ts';
 import { purposeEvent, type CorporateActionKind } from './purpose.ts';
 
@@ -62,9 +63,27 @@ export interface UserAdjustment {
   rules: Array<{ name: string; before: number; after: number }>;
   alerts: Array<{ before: number; after: number }>;
   manual: Array<{ quantityBefore: number; quantityAfter: number; priceAfter: number }>;
+  /** What was left as it was: adjusted, an amount would reach what a column holds (AMOUNT_LIMIT). */
+  notAdjusted: NotAdjusted[];
   /** The user also holds it in an imported (broker file) account. */
   imported: boolean;
 }
+
+/**
+ * A rule, price alert or manual holding a corporate action could not adjust: one of its amounts
+ * would reach AMOUNT_LIMIT (a 99,999,999,999,999-share holding doubled by a bonus, a level near
+ * the limit multiplied by a consolidation).
+ */
+export type NotAdjusted =
+  | { kind: 'rule'; name: string; level: number }
+  | { kind: 'alert'; price: number }
+  | {
+      kind: 'holding';
+      quantityBefore: number;
+      quantityAfter: number;
+      priceBefore: number;
+      priceAfter: number;
+    };
 
 /** Rules (and price alerts) named one by one in a notice; more are counted. */
 const MAX_LISTED_RULES = 3;
@@ -81,19 +100,44 @@ export function adjustmentMessage(u: UserAdjustment): string {
   for (const rule of u.rules.slice(0, MAX_LISTED_RULES)) {
     parts.push(`${rule.name}: level ${rupees(rule.before)} → ${rupees(rule.after)}.`);
   }
-  if (u.rules.length > MAX_LISTED_RULES)
-    parts.push(`${u.rules.length - MAX_LISTED_RULES} more rules adjusted.`);
+  const moreRules = u.rules.length - MAX_LISTED_RULES;
+  if (moreRules > 0) parts.push(`${moreRules} more ${moreRules === 1 ? 'rule' : 'rules'} adjusted.`);
   for (const alert of u.alerts.slice(0, MAX_LISTED_RULES)) {
     parts.push(`Price alert: ${rupees(alert.before)} → ${rupees(alert.after)}.`);
   }
   if (u.alerts.length > MAX_LISTED_RULES) {
-    parts.push(`${u.alerts.length - MAX_LISTED_RULES} more price alerts adjusted.`);
+    const more = u.alerts.length - MAX_LISTED_RULES;
+    parts.push(`${more} more price ${more === 1 ? 'alert' : 'alerts'} adjusted.`);
   }
   for (const h of u.manual) {
     parts.push(
       `Holding added by hand: ${shares(h.quantityBefore)} → ${shares(h.quantityAfter)} shares at ${rupees(h.priceAfter)}.`,
     );
   }
+  for (const h of u.notAdjusted) parts.push(notAdjustedSentence(h));
   if (u.imported) parts.push("Imported holdings change with your broker's next holdings file.");
   return parts.join(' ');
+}
+
+/**
+ * 'Holding added by hand: 9,99,99,99,99,99,999 shares at ₹3,000.00 not adjusted:
+ * 19,99,99,99,99,99,998 shares is more than a holding can have (less than 10,00,00,00,00,00,000).
+ * Edit it to what your broker shows.'
+ */
+function notAdjustedSentence(x: NotAdjusted): string {
+  const limit = `less than ${shares(AMOUNT_LIMIT)}`;
+  switch (x.kind) {
+    case 'rule':
+      return `${x.name}: level ${rupees(x.level)} not adjusted: its prices would pass the largest kept (${limit}). Edit the rule.`;
+    case 'alert':
+      return `Price alert at ${rupees(x.price)} not adjusted: its price would pass the largest kept (${limit}). Edit the alert.`;
+    case 'holding': {
+      const held = `Holding added by hand: ${shares(x.quantityBefore)} shares at ${rupees(x.priceBefore)} not adjusted:`;
+      const tooMuch =
+        x.quantityAfter >= AMOUNT_LIMIT
+          ? `${shares(x.quantityAfter)} shares is more than a holding can have`
+          : `a buy price of ${rupees(x.priceAfter)} is more than a holding can have`;
+      return `${held} ${tooMuch} (${limit}). Edit it to what your broker shows.`;
+    }
+  }
 }

@@ -39,12 +39,13 @@ export function formatInr(value: number, opts: InrOptions = {}): string {
 
 /**
  * Rupees with an explicit sign, for gains and losses: `'+₹1,250.00'`, `'-₹80.50'`.
- * Zero (and anything that rounds to zero) counts as non-negative and gets `+`.
+ * Zero (and anything that rounds to zero) is no change: `'₹0.00'`, without a sign.
  */
 export function formatSignedInr(value: number, opts: InrOptions = {}): string {
   if (!Number.isFinite(value)) return MISSING_VALUE;
   const formatted = formatInr(value, opts);
-  return formatted.startsWith('-') ? formatted : `+${formatted}`;
+  if (formatted.startsWith('-') || !/[1-9]/.test(formatted)) return formatted;
+  return `+${formatted}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { MISSING_VALUE } from './money.ts';
 
 export interface PercentOptions {
-  /** Prefix `+` on values that are zero or above (gains); negatives always show `-`. */
+  /** Prefix `+` on values above zero (gains); negatives always show `-`; zero has no sign. */
   signed?: boolean;
   /** Digits after the decimal point; 2 unless told otherwise. */
   fractionDigits?: number;
@@ -16,6 +16,6 @@ export function formatPercent(value: number, opts: PercentOptions = {}): string 
   const digits = opts.fractionDigits ?? 2;
   const abs = Math.abs(value).toFixed(digits);
   const isZero = Number(abs) === 0;
-  const sign = value < 0 && !isZero ? '-' : opts.signed ? '+' : '';
+  const sign = isZero ? '' : value < 0 ? '-' : opts.signed ? '+' : '';
   return `${sign}${abs}%`;
 }

@@ -36,7 +36,7 @@ export function locateColumns(format: BrokerFormat, headers: readonly string[]):
   };
 }
 
-/** The spec's "Missing required column" messages for whatever the header row lacks. */
+/** The "Missing required column" messages (docs/holdings.md) for whatever the header row lacks. */
 export function missingColumnMessages(positions: ColumnPositions): string[] {
   const messages: string[] = [];
   const identified = [positions.symbol, positions.companyName, positions.isin].some((i) => i !== undefined);

@@ -74,3 +74,22 @@ export function parseCsv(text: string): string[][] {
 export function isBlankRow(row: readonly string[]): boolean {
   return row.every((cell) => cell.trim() === '');
 }
+
+/**
+ * Lines with any text on them (`\n`, `\r\n` or a lone `\r` ends one), counted in one pass
+ * without splitting the text: how long a file is, before tokenising it.
+ */
+export function countFilledLines(text: string): number {
+  let lines = 0;
+  let filled = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10 || code === 13) {
+      if (filled) lines += 1;
+      filled = false;
+    } else if (!filled && code > 32 && code !== 0xfeff) {
+      filled = true;
+    }
+  }
+  return filled ? lines + 1 : lines;
+}

@@ -80,7 +80,7 @@ const NAME: Aliases = ['company name', 'name', 'stock name'];
 const ISIN: Aliases = ['isin', 'isin code', 'isin no'];
 const EXCHANGE: Aliases = ['exchange'];
 
-/** The spec's own template: Symbol, Quantity, Buy Price and an optional Exchange. */
+/** The generic template (docs/holdings.md): Symbol, Quantity, Buy Price and an optional Exchange. */
 const GENERIC_FORMAT: BrokerFormat = {
   id: 'generic',
   displayName: 'Generic CSV',
@@ -99,7 +99,7 @@ const TOTAL_QUANTITY: Aliases = ['total quantity', 'quantity'];
 const DEPOSITORY_BALANCE: Aliases = ['current balance', 'current bal', 'free balance', 'free bal'];
 
 /**
- * Recognised layouts, most specific first; `generic` (the spec's template) is the fallback.
+ * Recognised layouts, most specific first; `generic` (the generic template) is the fallback.
  * Where each header row comes from: test/fixtures/brokers/README.md.
  */
 export const BROKER_FORMATS: readonly BrokerFormat[] = [

@@ -1,8 +1,14 @@
-import { isBlankRow, parseCsv, stripBom } from './csv.ts';
+import { countFilledLines, isBlankRow, parseCsv, stripBom } from './csv.ts';
 import { detectBrokerFormat, looksLikeHeaderRow, normaliseHeader } from './formats.ts';
 import { locateColumns, missingColumnMessages } from './columns.ts';
 import { isHoldingRow, readHoldingRow } from './rows.ts';
-import { CSV_MESSAGES, MAX_IMPORT_ROWS, tooManyRowsMessage } from './messages.ts';
+import {
+  CSV_MESSAGES,
+  MAX_IMPORT_LINES,
+  MAX_IMPORT_ROWS,
+  tooManyLinesMessage,
+  tooManyRowsMessage,
+} from './messages.ts';
 import type { BrokerFormatId } from './formats.ts';
 import type { DataRow, ImportRow } from './rows.ts';
 
@@ -14,12 +20,23 @@ export type ImportResult =
 const CLIENT_ID_LABELS = new Set(['client id', 'unique client code', 'client code', 'ucc']);
 
 /**
- * Reads a holdings export (the spec's template or a broker's own CSV) into import rows; see
- * {@link parseHoldingsTable} for the rules.
+ * Reads a holdings export (the generic template or a broker's own CSV: docs/holdings.md) into
+ * import rows; see {@link parseHoldingsTable} for the rules.
  */
 export function parseHoldingsCsv(text: string): ImportResult {
   if (stripBom(text).trim() === '') return failure(CSV_MESSAGES.empty);
+  const tooLong = tooManyLines(text);
+  if (tooLong) return failure(tooLong);
   return parseHoldingsTable(parseCsv(text));
+}
+
+/**
+ * The refusal of a file with more than MAX_IMPORT_LINES lines, or null: counted in one pass
+ * before any row is tokenised, so that a file of 200,000 rows costs milliseconds, not seconds.
+ */
+export function tooManyLines(text: string): string | null {
+  const lines = countFilledLines(text);
+  return lines > MAX_IMPORT_LINES ? tooManyLinesMessage(lines) : null;
 }
 
 /**
@@ -27,7 +44,7 @@ export function parseHoldingsCsv(text: string): ImportResult {
  *
  * The header row is the first row naming a symbol/name column and a quantity column, so preamble
  * rows (client ID, summary) are passed over; the layout is recognised from that row. Blank lines,
- * total rows and rows without a symbol, name or ISIN are skipped. Fails with the spec's messages:
+ * total rows and rows without a symbol, name or ISIN are skipped. Fails with the documented messages:
  * empty input, no data row, missing columns, more than {@link MAX_IMPORT_ROWS} holdings, or any row
  * with a bad quantity, average price or exchange (all such rows listed in `details`).
  */

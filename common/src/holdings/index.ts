@@ -3,7 +3,7 @@ export { parseCsv, stripBom } from './csv.ts';
 export { parseBrokerNumber, parseDecimal } from './numbers.ts';
 export { BROKER_FORMATS, brokerFormatName, detectBrokerFormat } from './formats.ts';
 export type { BrokerFormat, BrokerFormatId } from './formats.ts';
-export { parseHoldingsCsv, parseHoldingsTable } from './import.ts';
+export { parseHoldingsCsv, parseHoldingsTable, tooManyLines } from './import.ts';
 export type { ImportResult } from './import.ts';
 export { cleanBrokerSymbol } from './rows.ts';
 export type { ImportRow } from './rows.ts';
@@ -12,3 +12,4 @@ export type { ManualRowInput, ManualHolding, InlineEditField, InlineEditOutcome 
 export * from './messages.ts';
 export { SAMPLE_CSV } from './sample.ts';
 export * from './schemas.ts';
+export { quantityProblem, quantityMessage, WHOLE_SHARES } from './quantity.ts';

@@ -2,6 +2,7 @@ import { parseDecimal } from './numbers.ts';
 import { manualRowMessage } from './messages.ts';
 import { amountMessage, amountProblem } from '../api/numbers.ts';
 import { symbolProblem } from '../instruments/symbol.ts';
+import { quantityMessage, quantityProblem } from './quantity.ts';
 import { toExchange } from '../instruments/types.ts';
 import type { Exchange } from '../instruments/types.ts';
 
@@ -43,10 +44,9 @@ export function validateManualRows(rows: readonly ManualRowInput[]): {
     if (symbol === '') rowErrors.push(manualRowMessage.symbolRequired(row));
     else if (symbolIssue) rowErrors.push(manualRowMessage.symbol(row, symbolIssue));
     const quantity = parseDecimal(quantityText);
-    const quantityProblem = amountProblem(quantity);
+    const quantityIssue = quantityProblem(quantity);
     if (quantityText === '') rowErrors.push(manualRowMessage.quantityRequired(row));
-    else if (quantityProblem)
-      rowErrors.push(manualRowMessage.amount(row, amountMessage('Quantity', quantityProblem)));
+    else if (quantityIssue) rowErrors.push(manualRowMessage.amount(row, quantityMessage(quantityIssue)));
     const averagePrice = parseDecimal(priceText);
     const priceProblem = amountProblem(averagePrice);
     if (priceText === '') rowErrors.push(manualRowMessage.priceRequired(row));
@@ -74,12 +74,12 @@ export function validateInlineEdit(field: InlineEditField, raw: string, current:
   const text = raw.trim();
   if (text === '') return { action: 'cancel' };
   const value = parseDecimal(text);
-  const problem = amountProblem(value);
-  if (problem) {
-    return {
-      action: 'error',
-      message: amountMessage(field === 'quantity' ? 'Quantity' : 'Buy price', problem),
-    };
+  if (field === 'quantity') {
+    const problem = quantityProblem(value);
+    if (problem) return { action: 'error', message: quantityMessage(problem) };
+  } else {
+    const problem = amountProblem(value);
+    if (problem) return { action: 'error', message: amountMessage('Buy price', problem) };
   }
   if (value === current) return { action: 'cancel' };
   return { action: 'save', value };

@@ -26,6 +26,17 @@ export const CSV_MESSAGES = {
   notCsvFile: 'Please upload a CSV file only, and check that the file ends with .csv',
 } as const;
 
+/**
+ * Lines (with text on them) a file may have: MAX_IMPORT_ROWS holdings and room for a header, a
+ * preamble and totals. A longer file is refused before its rows are read.
+ */
+export const MAX_IMPORT_LINES = MAX_IMPORT_ROWS + 200;
+
+/** `Too many holdings: a file can hold at most 1000 rows (this one has 2,00,001 lines).` */
+export function tooManyLinesMessage(lines: number): string {
+  return `Too many holdings: a file can hold at most ${MAX_IMPORT_ROWS} rows (this one has ${grouped(lines)} lines).`;
+}
+
 /** `Too many holdings: a file can hold at most 1000 rows (this one has 1001).` */
 export function tooManyRowsMessage(count: number): string {
   return `Too many holdings: a file can hold at most ${MAX_IMPORT_ROWS} rows (this one has ${count}).`;

@@ -2,6 +2,7 @@ import { parseBrokerNumber, isPositiveNumber } from './numbers.ts';
 import { csvRowMessage } from './messages.ts';
 import { isWellFormedSymbol } from '../instruments/symbol.ts';
 import { amountProblem, amountRequirement } from '../api/numbers.ts';
+import { quantityProblem, quantityRequirement } from './quantity.ts';
 import { toExchange } from '../instruments/types.ts';
 import type { Exchange } from '../instruments/types.ts';
 import type { ColumnPositions } from './columns.ts';
@@ -24,6 +25,8 @@ export interface ImportRow {
 
 const SERIES_SUFFIX = /-(EQ|BE|BZ|BL|SM|ST)$/;
 const ISIN = /^[A-Z]{2}[A-Z0-9]{9}\d$/;
+/** ISINs of mutual fund units and ETFs. */
+const FUND_ISIN = /^INF/;
 const TOTAL_LABEL = /^(grand |sub ?)?totals?:?$/i;
 
 /** Upper-cases a broker symbol and drops an NSE series suffix; `BAJAJ-AUTO` is left alone. */
@@ -65,10 +68,11 @@ export function readHoldingRow(
   const exchange = exchangeText === '' ? 'NSE' : toExchange(exchangeText);
 
   const errors: string[] = [];
-  const quantityProblem = amountProblem(quantity);
-  if (quantityProblem) {
-    errors.push(csvRowMessage.quantity(row.line, label, amountRequirement(quantityProblem)));
-  }
+  // A fund's units come in fractions: such a row is left for the server to name as a mutual fund
+  // (or, for a listed ETF, to refuse its fraction after matching: fractionalRowProblems).
+  const fundUnits = isin !== undefined && FUND_ISIN.test(isin);
+  const quantityIssue = quantityRequirementOf(quantity, fundUnits);
+  if (quantityIssue) errors.push(csvRowMessage.quantity(row.line, label, quantityIssue));
   const priceProblem = amountProblem(averagePrice);
   if (priceProblem) errors.push(csvRowMessage.averagePrice(row.line, label, amountRequirement(priceProblem)));
   if (exchange === undefined) errors.push(csvRowMessage.exchange(row.line, label));
@@ -85,6 +89,16 @@ export function readHoldingRow(
     averagePrice,
   };
   return { ok: true, holding };
+}
+
+/** What a row's quantity must be, as the end of its sentence, or null when it will do (a fund's units may be fractions). */
+function quantityRequirementOf(quantity: number, fundUnits: boolean): string | null {
+  if (fundUnits) {
+    const problem = amountProblem(quantity);
+    return problem && amountRequirement(problem);
+  }
+  const problem = quantityProblem(quantity);
+  return problem && quantityRequirement(problem);
 }
 
 function cellAt(cells: readonly string[], index: number | undefined): string {
@@ -115,4 +129,16 @@ function identityOf(
   const isinText = cell(columns.isin).toUpperCase();
   const isin = ISIN.test(isinText) ? isinText : undefined;
   return { symbol, companyName, isin, label: symbol ?? companyName ?? isin ?? '' };
+}
+
+/**
+ * `Row N (SYMBOL): Invalid quantity - must be a whole number of shares` for each matched row with
+ * a fraction of a share: the server's check of fund-ISIN rows the reader let through (a listed ETF).
+ */
+export function fractionalRowProblems(
+  rows: readonly { line: number; symbol: string; quantity: number }[],
+): string[] {
+  return rows
+    .filter((row) => quantityProblem(row.quantity) === 'fractional')
+    .map((row) => csvRowMessage.quantity(row.line, row.symbol, quantityRequirement('fractional')));
 }

@@ -1,5 +1,5 @@
 /**
- * The five-row template offered in the CSV upload dialog, in the spec's column order
+ * The five-row template offered in the CSV upload dialog, in the generic template's column order
  * (Symbol, Quantity, Buy Price, Exchange).
  */
 export const SAMPLE_CSV = [

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { CSV_MESSAGES, PRICE_POSITIVE, QUANTITY_POSITIVE } from './messages.ts';
 import { symbolSchema } from '../instruments/symbol.ts';
 import { storedAmount } from '../api/numbers.ts';
+import { quantitySchema } from './quantity.ts';
 import { EXCHANGES } from '../instruments/types.ts';
 
-/** A quantity or buy price, as a number or plain decimal text (`"12.5"`), that the column keeps. */
-const quantity = storedAmount('Quantity', QUANTITY_POSITIVE);
+/** A quantity (whole shares) or buy price, as a number or plain decimal text (`"12.50"`), that the column keeps. */
+const quantity = quantitySchema(QUANTITY_POSITIVE);
 const averagePrice = storedAmount('Buy price', PRICE_POSITIVE);
 
 /** An unresolved import row fixed in the upload dialog with the symbol search. */

@@ -29,6 +29,52 @@ export interface ImportChanges {
   unchanged: number;
 }
 
+/** A position rule the upload deletes: its holding leaves the account and nothing else holds it for the rule. */
+export interface PreviewRuleRemoval {
+  id: string;
+  rule_name: string;
+  symbol: string;
+  exchange: Exchange;
+}
+
+/** The counts an upload is told by, the same in the preview and in the notice after it. */
+export interface ImportCounts {
+  created: number;
+  changed: number;
+  unchanged: number;
+  removed: number;
+  skipped: number;
+}
+
+/** The counts of a preview's changes, with `skipped` rows left out by the user. */
+export function countsOfChanges(changes: ImportChanges, skipped: number): ImportCounts {
+  return {
+    created: changes.add.length,
+    changed: changes.update.length,
+    unchanged: changes.unchanged,
+    removed: changes.remove.length,
+    skipped,
+  };
+}
+
+/** "0 new, 1 changed, 7 unchanged, 1 removed, 1 skipped" (unchanged and skipped only when there are any). */
+export function importCountsText(counts: ImportCounts): string {
+  return [
+    `${counts.created} new`,
+    `${counts.changed} changed`,
+    ...(counts.unchanged ? [`${counts.unchanged} unchanged`] : []),
+    `${counts.removed} removed`,
+    ...(counts.skipped ? [`${counts.skipped} skipped`] : []),
+  ].join(', ');
+}
+
+/** "2 exit rules removed: SBIN stop, SBIN target." (empty when none), after the upload. */
+export function rulesRemovedText(ruleNames: readonly string[]): string {
+  if (ruleNames.length === 0) return '';
+  const count = ruleNames.length === 1 ? '1 exit rule' : `${ruleNames.length} exit rules`;
+  return `${count} removed: ${ruleNames.join(', ')}.`;
+}
+
 /** Where the upload goes: an existing account (`id`) or a new one (`id: null`). */
 export interface TargetAccount {
   id: string | null;
@@ -64,6 +110,8 @@ export interface UploadAccountPlan {
   suggested_name: string;
   /** Null until the account is known. */
   changes: ImportChanges | null;
+  /** The exit rules the upload deletes with the holdings it removes (empty until the account is known). */
+  rules_removed: PreviewRuleRemoval[];
   duplicate: DuplicateAccountWarning | null;
 }
 

@@ -14,6 +14,7 @@ export { resolveRenames, currentSymbol } from './renames.ts';
 export { yahooSymbol } from './yahoo.ts';
 export { buildSearchIndex, searchInstruments } from './search.ts';
 export type { SearchIndex, SearchOptions } from './search.ts';
+export { nearestSymbols, editDistance } from './nearest.ts';
 export { STARTER_INSTRUMENTS } from './starter.ts';
 export type { StarterInstrument } from './starter.ts';
 export { STARTER_RENAMES } from './starter-renames.ts';

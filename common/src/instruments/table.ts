@@ -87,6 +87,28 @@ export function decodeMasterFile(bytes: Uint8Array): string {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
-    return new TextDecoder('windows-1252').decode(bytes);
+    return decodeWindows1252(bytes);
   }
+}
+
+/**
+ * Windows-1252's bytes 0x80–0x9F (the WHATWG table; the five it leaves undefined stay as their
+ * code points). Node 20's TextDecoder('windows-1252') decoded them as Latin-1 control
+ * characters (0x96 as U+0096, not an en dash) and Node 22's does not, so the table is ours.
+ */
+const WINDOWS_1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8d,
+  0x017d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a,
+  0x0153, 0x9d, 0x017e, 0x0178,
+];
+
+function decodeWindows1252(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 8192) {
+    const codes = Array.from(bytes.subarray(i, i + 8192), (b) =>
+      b >= 0x80 && b <= 0x9f ? WINDOWS_1252_HIGH[b - 0x80]! : b,
+    );
+    text += String.fromCharCode(...codes);
+  }
+  return text;
 }

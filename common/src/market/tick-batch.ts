@@ -1,5 +1,5 @@
 /**
- * The tick-batch contract between the streamer and the servers (ARCHITECTURE §4).
+ * The tick-batch contract between the streamer and the servers (docs/live-prices.md).
  * One poll cycle = one batch = one message on the `ticks` channel. Validated at both ends.
  */
 import { z } from 'zod';

@@ -7,11 +7,11 @@ import type { AccountHolding, AggregatedHolding, Holding, RawHolding, RuleCovera
 const UNKNOWN = 'Unknown';
 
 /**
- * Groups holdings by symbol+exchange into holdings-table rows (spec §3): totals across accounts,
- * weighted average price = total investment / total quantity, P&L and its percent of the
- * investment (null, like the current value, without a price), today's change, and the active
- * rules covering each account and the group.
- * Groups keep the order in which their symbols first appear.
+ * Groups holdings by symbol+exchange into holdings-table rows
+ * (docs/holdings.md#holdings-and-dashboard-screens): totals across accounts, weighted average price
+ * = total investment / total quantity, P&L and its percent of the investment (null, like the
+ * current value, without a price), today's change, and the active rules covering each account and
+ * the group. Groups keep the order in which their symbols first appear.
  */
 export function aggregateHoldings(
   holdings: readonly RawHolding[],

@@ -16,7 +16,7 @@ function toNullableNumber(value: number | string | null | undefined): number | n
 }
 
 /**
- * Converts a server holding to numbers and derives its values (spec §3, position-math.ts):
+ * Converts a server holding to numbers and derives its values (docs/holdings.md, position-math.ts):
  * purchase value = quantity × average price; market value = quantity × current price, else as
  * sent; P&L and its percent from those, rounded as the server rounds them. Without a current
  * price or a sent market value there is no market value and no P&L (null). Day change 0 unless

@@ -1,6 +1,7 @@
 /**
- * A position's numbers (spec §3), in one place for the server's presenter, the REST snapshot
- * and the live client, so a holding shows the same figures whichever of them computed it.
+ * A position's numbers (docs/holdings.md, One rounding rule), in one place for the server's
+ * presenter, the REST snapshot and the live client, so a holding shows the same figures whichever
+ * of them computed it.
  *
  * The rounding rule: every figure is computed from the unrounded quantity and prices and
  * rounded once, to paise (percents to 2 decimals), by {@link round2}. Without a price there is

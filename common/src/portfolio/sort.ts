@@ -1,10 +1,16 @@
 import type { AggregatedHolding } from './types.ts';
 
-/** Sortable columns of the holdings table: Symbol, Total Qty, Buy Price, P&L, Gain %, Rules. */
+/**
+ * Sortable columns of the holdings table: Symbol, Total Qty, Buy Price, LTP, Current value, Day
+ * change, P&L, Gain %, Rules.
+ */
 export type HoldingSortField =
   | 'symbol'
   | 'total_quantity'
   | 'weighted_avg_price'
+  | 'current_price'
+  | 'total_current_value'
+  | 'day_change'
   | 'total_pnl'
   | 'total_pnl_percent'
   | 'active_rules_count';
@@ -12,8 +18,9 @@ export type HoldingSortField =
 export type SortDirection = 'asc' | 'desc';
 
 /**
- * Orders holdings-table rows as the page does (spec §2): first by active rule count descending,
- * then by symbol, then (stably) by the chosen column in the chosen direction. Returns a new array.
+ * Orders holdings-table rows as the page does (docs/holdings.md#holdings-and-dashboard-screens):
+ * first by active rule count descending, then by symbol, then (stably) by the chosen column in the
+ * chosen direction. Returns a new array.
  */
 export function sortHoldings<T extends AggregatedHolding>(
   list: readonly T[],
@@ -31,7 +38,7 @@ export function sortHoldings<T extends AggregatedHolding>(
     .sort((a, b) => unpricedLast(a, b, field) || sign * compareField(a, b, field));
 }
 
-/** Rows without a P&L (no price) go last in either direction. */
+/** Rows without a price (no LTP, value or P&L) go last in either direction. */
 function unpricedLast(a: AggregatedHolding, b: AggregatedHolding, field: HoldingSortField): number {
   if (field === 'symbol') return 0;
   return Number(a[field] === null) - Number(b[field] === null);

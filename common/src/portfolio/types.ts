@@ -33,7 +33,7 @@ export interface PricedPosition extends PositionValues {
   current_price: number | null;
 }
 
-/** A flat holding with numbers and the derived values of spec §3. */
+/** A flat holding with numbers and the derived values of `GET /api/holdings` (docs/holdings.md). */
 export interface Holding extends PricedPosition {
   id: number | string;
   symbol: string;

@@ -1,5 +1,8 @@
-/** Socket.IO events, declared once and shared by the server and the client (ARCHITECTURE §4). */
+/**
+ * Socket.IO events, declared once and shared by the server and the client (docs/live-prices.md, Socket.IO).
+ */
 import type { Exchange } from '../instruments/types.ts';
+import type { MarketFeed } from '../market/feed.ts';
 import type { ApiRuleExecution } from '../rules/responses.ts';
 
 export interface LiveQuote {
@@ -41,6 +44,11 @@ export interface AlertExecution {
   rule_id: string | null;
   price_alert_id: string | null;
   over_quota: boolean;
+  /**
+   * The notice it was told in (issue #28): the id of the notice's lead execution, which carries
+   * the notice's words; the rules of one stock that fire together share it. Null on older rows.
+   */
+  notice_id: string | null;
 }
 
 export interface ServerToClientEvents {
@@ -68,6 +76,11 @@ export interface ServerToClientEvents {
    * market feed (Redis) is down, sent on connecting then too; `live: true` when it is back.
    */
   'feed:status': (status: { live: boolean }) => void;
+  /**
+   * The market feed as a whole (its source, its newest price's time and delay), the same for
+   * every user: sent on connecting and when it moves (common/src/market/feed.ts).
+   */
+  'market:feed': (feed: MarketFeed) => void;
 }
 
 export type ClientToServerEvents = Record<string, never>;

@@ -1,6 +1,7 @@
 /** Rules and triggers in words: labels for lists and emails, the sentence of an execution. */
 import { formatInr } from '../format/money.ts';
 import type { AlertDirection, ExecutionTriggerType, TriggerType, ValueType } from './types.ts';
+import { VALUE_TYPE_TRAITS } from './value-types.ts';
 
 const TRIGGER_LABELS: Record<TriggerType, string> = {
   FIXED_STOP_LOSS: 'Fixed stop loss',
@@ -8,18 +9,13 @@ const TRIGGER_LABELS: Record<TriggerType, string> = {
   TAKE_PROFIT: 'Take profit',
 };
 
-/** `7` → `7%`, `7.5` → `7.5%`; rupees for absolute values. */
-function amount(value: number, valueType: ValueType): string {
-  return valueType === 'PERCENT' ? `${Number(value.toFixed(4))}%` : formatInr(value);
-}
-
-/** 'Trailing stop loss 7%', 'Fixed stop loss ₹50.00', 'Take profit 10%'. */
+/** 'Trailing stop loss 7%', 'Fixed stop loss ₹50.00', 'Take profit 10%', 'Fixed stop loss at ₹1,400.00'. */
 export function describeRule(rule: {
   trigger_type: TriggerType;
   trigger_value: number;
   value_type: ValueType;
 }) {
-  return `${TRIGGER_LABELS[rule.trigger_type]} ${amount(rule.trigger_value, rule.value_type)}`;
+  return `${TRIGGER_LABELS[rule.trigger_type]} ${VALUE_TYPE_TRAITS[rule.value_type].words(rule.trigger_value)}`;
 }
 
 /** 'Price above ₹1,600.00'. */
@@ -27,9 +23,23 @@ export function describePriceAlert(alert: { direction: AlertDirection; price: nu
   return `Price ${alert.direction} ${formatInr(alert.price)}`;
 }
 
-/** An execution's trigger type as History shows it: underscores become spaces (spec §3). */
+/** An execution's trigger type with underscores as spaces (emails lower-case it). */
 export function triggerTypeLabel(type: string): string {
   return type.replace(/_/g, ' ');
+}
+
+const EXECUTION_KIND_LABELS: Record<ExecutionTriggerType, string> = {
+  ...TRIGGER_LABELS,
+  PRICE_ABOVE: 'Price above',
+  PRICE_BELOW: 'Price below',
+};
+
+/** What fired, in words, as History shows it: 'Fixed stop loss', 'Price above'. */
+export function executionKindLabel(type: string): string {
+  const known = EXECUTION_KIND_LABELS[type as ExecutionTriggerType] as string | undefined;
+  if (known) return known;
+  const words = type.replace(/_/g, ' ').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 const LEVEL_NAMES: Record<ExecutionTriggerType, string> = {
@@ -39,6 +49,20 @@ const LEVEL_NAMES: Record<ExecutionTriggerType, string> = {
   PRICE_ABOVE: 'your alert price of',
   PRICE_BELOW: 'your alert price of',
 };
+
+const TITLE_NAMES: Record<ExecutionTriggerType, string> = {
+  FIXED_STOP_LOSS: 'stop loss',
+  TRAILING_STOP_LOSS: 'trailing stop',
+  TAKE_PROFIT: 'profit target',
+  PRICE_ABOVE: 'price alert',
+  PRICE_BELOW: 'price alert',
+};
+
+/** A fired alert in a few words, as a phone notification's title: 'INFY stop loss hit'. */
+export function firedTitle(symbol: string, triggerType: string): string {
+  const name = (TITLE_NAMES[triggerType as ExecutionTriggerType] as string | undefined) ?? 'alert';
+  return `${symbol} ${name} hit`;
+}
 
 /** How far past its level a price may fill before the alert says it gapped through: 1 %. */
 export const GAP_THROUGH_FRACTION = 0.01;

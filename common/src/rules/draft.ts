@@ -1,10 +1,11 @@
-/** Rule drafts (spec §4 Rule-draft flow, §5 Rule draft, §8 Save All): checks before saving. */
-import { firesAtOnceMessage, RULE_MESSAGES, SAVE_ALL_MESSAGES } from './messages.ts';
+/** Rule drafts and Save All (docs/exit-rules.md): checks before saving. */
+import { firesAtOnceMessage, noPriceReason, RULE_MESSAGES, SAVE_ALL_MESSAGES } from './messages.ts';
 import { amountMessage, amountProblem } from '../api/numbers.ts';
 import { computeTriggerPrice, isCrossed, triggerBounds } from './trigger.ts';
 import type { ActionType, TriggerType, ValueType } from './types.ts';
+import { TRAILING_PRICE_MESSAGE, valueTypeFits } from './value-types.ts';
 
-/** The draft every account row starts with: alert, trailing stop loss, 7 percent (spec §9). */
+/** The draft every account row starts with: alert, trailing stop loss, 7 percent (docs/exit-rules.md). */
 export const DEFAULT_RULE_DRAFT = Object.freeze({
   action_type: 'ALERT' as ActionType,
   trigger_type: 'TRAILING_STOP_LOSS' as TriggerType,
@@ -43,16 +44,25 @@ export interface RuleDraftInput {
  * `fires_at_once`: the price has already crossed the level (a stop at or above it, a take
  * profit at or below it), which only a rule measured from the buy price can be.
  */
-export type DraftProblem = 'value' | 'price' | 'invalid' | 'fires_at_once' | 'bounds';
+export type DraftProblem = 'value' | 'unfit' | 'price' | 'invalid' | 'fires_at_once' | 'bounds';
+
+/** The allowed band, and the computed level when the user typed a distance rather than the price. */
+export interface DraftBounds {
+  min: number;
+  max: number;
+  level?: number;
+}
 
 export type DraftCheck =
   | { ok: true; triggerValue: number; triggerPrice: number; referencePrice: number }
-  | { ok: false; problem: DraftProblem; error: string; bounds?: { min: number; max: number } };
+  | { ok: false; problem: DraftProblem; error: string; bounds?: DraftBounds };
 
 /**
- * Spec §5 Rule draft, in order: trigger value > 0 (and one the column keeps); a current price > 0; the computed trigger
- * price (2 decimals) > 0; not already crossed by the current price (it would fire at once);
- * and within 10%–200% of the current price. `error` is the spec's text (or ours for a crossed level).
+ * The draft checks of docs/exit-rules.md, in order: trigger value > 0 (and one the column keeps); a
+ * value type the trigger type can use (`unfit`: a trailing stop at a price); a current price > 0;
+ * the computed trigger price (2 decimals) > 0; not already crossed by the current price (it would
+ * fire at once); and within 10%–200% of the current price. `error` is the documented text
+ * (docs/exit-rules.md), or the crossed-level sentence.
  */
 export function validateRuleDraft(input: RuleDraftInput): DraftCheck {
   const value = parseTriggerValue(input.triggerValue);
@@ -61,6 +71,9 @@ export function validateRuleDraft(input: RuleDraftInput): DraftCheck {
   }
   const stored = amountProblem(value);
   if (stored) return { ok: false, problem: 'value', error: amountMessage('Trigger value', stored) };
+  if (!valueTypeFits(input.triggerType, input.valueType)) {
+    return { ok: false, problem: 'unfit', error: TRAILING_PRICE_MESSAGE };
+  }
   const current = input.currentPrice;
   if (typeof current !== 'number' || !Number.isFinite(current) || current <= 0) {
     return { ok: false, problem: 'price', error: RULE_MESSAGES.noPrice };
@@ -83,40 +96,65 @@ export function validateRuleDraft(input: RuleDraftInput): DraftCheck {
       error: firesAtOnceMessage(input.triggerType, triggerPrice, current),
     };
   }
-  const bounds = triggerBounds(current);
-  if (triggerPrice < bounds.min || triggerPrice > bounds.max) {
-    return { ok: false, problem: 'bounds', error: RULE_MESSAGES.outOfRange(bounds.min, bounds.max), bounds };
+  const band = triggerBounds(current);
+  if (triggerPrice < band.min || triggerPrice > band.max) {
+    const bounds: DraftBounds = input.valueType === 'PRICE' ? band : { ...band, level: triggerPrice };
+    return {
+      ok: false,
+      problem: 'bounds',
+      error: RULE_MESSAGES.outOfRange(bounds.min, bounds.max, bounds.level),
+      bounds,
+    };
   }
   return { ok: true, triggerValue: value, triggerPrice, referencePrice };
 }
 
-/** The Save All sentence (spec §8) for a draft of `symbol` that failed with `check`. */
-export function saveAllMessage(symbol: string, check: Extract<DraftCheck, { ok: false }>): string {
+/**
+ * Why a draft of `symbol` cannot be saved, as Save All lists it (the texts of docs/exit-rules.md). A missing price
+ * says whether one will come (`listed`: the symbol is in the exchange list).
+ */
+export function saveAllMessage(
+  symbol: string,
+  check: Extract<DraftCheck, { ok: false }>,
+  listed = true,
+): string {
   switch (check.problem) {
     case 'value':
       return SAVE_ALL_MESSAGES.noValidRules;
     case 'price':
-      return SAVE_ALL_MESSAGES.noPrice(symbol);
+      return noPriceReason(symbol, listed);
     case 'invalid':
       return SAVE_ALL_MESSAGES.invalidTrigger(symbol);
+    case 'unfit':
     case 'fires_at_once':
       return `${symbol}: ${check.error}`;
     case 'bounds':
-      return SAVE_ALL_MESSAGES.outOfRange(symbol, check.bounds!.min, check.bounds!.max);
+      return SAVE_ALL_MESSAGES.outOfRange(symbol, check.bounds!.min, check.bounds!.max, check.bounds!.level);
   }
 }
 
 export interface SaveAllDraft extends RuleDraftInput {
   symbol: string;
+  /** False when the symbol is not in the exchange list (it will never have a price). */
+  listed?: boolean;
 }
 
 export type SaveAllPlan<D extends SaveAllDraft> =
-  | { ok: true; rules: Array<{ draft: D; triggerValue: number; triggerPrice: number }>; skipped: D[] }
+  | {
+      ok: true;
+      /** The drafts that pass, to save. */
+      rules: Array<{ draft: D; triggerValue: number; triggerPrice: number }>;
+      /** Drafts without a trigger value: left as they are. */
+      skipped: D[];
+      /** Drafts that cannot be saved now, each with its reason: they stay drafts, the rest are saved. */
+      refused: Array<{ draft: D; reason: string }>;
+    }
   | { ok: false; error: string; errors: string[] };
 
 /**
- * Save All (spec §5): drafts without a trigger value > 0 are skipped; none left is an error.
- * Every remaining draft must pass; `error` is the first problem, `errors` all of them.
+ * Save All (docs/exit-rules.md, issue #28): drafts without a trigger value > 0 are skipped, and none left
+ * is an error. Of the rest, each draft that passes is saved; one that cannot be saved (no
+ * price, out of range) does not hold the others back: it is `refused` with its reason.
  */
 export function planSaveAll<D extends SaveAllDraft>(drafts: readonly D[]): SaveAllPlan<D> {
   const skipped: D[] = [];
@@ -129,12 +167,11 @@ export function planSaveAll<D extends SaveAllDraft>(drafts: readonly D[]): SaveA
     return { ok: false, error: SAVE_ALL_MESSAGES.noValidRules, errors: [SAVE_ALL_MESSAGES.noValidRules] };
   }
   const rules: Array<{ draft: D; triggerValue: number; triggerPrice: number }> = [];
-  const errors: string[] = [];
+  const refused: Array<{ draft: D; reason: string }> = [];
   for (const draft of candidates) {
     const check = validateRuleDraft(draft);
     if (check.ok) rules.push({ draft, triggerValue: check.triggerValue, triggerPrice: check.triggerPrice });
-    else errors.push(saveAllMessage(draft.symbol, check));
+    else refused.push({ draft, reason: saveAllMessage(draft.symbol, check, draft.listed ?? true) });
   }
-  if (errors.length > 0) return { ok: false, error: errors[0]!, errors };
-  return { ok: true, rules, skipped };
+  return { ok: true, rules, skipped, refused };
 }

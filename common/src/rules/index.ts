@@ -1,5 +1,6 @@
-/** Rule math and validation shared by the client and the server (ARCHITECTURE §6, spec §5). */
+/** Rule math and validation shared by the client and the server (docs/exit-rules.md). */
 export * from './types.ts';
+export * from './value-types.ts';
 export * from './trigger.ts';
 export * from './messages.ts';
 export * from './draft.ts';
@@ -9,3 +10,5 @@ export * from './describe.ts';
 export * from './naming.ts';
 export * from './price-guard.ts';
 export * from './rearm.ts';
+export * from './notice.ts';
+export * from './enabling.ts';

@@ -1,31 +1,35 @@
-/** The rule texts of spec §5 (Rule draft) and §8 (Save All), verbatim, and the server's own. */
+/** The rule texts of drafts, Save All and the server's refusals (docs/exit-rules.md). */
 import { formatInr } from '../format/money.ts';
 import type { TriggerType } from './types.ts';
 
-/** Prices in messages: 2 decimals, no currency sign, as the spec's bound sentence prints them. */
+/** Prices in messages are money, grouped the Indian way: ₹1,469.75 (issue #28). */
 export function formatBound(value: number): string {
-  return value.toFixed(2);
+  return formatInr(value);
 }
 
-/** Saving one draft (spec §5 Rule draft, §8 Single save). */
+/** ' (this rule's level would be ₹19.75)': said when the level is computed, not typed. */
+function levelNote(level: number | undefined): string {
+  return level === undefined ? '' : ` (this rule's level would be ${formatInr(level)})`;
+}
+
+/** Saving one draft. */
 export const RULE_MESSAGES = {
   triggerValue: 'Please enter a valid trigger value greater than 0',
   noPrice: 'Current price is not available for this stock.',
   invalidTrigger: 'Invalid trigger price calculated. Please check your input.',
-  outOfRange: (min: number, max: number) =>
-    `Rule is not allowed for this price. Trigger price must be between ${formatBound(min)} and ${formatBound(max)} based on current price`,
+  outOfRange: (min: number, max: number, level?: number) =>
+    `Rule is not allowed for this price. Trigger price must be between ${formatBound(min)} and ${formatBound(max)} based on current price${levelNote(level)}`,
   sellComingSoon: 'Automatic sell orders are coming soon',
   accountRequired: 'Please choose an account for an account-specific rule',
   ruleNotFound: 'Rule not found',
   rulesNotFound: 'Some of these rules were not found',
 } as const;
 
-/** Save All (spec §5, §8). */
+/** Save All. A draft without a price is told by `noPriceReason` (below): whether a price will ever come. */
 export const SAVE_ALL_MESSAGES = {
-  noPrice: (symbol: string) => `Current price not available for ${symbol}. Please refresh and try again.`,
   invalidTrigger: (symbol: string) => `Invalid trigger price calculated for ${symbol}`,
-  outOfRange: (symbol: string, min: number, max: number) =>
-    `Rule is not allowed for ${symbol}. Trigger price must be between ${formatBound(min)} and ${formatBound(max)} based on current price`,
+  outOfRange: (symbol: string, min: number, max: number, level?: number) =>
+    `Rule is not allowed for ${symbol}. Trigger price must be between ${formatBound(min)} and ${formatBound(max)} based on current price${levelNote(level)}`,
   noValidRules: 'No valid rules to save. Ensure trigger values are > 0.',
   failed: 'Failed to save rules',
 } as const;
@@ -37,15 +41,24 @@ const LEVEL_NAMES: Record<TriggerType, string> = {
 };
 
 /**
+ * A level the price has already crossed: 'The stop loss level ₹412.50 is at or above the
+ * current price ₹398.20; it would fire at once.'
+ */
+export function crossedLevelSentence(triggerType: TriggerType, level: number, currentPrice: number): string {
+  const up = triggerType === 'TAKE_PROFIT';
+  return (
+    `The ${LEVEL_NAMES[triggerType]} level ${formatInr(level)} is at or ${up ? 'below' : 'above'} ` +
+    `the current price ${formatInr(currentPrice)}; it would fire at once.`
+  );
+}
+
+/**
  * A rule whose level the price has already crossed: 'The stop loss level ₹412.50 is at or
  * above the current price ₹398.20; it would fire at once. Choose a lower level.'
  */
 export function firesAtOnceMessage(triggerType: TriggerType, level: number, currentPrice: number): string {
   const up = triggerType === 'TAKE_PROFIT';
-  return (
-    `The ${LEVEL_NAMES[triggerType]} level ${formatInr(level)} is at or ${up ? 'below' : 'above'} ` +
-    `the current price ${formatInr(currentPrice)}; it would fire at once. Choose a ${up ? 'higher' : 'lower'} level.`
-  );
+  return `${crossedLevelSentence(triggerType, level, currentPrice)} Choose a ${up ? 'higher' : 'lower'} level.`;
 }
 
 /** The server has no quote for the instrument yet (POST /api/position-rules). */
@@ -61,4 +74,14 @@ export function notHeldMessage(symbol: string, exchange: string): string {
 /** A `specific_account` rule whose account does not hold the instrument. */
 export function notHeldInAccountMessage(symbol: string, exchange: string): string {
   return `That account doesn't hold ${symbol} (${exchange}). Choose another account, or apply the rule to all holdings.`;
+}
+
+/**
+ * Why a holding cannot be given a rule yet: it has no price. A symbol that is not in the exchange
+ * list (a typo: RELIANSE) never will, so saying "refresh and try again" would never help.
+ */
+export function noPriceReason(symbol: string, listed: boolean): string {
+  return listed
+    ? `no price for ${symbol} yet: its first price usually comes within a minute`
+    : `no price for ${symbol}: it is not in the exchange list`;
 }

@@ -21,10 +21,18 @@ function generatedNames(rule: Trigger): string[] {
 }
 
 /**
+ * True when `name` is one the app gave a rule with this trigger ('Trailing stop loss 7%', '5% Fixed
+ * Stop Loss'), not one the user typed: lists show it once, not again beside the rule's description.
+ */
+export function isGeneratedName(name: string, rule: Trigger): boolean {
+  return generatedNames(rule).includes(name);
+}
+
+/**
  * A rule's name after its trigger is edited: the generated name of the new trigger when the
  * old name was a generated one ('Trailing stop loss 7%' set to 12 % becomes 'Trailing stop loss
  * 12%'; '5% Fixed Stop Loss' set to 8 % 'Fixed stop loss 8%'), else the name the user typed.
  */
 export function renamedAfterEdit(name: string, before: Trigger, after: Trigger): string {
-  return generatedNames(before).includes(name) ? describeRule(after) : name;
+  return isGeneratedName(name, before) ? describeRule(after) : name;
 }

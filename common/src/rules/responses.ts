@@ -3,6 +3,7 @@
  * the bell's overview: api/price-alerts.ts.
  */
 import type { ApiRuleAdjustment } from '../api/corporate-actions.ts';
+import type { Channel, DeliveryStatus } from '../notifications/channels.ts';
 import type { Exchange } from '../instruments/types.ts';
 import type { AlertExecution } from '../realtime/events.ts';
 import type { RearmMode } from './rearm.ts';
@@ -74,6 +75,21 @@ export interface ApiPositionRule {
   distance_percent: number | null;
 }
 
+/**
+ * Where a notice went on one channel (docs/notifications.md#where-each-alert-went): one per outbox
+ * row of the execution's notice.
+ */
+export interface ApiDelivery {
+  channel: Channel;
+  status: DeliveryStatus;
+  /** For `failed`: why, in a sentence. */
+  error?: string;
+  /** When it reached that status (ISO 8601): the receipt's time, else when sent, else when queued. */
+  at: string;
+  /** The user's own name for where it went: a device, a Telegram @username, a masked address. */
+  label: string;
+}
+
 /** One History row, and one feed item behind the bell (with `read`). */
 export interface ApiRuleExecution extends AlertExecution {
   error_message: string | null;
@@ -83,6 +99,12 @@ export interface ApiRuleExecution extends AlertExecution {
   /** The rule's name (or the price alert's description), null once the rule is deleted. */
   rule_name: string | null;
   read: boolean;
+  /**
+   * Where its notice went, by channel then creation; a notice's other executions show the lead's.
+   * Empty in the socket's `alert` push (the outbox rows are still queued then) and for a notice
+   * told only in the app.
+   */
+  deliveries: ApiDelivery[];
 }
 
 /** GET /api/alerts/quota. `total` and `remaining` are null on the Advanced tier (unlimited). */
@@ -104,7 +126,7 @@ export interface ApiCurrentPrice {
   exchange: Exchange;
 }
 
-/** A rule of a bulk save left out because the price has already crossed its level. */
+/** A rule of a bulk save left out: no price yet, out of range, or its level already crossed. */
 export interface ApiSkippedRule {
   symbol: string;
   exchange: Exchange;
@@ -117,7 +139,7 @@ export interface ApiSkippedRule {
 export interface ApiBulkCreateResult {
   created: number;
   rules: ApiPositionRule[];
-  /** Rules not saved because they would fire at once; every other problem refuses the whole save. */
+  /** Rules not saved, each with its reason; the others were (none saved is a 400 instead). */
   skipped: ApiSkippedRule[];
 }
 
@@ -131,4 +153,12 @@ export interface ApiBulkActionResult {
 export interface ApiExecutionsPage {
   executions: ApiRuleExecution[];
   total: number;
+}
+
+/** The most executions one GET /api/rule-executions/deliveries asks about (zod-free: History imports it). */
+export const MAX_DELIVERY_IDS = 100;
+
+/** GET /api/rule-executions/deliveries?ids=: each asked-for execution of the user's, by id. */
+export interface ApiExecutionDeliveries {
+  deliveries: Record<string, ApiDelivery[]>;
 }

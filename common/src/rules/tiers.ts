@@ -1,15 +1,41 @@
-/** Subscription tiers (spec §6, ARCHITECTURE §6) and the IST calendar month the email quota counts in. */
+/** Subscription tiers (docs/exit-rules.md, Meaning) and the IST calendar month the email quota counts in. */
 import type { SubscriptionTier } from './types.ts';
 
-/** Holdings that rules may cover, and triggers emailed per IST calendar month. */
+/**
+ * Rules on one holding in one account (a stop, a target and a few alerts is generous): every
+ * tier. With the holdings a tier may cover it bounds the rules a user can store.
+ */
+export const RULES_PER_HOLDING = 10;
+
+/**
+ * Holdings that rules may cover, triggers emailed per IST calendar month, rules stored (every
+ * state) and price alerts armed at once.
+ */
 export const TIER_LIMITS = Object.freeze({
-  basic: Object.freeze({ holdings: 50, monthlyEmails: 5 }),
-  advanced: Object.freeze({ holdings: 200, monthlyEmails: Infinity }),
+  basic: Object.freeze({ holdings: 50, monthlyEmails: 5, rules: 500, priceAlerts: 100 }),
+  advanced: Object.freeze({ holdings: 200, monthlyEmails: Infinity, rules: 2000, priceAlerts: 300 }),
 });
+
+/** The refusal when a holding in an account already has its 10 rules (403). */
+export function rulesPerHoldingMessage(symbol: string, account: string): string {
+  return `${symbol} in ${account} already has ${RULES_PER_HOLDING} rules, the most one holding can have in one account. Delete a rule you no longer need before adding another.`;
+}
+
+/** The refusal when the user already stores the tier's rules (403). */
+export function rulesLimitMessage(tier: SubscriptionTier): string {
+  const { rules } = TIER_LIMITS[tier];
+  return `You can have up to ${rules.toLocaleString('en-IN')} rules on the ${tierName(tier)} tier. Delete rules you no longer need before adding more.`;
+}
+
+/** The refusal when the user already has the tier's armed price alerts (403). */
+export function priceAlertsLimitMessage(tier: SubscriptionTier): string {
+  const { priceAlerts } = TIER_LIMITS[tier];
+  return `You can have up to ${priceAlerts} active price alerts on the ${tierName(tier)} tier. Delete some before adding more.`;
+}
 
 const TIER_NAMES: Record<SubscriptionTier, string> = { basic: 'Basic', advanced: 'Advanced' };
 
-/** The tier as shown (spec §2 Settings): Basic or Advanced, Basic by default. */
+/** The tier as Settings shows it (docs/notifications.md): Basic or Advanced, Basic by default. */
 export function tierName(tier: string | null | undefined): string {
   return tier === 'advanced' ? TIER_NAMES.advanced : TIER_NAMES.basic;
 }
@@ -27,6 +53,19 @@ export function overQuotaNote(tier: SubscriptionTier = 'basic'): string {
   const limit = TIER_LIMITS[tier].monthlyEmails;
   return `Not emailed: the monthly alert limit of ${limit} emails on the ${tierName(tier)} tier was reached. Upgrade to the Advanced tier for unlimited email alerts.`;
 }
+
+/**
+ * The email quota in words (Settings, the Dashboard's quota card): stop losses are always
+ * emailed; past the Basic tier's limit the rest show in the app only.
+ */
+export function quotaPolicy(tier: string | null | undefined): string {
+  if (tier === 'advanced') return 'Every alert is emailed.';
+  const limit = TIER_LIMITS.basic.monthlyEmails;
+  return `The first ${limit} alerts each month are emailed. Stop losses are always emailed; after the ${limit}th, profit targets and price alerts show in the app only.`;
+}
+
+/** The quota card's note once the month's limit is used. */
+export const QUOTA_REACHED_NOTE = 'Limit reached: stop losses are still emailed';
 
 /** India has no daylight saving: IST is always UTC+05:30. */
 const IST_OFFSET_MS = 330 * 60_000;

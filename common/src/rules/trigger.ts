@@ -1,6 +1,7 @@
-/** Trigger math (ARCHITECTURE §6, spec §5 Rule draft): pure, shared by the client and the engine. */
+/** Trigger math (docs/exit-rules.md, Meaning): pure, shared by the client and the engine. */
 import { round2 } from '../portfolio/position-math.ts';
 import type { AlertDirection, TriggerType, ValueType } from './types.ts';
+import { VALUE_TYPE_TRAITS } from './value-types.ts';
 
 export interface TriggerInput {
   triggerType: TriggerType;
@@ -14,16 +15,14 @@ export interface TriggerInput {
 }
 
 /**
- * The price at which a rule fires, rounded to 2 decimals:
+ * The price at which a rule fires, rounded to 2 decimals: `v` itself for a price (`PRICE`);
  * fixed stop `ref × (1 − v/100)` or `ref − v`; trailing stop the same from the peak;
  * take profit `ref × (1 + v/100)` or `ref + v`.
  */
 export function computeTriggerPrice(input: TriggerInput): number {
   const { triggerType, valueType, triggerValue: v, referencePrice: ref } = input;
   const base = triggerType === 'TRAILING_STOP_LOSS' ? (input.peakPrice ?? ref) : ref;
-  const up = triggerType === 'TAKE_PROFIT';
-  if (valueType === 'ABSOLUTE') return round2(up ? base + v : base - v);
-  return round2(base * (up ? 1 + v / 100 : 1 - v / 100));
+  return VALUE_TYPE_TRAITS[valueType].level(v, base, triggerType === 'TAKE_PROFIT');
 }
 
 /** A trailing stop's peak after a new last traded price: it only rises. */
@@ -50,7 +49,7 @@ export function isCrossed(rule: Crossable, ltp: number): boolean {
   return crossingDirection(rule) === 'above' ? ltp >= level : ltp <= level;
 }
 
-/** The band a trigger price must lie in: 10% to 200% of the current price (spec §5, §9). */
+/** The band a trigger price must lie in: 10% to 200% of the current price (docs/exit-rules.md). */
 export const TRIGGER_BOUNDS = { minRatio: 0.1, maxRatio: 2 } as const;
 
 /** The lowest and highest trigger price allowed for `currentPrice`. */

@@ -1,10 +1,11 @@
-/** The vocabulary of position rules and price alerts (spec §3 Position rule, ARCHITECTURE §6). */
+/** The vocabulary of position rules and price alerts (docs/exit-rules.md). */
 import type { Exchange } from '../instruments/types.ts';
 
 export const TRIGGER_TYPES = ['FIXED_STOP_LOSS', 'TRAILING_STOP_LOSS', 'TAKE_PROFIT'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
-export const VALUE_TYPES = ['PERCENT', 'ABSOLUTE'] as const;
+/** `PRICE`: the value is the level itself; `PERCENT` and `ABSOLUTE` measure it from a price (value-types.ts). */
+export const VALUE_TYPES = ['PERCENT', 'ABSOLUTE', 'PRICE'] as const;
 export type ValueType = (typeof VALUE_TYPES)[number];
 
 export const ACTION_TYPES = ['ALERT', 'SELL'] as const;

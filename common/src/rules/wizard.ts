@@ -1,6 +1,7 @@
 /**
- * The Create Position Rule wizard (4 steps) and the Apply Rule Templates dialog (spec §4, §5,
- * §9). Objects here use the API's field names, so a finished wizard state is a request body.
+ * The Create Position Rule wizard (4 steps) and the Apply Rule Templates dialog
+ * (docs/exit-rules.md, Drafts, the wizard and templates). Objects here use the API's field names,
+ * so a finished wizard state is a request body.
  */
 import { parseTriggerValue } from './draft.ts';
 import { RULE_MESSAGES } from './messages.ts';
@@ -14,7 +15,9 @@ import type {
   ValueType,
 } from './types.ts';
 
-/** Wizard defaults (spec §9): trailing stop loss 10, sell all remaining, market order, priority 1. */
+/**
+ * Wizard defaults (docs/exit-rules.md): trailing stop loss 10, sell all remaining, market order, priority 1.
+ */
 export const WIZARD_DEFAULTS = Object.freeze({
   rule_name: '',
   rule_scope: 'all_holdings' as RuleScope,
@@ -78,7 +81,7 @@ export function canLeaveWizardStep(step: number, state: WizardState): boolean {
   return wizardStepError(step, state) === null;
 }
 
-/** A rule template (spec §3 Rule template), with the price its trigger is measured from. */
+/** A rule template (Apply Templates: docs/exit-rules.md), with the price its trigger is measured from. */
 export interface RuleTemplate {
   id: string;
   name: string;

@@ -1,7 +1,8 @@
 /**
- * Refresh tokens (ARCHITECTURE §7): 32 random bytes, stored hashed, rotated on every use.
- * Presenting a rotated token again revokes its whole family, except within a short grace
- * window so that two tabs refreshing at the same moment both stay signed in.
+ * Refresh tokens (docs/auth.md#auth-design): 32 random bytes, stored hashed, rotated on every use.
+ * Presenting a rotated token again revokes its whole family, except once within a short grace
+ * window so that two tabs refreshing at the same moment both stay signed in: that reuse gets one
+ * sibling token; any further reuse is a thief's and ends the family.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
@@ -63,12 +64,13 @@ export async function rotateRefreshToken(
         .for('update');
       if (!token || token.revokedAt || token.expiresAt <= now) throw expired();
       if (token.rotatedAt) {
-        if (now.getTime() - token.rotatedAt.getTime() > REUSE_GRACE_MS) {
+        if (token.graceSiblingId || now.getTime() - token.rotatedAt.getTime() > REUSE_GRACE_MS) {
           await revokeFamily(tx, { familyId: token.familyId, now });
           return { reused: true as const, userId: token.userId, familyId: token.familyId };
         }
-        // A concurrent refresh from another tab: give it its own token in the same family.
+        // A concurrent refresh from another tab: give it its own token in the same family, once.
         const next = await issueRefreshToken(tx, { userId: token.userId, familyId: token.familyId });
+        await tx.update(refreshTokens).set({ graceSiblingId: next.id }).where(eq(refreshTokens.id, token.id));
         return {
           reused: false as const,
           userId: token.userId,

@@ -7,6 +7,7 @@
 import type { AppDeps } from '../deps.ts';
 import { Unauthorized } from '../http/errors.ts';
 import { bumpTokenVersion, findUser } from '../users/service.ts';
+import { redisWhenReady } from '../util/redis-ready.ts';
 import { settlesWithin } from '../util/settles-within.ts';
 import { signAccessToken } from './access-token.ts';
 import {
@@ -27,15 +28,22 @@ export interface SessionTokens {
   refreshToken: string;
 }
 
+/** What announcing an ended session needs. */
+type AnnounceDeps = Pick<AppDeps, 'events' | 'requestRedis'>;
+
 /**
  * Announces an ended session (or all of a user's) after its revocation committed. Waited for
  * (briefly) so the change feed has it before the answer leaves: another instance asked next
- * finds it published (session-users.ts).
+ * finds it published (session-users.ts). Not waited for while Redis does not answer this
+ * instance's requests (util/redis-ready.ts): it would not take the announcement sooner.
  */
-const announceEnded = (deps: Pick<AppDeps, 'events'>, change: { userId: string; sessionId?: string }) =>
-  settlesWithin(deps.events.publish({ type: 'sessions', ...change }), PUBLISH_WAIT_MS);
+const announceEnded = async (deps: AnnounceDeps, change: { userId: string; sessionId?: string }) => {
+  const published = deps.events.publish({ type: 'sessions', ...change });
+  if (!deps.requestRedis || redisWhenReady(deps.requestRedis))
+    await settlesWithin(published, PUBLISH_WAIT_MS);
+};
 
-const announceSession = (deps: Pick<AppDeps, 'events'>) => (ended: SessionRef) =>
+const announceSession = (deps: AnnounceDeps) => (ended: SessionRef) =>
   announceEnded(deps, { userId: ended.userId, sessionId: ended.familyId });
 
 /** Starts a session for a user who just signed in: a new refresh-token family. */
@@ -56,7 +64,7 @@ export async function startSession(
  * Unauthorized, as does a user that no longer exists.
  */
 export async function renewSession(
-  deps: Pick<AppDeps, 'db' | 'jwtSecret' | 'events'>,
+  deps: Pick<AppDeps, 'db' | 'jwtSecret'> & AnnounceDeps,
   { refreshToken }: { refreshToken: string },
 ): Promise<SessionTokens> {
   const rotated = await rotateRefreshToken(deps.db, { raw: refreshToken, onRevoked: announceSession(deps) });
@@ -70,7 +78,7 @@ export async function renewSession(
 
 /** Logout: ends the session of `refreshToken`; an unknown token ends nothing. */
 export async function endSession(
-  deps: Pick<AppDeps, 'db' | 'events'>,
+  deps: Pick<AppDeps, 'db'> & AnnounceDeps,
   { refreshToken }: { refreshToken: string },
 ): Promise<void> {
   const ended = await revokeSession(deps.db, refreshToken);
@@ -79,12 +87,20 @@ export async function endSession(
 
 /** Logout-all: every access token of the user stops working (token version) and every session ends. */
 export async function endAllSessions(
-  deps: Pick<AppDeps, 'db' | 'events'>,
+  deps: Pick<AppDeps, 'db'> & AnnounceDeps,
   { userId }: { userId: string },
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {
     await bumpTokenVersion(tx, userId);
     await revokeAllForUser(tx, userId);
   });
+  await announceEnded(deps, { userId });
+}
+
+/**
+ * A deleted user's sessions: their refresh tokens went with the user row, so only the announcement
+ * is left to make (every instance drops the cached sessions and closes the user's sockets).
+ */
+export async function announceUserGone(deps: AnnounceDeps, { userId }: { userId: string }): Promise<void> {
   await announceEnded(deps, { userId });
 }

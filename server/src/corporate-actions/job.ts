@@ -3,11 +3,12 @@
  * whose ex-date (IST) has come. A minute after midnight IST of the ex-date is long before the
  * first batch of the session (the pre-open starts at 09:00), and an action learned after its
  * ex-date (a late sync, here or by the CLI on another process) is applied within a minute.
- * The clock is injectable: tests move the date instead of waiting for it.
+ * Each action is applied on its own: one that fails is retried alone later (retry.ts) and the
+ * ones after it go on. The clock is injectable: tests move the date instead of waiting for it.
  */
 import { createPeriodicJob, type PeriodicJob } from '../util/periodic-job.ts';
-import { istDateOf } from '@app/common/market/calendar';
-import { applyCorporateAction, dueActionIds, type AppliedAction, type ApplyDeps } from './apply.ts';
+import { applyCorporateAction, type AppliedAction, type ApplyDeps } from './apply.ts';
+import { dueActions, recordFailure } from './retry.ts';
 
 export const CORPORATE_ACTIONS_INTERVAL_MS = 60_000;
 
@@ -27,10 +28,15 @@ export function createCorporateActionsJob(
   return createPeriodicJob({
     async run(stopped) {
       const applied: AppliedAction[] = [];
-      for (const id of await dueActionIds(deps.db, istDateOf(now()))) {
+      const at = now();
+      for (const due of await dueActions(deps.db, at)) {
         if (stopped()) break;
-        const result = await applyCorporateAction(deps, id);
-        if (result) applied.push(result);
+        try {
+          const result = await applyCorporateAction(deps, due.id);
+          if (result) applied.push(result);
+        } catch (err) {
+          await recordFailure(deps, due, err, at);
+        }
       }
       return applied;
     },

@@ -1,5 +1,5 @@
 /**
- * The whole data model (ARCHITECTURE §5). Money is NUMERIC, times are timestamptz.
+ * The whole data model (docs/ARCHITECTURE.md, db/). Money is NUMERIC, times are timestamptz.
  * Generate a migration after a change: `npm run db:generate`; never edit a landed one.
  */
 export * from './schema/users.ts';

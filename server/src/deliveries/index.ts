@@ -8,7 +8,6 @@ import type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
 import { createPollingDeliveryWorker } from './worker.ts';
 
 export type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
-export type { RetryPolicy } from './send.ts';
 
 /** Tunables of the delivery worker; tests shorten the waits. */
 export type DeliveryOverrides = Partial<Omit<DeliveryWorkerOptions, 'retry'>> & {

@@ -2,7 +2,7 @@
  * The delivery worker with Redis: a BullMQ queue. A trigger's commit enqueues its outbox rows
  * (a job per batch of ids, its jobId a hash of them, so a repeated enqueue collapses); a worker
  * claims the job's rows in Postgres before sending (so a job delivered twice sends once), tops
- * the batch up with any other due rows, and sends it as one batch; retries are delayed jobs; a
+ * the batch up with any other due rows, and hands it to the channels' senders (deliveries/send.ts); retries are delayed jobs; a
  * sweeper re-enqueues due rows whose job may be lost (an instance killed between commit and
  * enqueue).
  * Stopping waits for the deliveries in flight (they need only PostgreSQL and the mail provider),
@@ -77,8 +77,18 @@ export function createQueuedDeliveryWorker(
         ...(await claimDueDeliveries(deps.db, { limit: opts.batchSize - batch.length, lockMs: opts.lockMs })),
       );
     }
-    const outcomes = await deliverBatch(deps, { jobs: batch, policy: opts.retry, onOutcome: opts.onOutcome });
-    // Retries as delayed jobs, one per delay; a fresh id per attempt (this job's id is still taken).
+    const outcomes = await deliverBatch(deps, {
+      jobs: batch,
+      policy: opts.retry,
+      onOutcome: opts.onOutcome,
+      // Fallback emails written while recording: enqueued like a trigger's rows.
+      dispatch: (ids) =>
+        void enqueue(ids).catch((err: unknown) =>
+          log.warn({ err, deliveries: ids.length }, 'could not enqueue fallback emails; the sweeper will'),
+        ),
+    });
+    // Retries as delayed jobs, one per delay; a fresh id per attempt (this job's id is still taken;
+    // a throttled retry gives its attempt back, so the attempt alone may repeat: the time too).
     const retries = new Map<number, ClaimedDelivery[]>();
     outcomes.forEach((outcome, i) => {
       if (outcome.kind !== 'retry') return;
@@ -90,7 +100,7 @@ export function createQueuedDeliveryWorker(
       await enqueue(
         rows.map((d) => d.id),
         delayMs,
-        `-retry-${attempts}`,
+        `-retry-${attempts}-${Date.now()}`,
       );
     }
   };

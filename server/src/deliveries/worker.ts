@@ -22,7 +22,8 @@ export function createPollingDeliveryWorker(deps: DeliveryDeps, opts: DeliveryWo
   /** Sends batches until one comes back short (the outbox is empty for now). */
   async function lane(first: ClaimedDelivery[]): Promise<void> {
     for (let batch = first; ; batch = await claim()) {
-      if (batch.length > 0) await deliverBatch(deps, { jobs: batch, policy, onOutcome: opts.onOutcome });
+      if (batch.length > 0)
+        await deliverBatch(deps, { jobs: batch, policy, onOutcome: opts.onOutcome, dispatch: () => kick() });
       if (batch.length < opts.batchSize || stopped) return;
     }
   }

@@ -4,6 +4,7 @@
  * shows them), the IST day's firings, and the corporate actions going ex on the next trading day
  * on anything the user holds or protects.
  */
+import { ALERT_EXECUTION } from '../notifications/kinds.ts';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../db/client.ts';
 import { listRules } from '../rules/list.ts';
@@ -90,7 +91,7 @@ export async function digestContent(
     db,
     sql`select symbol, exchange, trigger_type, trigger_price, execution_price, executed_at
         from rule_executions
-        where user_id = ${userId} and execution_type = 'ALERT'
+        where user_id = ${userId} and execution_type = ${ALERT_EXECUTION}
           and executed_at >= ${from.toISOString()}::timestamptz and executed_at < ${to.toISOString()}::timestamptz
         order by executed_at, id`,
   );

@@ -9,6 +9,7 @@ import { createPeriodicJob, type PeriodicJob } from '../util/periodic-job.ts';
 import { istDateOf, nseCalendar, type ExchangeCalendar } from '@app/common/market/calendar';
 import { dueDigestUsers, recordDigest, type DigestDeps, type RecordedDigest } from './record.ts';
 import { istMidnight } from './content.ts';
+import { configuredChannels } from '../notifications/senders.ts';
 
 export const DIGEST_INTERVAL_MS = 60_000;
 /** Minutes after IST midnight from which the day's digest goes out (16:00, after the close). */
@@ -41,7 +42,7 @@ export function createDigestJob(deps: DigestDeps, opts: DigestJobOptions = {}): 
       const due = digestDayAt(now());
       if (!due) return [];
       const recorded: RecordedDigest[] = [];
-      for (const userId of await dueDigestUsers(deps.db, due.day)) {
+      for (const userId of await dueDigestUsers(deps.db, due.day, configuredChannels(deps.senders))) {
         if (stopped()) break;
         const digest = await recordDigest(deps, { userId, day: due.day, nextDay: due.nextDay });
         if (digest) recorded.push(digest);

@@ -2,14 +2,20 @@
  * Records evening digests, each exactly once per user and IST day across instances and
  * restarts: one transaction inserts the `digests` row (`ON CONFLICT DO NOTHING`: a second
  * instance waits on the key, then finds it taken and writes nothing), the History row (already
- * dismissed from the bell: it is a summary, not news) and one outbox row per verified email.
- * After the commit the outbox is handed to the delivery worker, which renders the stored content.
+ * dismissed from the bell: it is a summary, not news) and one outbox row per endpoint that
+ * receives digests (notifications/recipients.ts). After the commit the outbox is handed to the
+ * delivery worker; the email renders the stored content.
  */
 import { sql } from 'drizzle-orm';
+import type { Channel } from '@app/common/notifications/channels';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
-import { alertDeliveries, digests, ruleExecutions } from '../db/schema.ts';
+import { IN_APP_ONLY } from '../executions/history.ts';
+import { digests, ruleExecutions } from '../db/schema.ts';
+import { deliveriesTo, insertOutbox } from '../notifications/outbox-rows.ts';
+import { receivesSql, recipientsSql, type Recipient } from '../notifications/recipients.ts';
+import { configuredChannels } from '../notifications/senders.ts';
 import {
   DIGEST_EXECUTION,
   digestContent,
@@ -18,21 +24,27 @@ import {
   type DigestDay,
 } from './content.ts';
 
-export type DigestDeps = Pick<AppDeps, 'db' | 'log'> & {
+export type DigestDeps = Pick<AppDeps, 'db' | 'log' | 'senders'> & {
   /** Hands committed outbox rows to the delivery worker. */
   deliveries: { dispatch(deliveryIds: string[]): void };
 };
 
-/** Users due a digest for `day`: opted in, with an active rule and a verified email, none yet. */
-export async function dueDigestUsers(db: Executor, day: string): Promise<string[]> {
+/**
+ * Users due a digest for `day`: opted in, with an active rule and an endpoint that receives
+ * digests (on `channels`), none yet.
+ */
+export async function dueDigestUsers(
+  db: Executor,
+  day: string,
+  channels: ReadonlySet<Channel>,
+): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(
     db,
     sql`select u.id from users u
         where u.evening_digest
           and exists (select 1 from position_rules r where r.user_id = u.id and r.is_active)
           and exists (select 1 from notification_endpoints e
-                       where e.user_id = u.id and e.type = 'email' and e.is_active
-                         and e.verification_status = 'verified')
+                       where e.user_id = u.id and ${receivesSql('e', 'u', { kind: 'digest', channels })})
           and not exists (select 1 from digests d where d.user_id = u.id and d.day = ${day}::date)
         order by u.id`,
   );
@@ -58,10 +70,12 @@ export async function recordDigest(
       .onConflictDoNothing()
       .returning({ userId: digests.userId });
     if (!claimed) return null;
-    const endpoints = await queryRows<{ id: string; value: string }>(
+    const endpoints = await queryRows<Recipient>(
       tx,
-      sql`select id, value from notification_endpoints
-          where user_id = ${userId} and type = 'email' and is_active and verification_status = 'verified'`,
+      sql`select id, user_id as "userId", channel, value from (${recipientsSql([userId], {
+        kind: 'digest',
+        channels: configuredChannels(deps.senders),
+      })}) r order by created_at, id`,
     );
     const [execution] = await tx
       .insert(ruleExecutions)
@@ -71,7 +85,7 @@ export async function recordDigest(
         exchange: 'NSE',
         triggerType: DIGEST_EXECUTION,
         executionType: DIGEST_EXECUTION,
-        status: endpoints.length > 0 ? 'PENDING' : 'IN_APP_ONLY',
+        status: endpoints.length > 0 ? 'PENDING' : IN_APP_ONLY,
         triggerPrice: '0',
         executionPrice: '0',
         message: digestSummary(content),
@@ -84,21 +98,8 @@ export async function recordDigest(
       .update(digests)
       .set({ executionId: execution!.id })
       .where(sql`${digests.userId} = ${userId} and ${digests.day} = ${day}::date`);
-    const deliveries =
-      endpoints.length === 0
-        ? []
-        : await tx
-            .insert(alertDeliveries)
-            .values(
-              endpoints.map((ep) => ({
-                executionId: execution!.id,
-                endpointId: ep.id,
-                channel: 'email' as const,
-                destination: ep.value,
-              })),
-            )
-            .returning({ id: alertDeliveries.id });
-    return { userId, content, deliveryIds: deliveries.map((d) => d.id) };
+    const deliveryIds = await insertOutbox(tx, deliveriesTo(execution!.id, endpoints));
+    return { userId, content, deliveryIds };
   });
   if (recorded && recorded.deliveryIds.length > 0) deps.deliveries.dispatch(recorded.deliveryIds);
   return recorded;

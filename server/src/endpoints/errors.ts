@@ -6,6 +6,9 @@ export const ENDPOINT_ERRORS = {
   accountEmail:
     'Your account email cannot be deleted: it is where Portfolio Guard sends your alerts by default.',
   whatsappTier: 'WhatsApp alerts are available on the Advanced tier. Upgrade to add a WhatsApp number.',
+  telegramTier: 'Telegram alerts are available on the Advanced tier. Upgrade to connect Telegram.',
+  telegramNotConfigured:
+    'Telegram alerts are not set up on this server yet. Please use email or this device for now.',
   notEmail:
     'Verification emails are only sent to email endpoints. WhatsApp numbers need no verification yet.',
   alreadyVerified: 'This endpoint is already verified',
@@ -21,6 +24,13 @@ export const NOT_SENT_NOTICE = {
   permanent:
     "The endpoint was added, but we couldn't send a verification email to this address. Check the address, or delete it and add it again.",
 } as const;
+
+/** Connect Telegram on a server without a bot (TELEGRAM_* unset): 503, and no retry will help. */
+export class TelegramNotConfigured extends AppError {
+  constructor() {
+    super(ENDPOINT_ERRORS.telegramNotConfigured, 503, true);
+  }
+}
 
 /** The mail provider is failing for now (429, 5xx, network): 503, try again in a minute. */
 export class VerificationMailDeferred extends AppError {

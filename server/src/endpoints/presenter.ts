@@ -17,9 +17,12 @@ export function presentEndpoint(endpoint: EndpointRow, accountEmail: string): Ap
     id: endpoint.id,
     type: endpoint.type,
     value: endpoint.value,
+    label: endpoint.label,
     is_active: endpoint.isActive,
     verification_status: endpoint.verificationStatus,
     created_at: endpoint.createdAt.toISOString(),
     is_account_email: isAccountEmail(endpoint, accountEmail),
+    notices: endpoint.notices,
+    inactive_reason: endpoint.isActive ? null : endpoint.inactiveReason,
   };
 }

@@ -1,12 +1,14 @@
 /**
- * Notification endpoints (spec §3, §4): list, add, delete. Email endpoints start pending and
- * get a verification email; WhatsApp numbers (Advanced tier) are stored, nothing is sent yet.
+ * Notification endpoints (docs/notifications.md): list, add, delete. Email endpoints start pending and
+ * get a verification email; WhatsApp numbers (Advanced tier) start pending and get a six-digit code
+ * on WhatsApp when WhatsApp is configured (else they are stored and nothing is sent).
  */
+import { randomUUID } from 'node:crypto';
 import {
   CHECK_EMAIL_NOTICE,
   ENDPOINT_MESSAGES,
   normalizeEndpointValue,
-  type AddEndpointInput,
+  type AddValueEndpointInput,
   type ApiEndpointSendResult,
   type ApiNotificationEndpoint,
 } from '@app/common/api/endpoints';
@@ -20,6 +22,7 @@ import { loadOwnEndpoint } from './own-endpoint.ts';
 import { isAccountEmail, presentEndpoint } from './presenter.ts';
 import { createVerificationToken } from './tokens.ts';
 import { sendVerificationEmail } from './verification.ts';
+import { addedNumberResult, codeColumns, issueCode } from './whatsapp-code.ts';
 
 /** The user's endpoints, oldest first (the account email, created at sign-in, leads). */
 export async function listEndpoints(
@@ -34,12 +37,11 @@ export async function listEndpoints(
   return rows.map((row) => presentEndpoint(row, user.email));
 }
 
-export interface AddEndpointCommand extends AddEndpointInput {
-  user: SessionUser;
-}
+/** An email or a WhatsApp number (Telegram: channels/telegram/link.ts; a push subscription: channels/webpush/subscriptions.ts). */
+export type AddEndpointCommand = AddValueEndpointInput & { user: SessionUser };
 
 /**
- * Stores a new endpoint and, for an email, sends its verification email. A failed send does
+ * Stores a new email or WhatsApp endpoint (a push subscription: channels/webpush/subscriptions.ts) and, for an email, sends its verification email. A failed send does
  * not undo the add: the answer says `email_sent: false` with a notice, and Resend works later.
  */
 export async function addEndpoint(
@@ -53,9 +55,13 @@ export async function addEndpoint(
   const { value, key } = normalizeEndpointValue(type, command.value);
   const now = new Date();
   const token = type === 'email' ? createVerificationToken(now) : undefined;
+  const codes = type === 'whatsapp' ? deps.whatsappCodes : undefined;
+  const id = randomUUID();
+  const code = codes ? issueCode(deps.jwtSecret, id, now) : undefined;
   const [endpoint] = await deps.db
     .insert(notificationEndpoints)
     .values({
+      id,
       userId: user.id,
       type,
       value,
@@ -63,6 +69,7 @@ export async function addEndpoint(
       tokenHash: token?.hash ?? null,
       tokenExpiresAt: token?.expiresAt ?? null,
       lastSentAt: token ? now : null,
+      ...(code ? codeColumns(code, now) : {}),
     })
     .onConflictDoNothing({
       target: [notificationEndpoints.userId, notificationEndpoints.type, notificationEndpoints.valueKey],
@@ -71,6 +78,9 @@ export async function addEndpoint(
   if (!endpoint) throw new Conflict(ENDPOINT_MESSAGES.duplicate);
   void deps.events.publish({ type: 'endpoints', userId: user.id });
   const presented = presentEndpoint(endpoint, user.email);
+  if (codes && code) {
+    return addedNumberResult(presented, await codes.send(endpoint, code.raw));
+  }
   if (!token) return { ...presented, email_sent: false, notice: null };
   const outcome = await sendVerificationEmail(deps, { user, endpoint, rawToken: token.raw });
   return {

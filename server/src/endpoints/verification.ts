@@ -1,27 +1,28 @@
 /**
- * Email endpoint verification (spec §4): send the link, resend it at most once a minute,
+ * Email endpoint verification (docs/notifications.md): send the link, resend it at most once a minute,
  * and redeem a token exactly once within its 24 hours.
  */
 import {
   CHECK_EMAIL_NOTICE,
   type ApiEndpointSendResult,
-  type ApiNotificationEndpoint,
+  type ApiVerifyResult,
 } from '@app/common/api/endpoints';
-import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { SessionUser } from '../auth/require-user.ts';
 import type { AppDeps } from '../deps.ts';
 import { notificationEndpoints, users } from '../db/schema.ts';
-import { Conflict, Invalid, TooManyRequests } from '../http/errors.ts';
+import { Conflict, Invalid } from '../http/errors.ts';
 import { MailPermanentError, MailTransientError } from '../mail/mailer.ts';
 import { renderVerificationEmail } from '../mail/templates/verification.ts';
 import { ENDPOINT_ERRORS, VerificationMailDeferred, VerificationMailRefused } from './errors.ts';
 import { loadOwnEndpoint } from './own-endpoint.ts';
+import { claimResend } from './resend-claim.ts';
+import { resendCode } from './whatsapp-code.ts';
 import { presentEndpoint, type EndpointRow } from './presenter.ts';
 import {
   createVerificationToken,
   hashVerificationToken,
   isWellFormedToken,
-  RESEND_INTERVAL_MS,
   VERIFICATION_TTL_HOURS,
   verificationUrl,
 } from './tokens.ts';
@@ -58,37 +59,27 @@ export async function sendVerificationEmail(
 
 /**
  * A fresh link for a pending email endpoint (the previous one stops working). At most once
- * a minute per endpoint, counted from the last email (the add's included): 429 otherwise.
+ * a minute per endpoint, counted from the last email (the add's included): 429 otherwise. A
+ * WhatsApp number gets a fresh code instead, when WhatsApp is configured (endpoints/whatsapp-code.ts).
  */
 export async function resendVerification(
   deps: AppDeps,
   { user, id }: { user: SessionUser; id: string },
 ): Promise<ApiEndpointSendResult> {
   const endpoint = await loadOwnEndpoint(deps.db, { userId: user.id, id });
+  const codes = deps.whatsappCodes;
+  if (endpoint.type === 'whatsapp' && codes) return resendCode({ ...deps, codes }, { user, endpoint });
   if (endpoint.type !== 'email') throw new Invalid(ENDPOINT_ERRORS.notEmail);
   if (endpoint.verificationStatus === 'verified') throw new Conflict(ENDPOINT_ERRORS.alreadyVerified);
   const now = new Date();
   const token = createVerificationToken(now);
-  const t = notificationEndpoints;
-  // The claim is one conditional update, so two instances cannot both send within the minute.
-  const [claimed] = await deps.db
-    .update(t)
-    .set({ tokenHash: token.hash, tokenExpiresAt: token.expiresAt, lastSentAt: now })
-    .where(
-      and(
-        eq(t.id, endpoint.id),
-        eq(t.userId, user.id),
-        eq(t.verificationStatus, 'pending'),
-        or(isNull(t.lastSentAt), lte(t.lastSentAt, new Date(now.getTime() - RESEND_INTERVAL_MS))),
-      ),
-    )
-    .returning();
-  if (!claimed) {
-    const current = await loadOwnEndpoint(deps.db, { userId: user.id, id });
-    if (current.verificationStatus === 'verified') throw new Conflict(ENDPOINT_ERRORS.alreadyVerified);
-    const waitMs = (current.lastSentAt?.getTime() ?? 0) + RESEND_INTERVAL_MS - now.getTime();
-    throw new TooManyRequests(Math.min(60, Math.max(1, waitMs / 1000)), ENDPOINT_ERRORS.resendTooSoon);
-  }
+  const claimed = await claimResend(deps.db, {
+    userId: user.id,
+    endpointId: endpoint.id,
+    now,
+    set: { tokenHash: token.hash, tokenExpiresAt: token.expiresAt, lastSentAt: now },
+    tooSoon: ENDPOINT_ERRORS.resendTooSoon,
+  });
   const outcome = await sendVerificationEmail(deps, { user, endpoint: claimed, rawToken: token.raw });
   if (outcome === 'transient') throw new VerificationMailDeferred();
   if (outcome === 'permanent') throw new VerificationMailRefused();
@@ -96,13 +87,16 @@ export async function resendVerification(
 }
 
 /**
- * Redeems a verification token: the endpoint becomes verified and the token is cleared.
- * Unknown, tampered or used tokens and expired ones are refused with the spec's sentences.
+ * Redeems a verification token: the endpoint becomes verified, once. The token's hash stays on
+ * the verified endpoint (its expiry is cleared), so the same link clicked again answers
+ * `already_verified: true` instead of calling a good link invalid; a resend's new link replaces
+ * it only while the endpoint is pending. Unknown or tampered tokens, links replaced by a resend
+ * and expired ones are refused with the sentences of docs/notifications.md.
  */
 export async function verifyEndpointToken(
   deps: AppDeps,
   { token, now = new Date() }: { token: string; now?: Date },
-): Promise<ApiNotificationEndpoint> {
+): Promise<ApiVerifyResult> {
   if (!isWellFormedToken(token)) throw new Invalid(ENDPOINT_ERRORS.invalidLink);
   const hash = hashVerificationToken(token);
   const t = notificationEndpoints;
@@ -112,15 +106,21 @@ export async function verifyEndpointToken(
     .innerJoin(users, eq(users.id, t.userId))
     .where(eq(t.tokenHash, hash));
   if (!found) throw new Invalid(ENDPOINT_ERRORS.invalidLink);
+  const alreadyVerified = (): ApiVerifyResult => ({
+    ...presentEndpoint(found.endpoint, found.accountEmail),
+    verification_status: 'verified',
+    already_verified: true,
+  });
+  if (found.endpoint.verificationStatus === 'verified') return alreadyVerified();
   const expiresAt = found.endpoint.tokenExpiresAt;
   if (!expiresAt || expiresAt.getTime() <= now.getTime()) throw new Invalid(ENDPOINT_ERRORS.expiredLink);
   const [verified] = await deps.db
     .update(t)
-    .set({ verificationStatus: 'verified', verifiedAt: now, tokenHash: null, tokenExpiresAt: null })
-    .where(and(eq(t.id, found.endpoint.id), eq(t.tokenHash, hash)))
+    .set({ verificationStatus: 'verified', verifiedAt: now, tokenExpiresAt: null })
+    .where(and(eq(t.id, found.endpoint.id), eq(t.tokenHash, hash), eq(t.verificationStatus, 'pending')))
     .returning();
-  // Another request redeemed the same token first.
-  if (!verified) throw new Invalid(ENDPOINT_ERRORS.invalidLink);
+  // Another request redeemed the same token first: the endpoint is verified all the same.
+  if (!verified) return alreadyVerified();
   void deps.events.publish({ type: 'endpoints', userId: verified.userId });
-  return presentEndpoint(verified, found.accountEmail);
+  return { ...presentEndpoint(verified, found.accountEmail), already_verified: false };
 }

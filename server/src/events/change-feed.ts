@@ -61,11 +61,17 @@ interface Message {
 
 export interface ChangeFeedOptions {
   redis?: Redis;
+  /**
+   * Where `caughtUp` asks for the current number, which a request waits on: a connection whose
+   * commands give up within a bound (util/redis-ready.ts). Default `redis`.
+   */
+  requestRedis?: Redis;
   log?: Logger;
 }
 
 export function createChangeFeed({
   redis,
+  requestRedis = redis,
   log = pino({ level: 'silent' }),
 }: ChangeFeedOptions = {}): ChangeFeed {
   const origin = randomUUID();
@@ -131,8 +137,8 @@ export function createChangeFeed({
   };
 
   /** The number Redis is at now (0 before any message); undefined when it cannot say now. */
-  const currentNumber = async (): Promise<number | undefined> => {
-    const ready = redisWhenReady(redis);
+  const currentNumber = async (connection = redis): Promise<number | undefined> => {
+    const ready = redisWhenReady(connection);
     if (!ready) return undefined;
     try {
       return Number((await ready.get(CHANGES_SEQ_KEY)) ?? 0);
@@ -169,7 +175,7 @@ export function createChangeFeed({
     async caughtUp() {
       if (!redis) return true;
       if (subscriber?.status !== 'ready' || handled === undefined) return false;
-      const now = await currentNumber();
+      const now = await currentNumber(requestRedis);
       if (now === undefined) return false;
       if (handled !== undefined && now <= handled) return true;
       return new Promise<boolean>((resolve) => {

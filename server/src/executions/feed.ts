@@ -11,7 +11,7 @@ import type { SessionUser } from '../auth/require-user.ts';
 import type { Executor } from '../db/client.ts';
 import { ruleExecutions } from '../db/schema.ts';
 import { Invalid, NotFound } from '../http/errors.ts';
-import { feedItems, findExecution } from './history.ts';
+import { feedItems, findExecution, LEADS_ITS_NOTICE } from './history.ts';
 import {
   deletePriceAlert,
   findPriceAlert,
@@ -49,6 +49,7 @@ export async function alertsOverview(
           gte(ruleExecutions.executedAt, since),
           isNull(ruleExecutions.readAt),
           isNull(ruleExecutions.dismissedAt),
+          LEADS_ITS_NOTICE,
         ),
       ),
   ]);

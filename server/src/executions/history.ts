@@ -1,12 +1,24 @@
-/** Executions (spec §3 Rule execution): the History rows, the bell's feed and the `alert` push. */
-import type { ApiExecutionsPage, ApiRuleExecution } from '@app/common/api/rules';
+/** Executions (docs/exit-rules.md, Routes): the History rows, the bell's feed and the `alert` push. */
+import type {
+  ApiDelivery,
+  ApiExecutionDeliveries,
+  ApiExecutionsPage,
+  ApiRuleExecution,
+} from '@app/common/api/rules';
 import type { AlertExecution } from '@app/common/realtime/events';
 import { describePriceAlert } from '@app/common/rules/index';
-import { and, count, desc, eq, gte, isNull, lte, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { positionRules, priceAlerts, ruleExecutions } from '../db/schema.ts';
+import { deliveriesOf } from './deliveries.ts';
 
 export type ExecutionRow = typeof ruleExecutions.$inferSelect;
+
+/**
+ * The status of an execution recorded but not emailed: over the monthly quota, no verified
+ * address, or a notice that is never emailed.
+ */
+export const IN_APP_ONLY = 'IN_APP_ONLY';
 
 const num = (v: string | null) => (v === null ? null : Number(v));
 
@@ -26,11 +38,19 @@ export function presentAlertExecution(row: ExecutionRow): AlertExecution {
     rule_id: row.ruleId,
     price_alert_id: row.priceAlertId,
     over_quota: row.overQuota,
+    notice_id: row.noticeId,
   };
 }
 
-/** A History row / feed item: the push payload plus errors, broker fields, rule name, read flag. */
-export function presentExecution(row: ExecutionRow, ruleName: string | null): ApiRuleExecution {
+/**
+ * A History row / feed item: the push payload plus errors, broker fields, rule name, read flag and
+ * where it went (none in the `alert` push: its outbox rows are only queued then).
+ */
+export function presentExecution(
+  row: ExecutionRow,
+  ruleName: string | null,
+  deliveries: ApiDelivery[] = [],
+): ApiRuleExecution {
   // Object.assign, not a spread: V8 (Node 20) spreads this fresh 13-field object into a slow
   // dictionary, ~6 µs a row, 0.3 s of a crash day's 50,000 alerts.
   return Object.assign(presentAlertExecution(row), {
@@ -40,6 +60,7 @@ export function presentExecution(row: ExecutionRow, ruleName: string | null): Ap
     broker_order_id: row.brokerOrderId,
     rule_name: ruleName,
     read: row.readAt !== null,
+    deliveries,
   });
 }
 
@@ -59,12 +80,22 @@ function selectExecutions(db: Executor) {
 
 type Joined = Awaited<ReturnType<ReturnType<typeof selectExecutions>['execute']>>[number];
 
-function present(r: Joined): ApiRuleExecution {
+function nameOf(r: Joined): string | null {
   const alertName =
     r.alertDirection && r.alertPrice !== null
       ? describePriceAlert({ direction: r.alertDirection, price: Number(r.alertPrice) })
       : null;
-  return presentExecution(r.e, r.ruleName ?? alertName);
+  return r.ruleName ?? alertName;
+}
+
+/** The rows presented, each with its deliveries: one more query for the whole list. */
+async function present(db: Executor, userId: string, rows: Joined[]): Promise<ApiRuleExecution[]> {
+  const deliveries = await deliveriesOf(
+    db,
+    userId,
+    rows.map((r) => r.e),
+  );
+  return rows.map((r) => presentExecution(r.e, nameOf(r), deliveries.get(r.e.id)));
 }
 
 export interface ExecutionWindow {
@@ -93,8 +124,23 @@ export async function listExecutions(
     .orderBy(desc(ruleExecutions.executedAt), desc(ruleExecutions.id))
     .limit(w.limit)
     .offset(w.offset);
-  const [total] = await db.select({ n: count() }).from(ruleExecutions).where(where);
-  return { executions: rows.map(present), total: Number(total?.n ?? 0) };
+  const [[total], executions] = await Promise.all([
+    db.select({ n: count() }).from(ruleExecutions).where(where),
+    present(db, userId, rows),
+  ]);
+  return { executions, total: Number(total?.n ?? 0) };
+}
+
+/** GET /api/rule-executions/deliveries?ids=: where each of the user's executions `ids` went (others' left out). */
+export async function deliveriesByExecution(
+  db: Executor,
+  { userId, ids }: { userId: string; ids: string[] },
+): Promise<ApiExecutionDeliveries> {
+  const own = await db
+    .select({ id: ruleExecutions.id, noticeId: ruleExecutions.noticeId })
+    .from(ruleExecutions)
+    .where(and(eq(ruleExecutions.userId, userId), inArray(ruleExecutions.id, ids)));
+  return { deliveries: Object.fromEntries(await deliveriesOf(db, userId, own)) };
 }
 
 /** GET /api/alerts/history: the last `days` days, newest first (at most 1,000 rows). */
@@ -106,10 +152,17 @@ export async function executionHistory(
     .where(windowOf(userId, new Date(now.getTime() - days * 86_400_000), now))
     .orderBy(desc(ruleExecutions.executedAt), desc(ruleExecutions.id))
     .limit(1000);
-  return rows.map(present);
+  return present(db, userId, rows);
 }
 
-/** The bell's feed: executions since `since` not dismissed, newest first. */
+/**
+ * The executions that tell their notice (a lead, one alone, or a row older than notices): the bell
+ * lists one item per notice; History lists every execution. (The quota's SQL says the same of
+ * unqualified columns: COUNTS_TOWARD_QUOTA.)
+ */
+export const LEADS_ITS_NOTICE = sql`(${ruleExecutions.noticeId} is null or ${ruleExecutions.noticeId} = ${ruleExecutions.id})`;
+
+/** The bell's feed: one item per notice since `since`, not dismissed, newest first. */
 export async function feedItems(
   db: Executor,
   { userId, since, limit }: { userId: string; since: Date; limit: number },
@@ -120,11 +173,12 @@ export async function feedItems(
         eq(ruleExecutions.userId, userId),
         gte(ruleExecutions.executedAt, since),
         isNull(ruleExecutions.dismissedAt),
+        LEADS_ITS_NOTICE,
       ),
     )
     .orderBy(desc(ruleExecutions.executedAt), desc(ruleExecutions.id))
     .limit(limit);
-  return rows.map(present);
+  return present(db, userId, rows);
 }
 
 /** One of the user's executions with its rule name, or undefined. */
@@ -135,5 +189,5 @@ export async function findExecution(
   const [row] = await selectExecutions(db).where(
     and(eq(ruleExecutions.id, id), eq(ruleExecutions.userId, userId)),
   );
-  return row ? present(row) : undefined;
+  return row ? (await present(db, userId, [row]))[0] : undefined;
 }

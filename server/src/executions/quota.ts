@@ -1,28 +1,41 @@
 /**
- * The monthly email quota (spec §3 Alert quota, §6): a Basic user's first 5 triggers in an IST
- * calendar month are emailed; later ones are recorded in-app only, marked over quota.
+ * The monthly email quota (docs/exit-rules.md#one-stock-one-alert-notices-and-the-quota): a Basic user's first 5 alerts in an IST
+ * calendar month are emailed; later ones are recorded in-app only, marked over quota. It counts
+ * notices, not rules (the rules of one stock that fire together are one notice: issue #28), and
+ * never holds back a stop loss: a protective notice is emailed and counted even past the limit.
  */
 import type { ApiAlertQuota } from '@app/common/api/rules';
 import {
   istMonthStart,
   nextIstMonthStart,
-  REARM_EXECUTION,
   TIER_LIMITS,
   type SubscriptionTier,
 } from '@app/common/rules/index';
-import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/index';
-import { DIGEST_EXECUTION } from '@app/common/digest/index';
 import { sql, type SQL } from 'drizzle-orm';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor, type Tx } from '../db/client.ts';
+import { QUOTA_EXECUTION_TYPES } from '../notifications/kinds.ts';
 
 /**
- * Executions that are notices, not alerts (corporate-action adjustments, re-armings, evening
- * digests): never counted.
+ * The executions the quota counts, by an allow-list of alert kinds (notifications/kinds.ts):
+ * alerts, once per notice (its lead, or a row from before notices). Corporate-action
+ * adjustments, re-armings, digests and tests are notices of other kinds and never count.
  */
 export const COUNTS_TOWARD_QUOTA = sql.raw(
-  `execution_type not in ('${CORPORATE_ACTION_EXECUTION}', '${REARM_EXECUTION}', '${DIGEST_EXECUTION}')`,
+  `execution_type in (${QUOTA_EXECUTION_TYPES.map((t) => `'${t}'`).join(', ')}) and (notice_id is null or notice_id = id)`,
 );
+
+/**
+ * The counted executions of `e`'s user in `e`'s IST month up to and including `e` (an alert
+ * email says when it used the month's last one): a scalar subquery on the alias `e`.
+ */
+export function countedThroughSql(e: string): SQL {
+  const x = sql.raw(e);
+  return sql`(select count(*)::int from rule_executions c
+    where c.user_id = ${x}.user_id and not c.over_quota and ${COUNTS_TOWARD_QUOTA}
+      and c.executed_at <= ${x}.executed_at
+      and c.executed_at >= date_trunc('month', ${x}.executed_at at time zone 'Asia/Kolkata') at time zone 'Asia/Kolkata')`;
+}
 
 /** Triggers this IST month that counted against the quota (emailed, or meant to be). */
 async function countedThisMonth(db: Executor, userId: string, at: Date): Promise<number> {
@@ -74,22 +87,23 @@ export function monthCountsSql(userIds: readonly string[], at = new Date()): SQL
 }
 
 /**
- * The quota of a chunk of triggers, given in crossing order: from each user's count of the month
- * (monthCountsSql), each trigger in order counts against it, exactly as one transaction per
- * trigger would have decided them one by one.
+ * The quota of a chunk's notices, given in crossing order: from each user's count of the month
+ * (monthCountsSql), each notice in order counts against it, exactly as one transaction per
+ * notice would have decided them one by one. A protective notice (a stop loss) is never over
+ * quota, but counts.
  */
 export function decideQuotas(
-  triggers: ReadonlyArray<{ userId: string }>,
+  triggers: ReadonlyArray<{ userId: string; protective: boolean }>,
   tiers: ReadonlyMap<string, SubscriptionTier>,
   monthCounts: ReadonlyMap<string, number>,
 ): QuotaDecision[] {
   const counted = new Map(monthCounts);
-  return triggers.map(({ userId }) => {
+  return triggers.map(({ userId, protective }) => {
     const tier = tiers.get(userId) ?? 'basic';
     const limit = TIER_LIMITS[tier].monthlyEmails;
     if (!Number.isFinite(limit)) return { tier, overQuota: false };
     const n = counted.get(userId) ?? 0;
-    if (n >= limit) return { tier, overQuota: true };
+    if (n >= limit && !protective) return { tier, overQuota: true };
     counted.set(userId, n + 1);
     return { tier, overQuota: false };
   });

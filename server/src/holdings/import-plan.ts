@@ -9,12 +9,13 @@ import {
   type DuplicateAccountWarning,
   type ImportChanges,
   type PreviewHolding,
+  type PreviewRuleRemoval,
 } from '@app/common/holdings/upload-preview';
 import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey } from '@app/common/market/tick-batch';
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { brokerAccounts, holdings } from '../db/schema.ts';
+import { brokerAccounts, holdings, positionRules } from '../db/schema.ts';
 import type { ResolvedRow } from './resolve.ts';
 
 /** A stored holding, as the plan compares it. */
@@ -71,6 +72,51 @@ export function diffHoldings(held: readonly HeldRow[], rows: readonly ResolvedRo
     .filter((h) => !inFile.has(key(h)))
     .map(({ symbol, exchange, quantity, average_price }) => ({ symbol, exchange, quantity, average_price }));
   return changes;
+}
+
+/**
+ * The user's exit rules that removing `removed` from the account leaves covering nothing, so the
+ * upload deletes them (rules/uncovered.ts): a rule on that account, or a rule on all holdings of an
+ * instrument no other account holds. The preview names them; the import reports them.
+ */
+export async function rulesRemovedWith(
+  db: Executor,
+  query: { userId: string; accountId: string | null; removed: readonly PreviewHolding[] },
+): Promise<PreviewRuleRemoval[]> {
+  const { userId, accountId, removed } = query;
+  if (!accountId || removed.length === 0) return [];
+  const symbols = [...new Set(removed.map((h) => h.symbol))];
+  const gone = new Set(removed.map(key));
+  const rules = await db
+    .select({
+      id: positionRules.id,
+      rule_name: positionRules.ruleName,
+      symbol: positionRules.symbol,
+      exchange: positionRules.exchange,
+      scope: positionRules.ruleScope,
+      targetAccountId: positionRules.targetAccountId,
+    })
+    .from(positionRules)
+    .where(and(eq(positionRules.userId, userId), inArray(positionRules.symbol, symbols)))
+    .orderBy(positionRules.symbol, positionRules.createdAt);
+  const elsewhere = await db
+    .select({ symbol: holdings.symbol, exchange: holdings.exchange })
+    .from(holdings)
+    .where(
+      and(
+        eq(holdings.userId, userId),
+        ne(holdings.brokerAccountId, accountId),
+        inArray(holdings.symbol, symbols),
+      ),
+    );
+  const heldElsewhere = new Set(elsewhere.map(key));
+  return rules
+    .filter(
+      (r) =>
+        gone.has(key(r)) &&
+        (r.scope === 'specific_account' ? r.targetAccountId === accountId : !heldElsewhere.has(key(r))),
+    )
+    .map(({ id, rule_name, symbol, exchange }) => ({ id, rule_name, symbol, exchange }));
 }
 
 /**

@@ -16,7 +16,7 @@ import { protectNewHoldings } from '../rules/protect.ts';
 import { deleteUncoveredRules } from '../rules/uncovered.ts';
 import { Conflict } from '../http/errors.ts';
 import { ensureAccount } from '../accounts/broker-accounts.ts';
-import { accountHoldings, diffHoldings } from './import-plan.ts';
+import { accountHoldings, diffHoldings, rulesRemovedWith } from './import-plan.ts';
 import { assertHoldingsRoom } from './limits.ts';
 import { mergeDuplicateRows, type ResolvedRow } from './resolve.ts';
 import type { ImportTarget } from './target-account.ts';
@@ -35,8 +35,13 @@ export interface ImportSummary {
   broker_account_id: string;
   account_name: string;
   created: number;
+  /** Holdings kept with a new quantity or buy price ("changed" in the preview). */
   updated: number;
+  /** Holdings the file repeats exactly. */
+  unchanged: number;
   removed: number;
+  /** The names of the exit rules deleted with the removed holdings, as the preview listed them. */
+  rules_removed: string[];
   skipped: number;
   total: number;
   /** What "Protect new holdings" did for the created holdings; null while the setting is off. */
@@ -48,6 +53,7 @@ export async function importHoldings(
   cmd: ImportHoldingsCommand,
 ): Promise<ImportSummary> {
   const rows = mergeDuplicateRows(cmd.rows);
+  const at = deps.now();
   const { summary, rulesChanged } = await deps.db.transaction(async (tx) => {
     const { brokerName, accountLabel } = cmd.target;
     const account = await ensureAccount(tx, {
@@ -65,7 +71,13 @@ export async function importHoldings(
       accountAfter: rows.length,
     });
     const existing = await accountHoldings(tx, account.id);
-    assertRemovalsConfirmed(accountName, diffHoldings(existing, rows).remove, cmd.confirmRemovals);
+    const changes = diffHoldings(existing, rows);
+    assertRemovalsConfirmed(accountName, changes.remove, cmd.confirmRemovals);
+    const rulesGoing = await rulesRemovedWith(tx, {
+      userId: cmd.userId,
+      accountId: account.id,
+      removed: changes.remove,
+    });
     const had = new Set(existing.map((h) => instrumentKey(h.exchange, h.symbol)));
     const upserted = await tx
       .insert(holdings)
@@ -78,6 +90,7 @@ export async function importHoldings(
           isin: r.isin || null,
           quantity: String(r.quantity),
           averagePrice: r.averagePrice.toFixed(4),
+          lotSetAt: at,
         })),
       )
       .onConflictDoUpdate({
@@ -85,6 +98,7 @@ export async function importHoldings(
         set: {
           quantity: sql`excluded.quantity`,
           averagePrice: sql`excluded.average_price`,
+          lotSetAt: sql`excluded.lot_set_at`,
           isin: sql`coalesce(excluded.isin, ${holdings.isin})`,
           updatedAt: sql`now()`,
         },
@@ -102,24 +116,27 @@ export async function importHoldings(
         ),
       )
       .returning({ id: holdings.id });
-    const uncovered = removed.length > 0 ? await deleteUncoveredRules(tx, cmd.userId) : [];
+    const uncovered = new Set(removed.length > 0 ? await deleteUncoveredRules(tx, cmd.userId) : []);
     const added = rows.filter((r) => !had.has(instrumentKey(r.exchange, r.symbol)));
     const created = added.length;
     const guard = await protectNewHoldings(tx, {
       userId: cmd.userId,
       created: added.map((r) => ({ symbol: r.symbol, exchange: r.exchange, accountId: account.id })),
+      at,
     });
     const summary: ImportSummary = {
       broker_account_id: account.id,
       account_name: accountName,
       created,
-      updated: rows.length - created,
+      updated: changes.update.length,
+      unchanged: changes.unchanged,
       removed: removed.length,
+      rules_removed: rulesGoing.filter((r) => uncovered.has(r.id)).map((r) => r.rule_name),
       skipped: cmd.skipped,
       total: rows.length,
       price_guard: guard,
     };
-    return { summary, rulesChanged: uncovered.length > 0 || (guard?.protected ?? 0) > 0 };
+    return { summary, rulesChanged: uncovered.size > 0 || (guard?.protected ?? 0) > 0 };
   });
   void deps.events.publish([
     { type: 'holdings', userId: cmd.userId },

@@ -1,11 +1,10 @@
-/** The user's holdings, flat (spec §3 Holding), with the latest quote and active rule counts. */
-import { and, eq, sql } from 'drizzle-orm';
+/**
+ * The user's holdings, flat (`GET /api/holdings`, docs/holdings.md), with the latest quote and
+ * active rule counts.
+ */
 import type { Executor } from '../db/client.ts';
-import { positionRules } from '../db/schema.ts';
 import type { HoldingsCache } from './cache.ts';
 import { loadHoldingRows, presentHolding, type PresentedHolding } from './present.ts';
-
-export { presentHolding, type PresentedHolding } from './present.ts';
 
 /** Where holdings are listed from: this instance's cache when it has one, else the database. */
 export interface HoldingsSource {
@@ -38,13 +37,4 @@ export async function holdingsResponseBody(source: HoldingsSource, userId: strin
   const encode = (list: PresentedHolding[]) => Buffer.from(JSON.stringify({ success: true, data: list }));
   const cache = source.holdingsCache;
   return cache ? cache.listEncoded(userId, encode) : encode(await listHoldings(source, { userId }));
-}
-
-/** Active rules per holding-account, for the dashboard's Active Rules count. */
-export async function countActiveRules(db: Executor, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(positionRules)
-    .where(and(eq(positionRules.userId, userId), eq(positionRules.isActive, true)));
-  return row?.n ?? 0;
 }

@@ -1,4 +1,4 @@
-/** A holding as the API shows it (spec §3 Holding): its row, account, instrument name and quote. */
+/** A holding as the API shows it (docs/holdings.md, Routes): its row, account, instrument name and quote. */
 import { positionFigures } from '@app/common/portfolio/position-math';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../db/client.ts';
@@ -10,6 +10,8 @@ export interface HoldingBase {
   exchange: string;
   isin: string | null;
   company_name: string;
+  /** The instrument is in the exchange list (the symbol master); a typo'd symbol is not. */
+  listed: boolean;
   quantity: number;
   average_price: number;
   broker_account_id: string;
@@ -87,6 +89,7 @@ export async function loadHoldingRows(db: Executor, userId: string): Promise<Hol
       exchange: r.exchange,
       isin: r.isin,
       company_name: r.company_name ?? r.symbol,
+      listed: r.company_name !== null,
       quantity: Number(r.quantity),
       average_price: Number(r.average_price),
       broker_account_id: r.broker_account_id,
@@ -112,7 +115,7 @@ export async function loadHoldingRows(db: Executor, userId: string): Promise<Hol
 }
 
 /**
- * Spec §3: purchase value, market value, P&L and day change, rounded as position-math.ts says
+ * Purchase value, market value, P&L and day change, rounded as position-math.ts says (docs/holdings.md)
  * (the live client computes them with the same function). Without a quote the holding has no
  * price: market value, P&L and its percent are null ("No price"), never the buy price.
  */
@@ -127,6 +130,7 @@ export function presentHolding(h: HoldingBase, quote: PriceLevels | null) {
     exchange: h.exchange,
     isin: h.isin,
     company_name: h.company_name,
+    listed: h.listed,
     quantity,
     average_price: averagePrice,
     current_price: ltp,

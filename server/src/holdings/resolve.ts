@@ -32,6 +32,8 @@ export interface ResolvedRow extends ImportRowInput {
   renamedFrom?: string;
   /** What the preview should tell the user about this row (a suffix dropped, an exchange kept). */
   note?: string;
+  /** For a symbol the master does not list: the listed symbols a typo away ("did you mean RELIANCE?"). */
+  suggestions?: Instrument[];
 }
 
 export interface Resolution {
@@ -44,6 +46,8 @@ export interface Resolution {
 const label = (row: ImportRowInput) => row.symbol ?? row.companyName ?? row.isin ?? '?';
 /** A series suffix of one or two letters: `RAJOOENG-T`, `TATAGOLD-E`, `LKPSEC-XT`, `IDEA-BE`. */
 const SERIES_SUFFIX = /^(.+)-([A-Z]{1,2})$/;
+/** Unknown rows that get "did you mean" suggestions, at most (each is a pass over the master). */
+const MAX_SUGGESTED_ROWS = 50;
 /** ISINs of mutual fund units and ETFs (ETFs are told apart by the master). */
 const FUND_ISIN = /^INF/;
 
@@ -96,12 +100,14 @@ function findInstrument(
  * a stock missing from that exchange's list stays there as unknown (the preview says where it
  * is listed), never moved silently to the other exchange. A name or ISIN that matches nothing
  * is a problem the user fixes with the symbol search; a fund ISIN (INF…) the master does not
- * list is a mutual fund, which is not supported.
+ * list is a mutual fund, which is not supported. A symbol the master does not list is kept, with
+ * the listed symbols a typo away as suggestions.
  */
 export function resolveImportRows(master: InstrumentMaster, input: readonly ImportRowInput[]): Resolution {
   const rows: ResolvedRow[] = [];
   const problems: string[] = [];
   const mutualFundLines: number[] = [];
+  let suggested = 0;
   for (const row of input) {
     const exchanges = row.exchangeFromFile ? [row.exchange] : EXCHANGES;
     const match = findInstrument(master, row, exchanges);
@@ -122,7 +128,13 @@ export function resolveImportRows(master: InstrumentMaster, input: readonly Impo
       continue;
     }
     if (row.symbol || elsewhere) {
-      rows.push(unknownRow(master, row, elsewhere?.instrument));
+      const unknown = unknownRow(master, row, elsewhere?.instrument);
+      if (!elsewhere && suggested < MAX_SUGGESTED_ROWS) {
+        suggested += 1;
+        const near = master.nearest(unknown.symbol, row.exchangeFromFile ? { exchange: row.exchange } : {});
+        if (near.length > 0) unknown.suggestions = near;
+      }
+      rows.push(unknown);
       continue;
     }
     problems.push(

@@ -25,7 +25,7 @@ export interface ManualHolding {
   isin?: string;
 }
 
-export type HoldingsDeps = Pick<AppDeps, 'db' | 'events'>;
+export type HoldingsDeps = Pick<AppDeps, 'db' | 'events' | 'now'>;
 
 /**
  * Adds a holding by hand; with "Protect new holdings" on, it gets the Price Guard rule in the
@@ -36,6 +36,7 @@ export async function addManualHolding(
   cmd: ManualHolding,
 ) {
   const { db, events } = deps;
+  const at = deps.now();
   const added = await db.transaction(async (tx) => {
     const account = await ensureAccount(tx, {
       userId: cmd.userId,
@@ -62,6 +63,7 @@ export async function addManualHolding(
         isin: cmd.isin ?? null,
         quantity: String(cmd.quantity),
         averagePrice: cmd.averagePrice.toFixed(4),
+        lotSetAt: at,
       })
       .onConflictDoNothing()
       .returning();
@@ -69,6 +71,7 @@ export async function addManualHolding(
     const guard = await protectNewHoldings(tx, {
       userId: cmd.userId,
       created: [{ symbol: row.symbol, exchange: row.exchange, accountId: account.id }],
+      at,
     });
     return { row, guard };
   });
@@ -101,7 +104,7 @@ export interface HoldingChange {
 
 /** Edits a manually added holding (imported ones are refused), then tells every instance. */
 export async function updateHolding(
-  { db, events }: HoldingsDeps,
+  { db, events, now }: HoldingsDeps,
   { userId, id, brokerType, change }: HoldingChange,
 ) {
   if (brokerType !== 'USER_ADDED') {
@@ -114,6 +117,7 @@ export async function updateHolding(
     .set({
       ...(change.quantity !== undefined ? { quantity: String(change.quantity) } : {}),
       ...(change.average_price !== undefined ? { averagePrice: change.average_price.toFixed(4) } : {}),
+      ...(change.quantity !== undefined || change.average_price !== undefined ? { lotSetAt: now() } : {}),
       updatedAt: new Date(),
     })
     .where(and(eq(holdings.id, id), eq(holdings.userId, userId)))

@@ -52,6 +52,12 @@ export class PayloadTooLarge extends AppError {
     super(message, 413);
   }
 }
+/** The client hung up before its request arrived whole: nobody is left to answer. */
+export class RequestAborted extends AppError {
+  constructor(options?: ErrorOptions) {
+    super('The request was cut off before its body arrived', 400, true, {}, options);
+  }
+}
 export class UnsupportedMediaType extends AppError {
   constructor(message = 'The request body must be JSON (Content-Type: application/json)') {
     super(message, 415);

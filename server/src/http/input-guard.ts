@@ -1,52 +1,72 @@
 /**
- * The edge's rules for what a request may carry, before any route sees it: a URL that decodes,
- * JSON bodies only, and no control characters in any text. Text reaches PostgreSQL, which
- * refuses a NUL byte outright; the other control characters are refused with it because no
- * name, symbol or note has a use for them. Tab, line feed and carriage return stay (CSV text
- * needs them).
+ * The edge's rules for what a request may carry: a URL that decodes, no compressed body, and no
+ * control characters in any text. Text reaches PostgreSQL, which refuses a NUL byte outright; the
+ * other control characters are refused with it because no name, symbol or note has a use for
+ * them. Tab, line feed and carriage return stay (CSV text needs them). Bodies themselves are read
+ * by the routes that take one (`json-body.ts`), which walk them with `inspectBody`.
  */
 import type { Context, Next } from 'koa';
-import { Invalid, PayloadTooLarge, UnsupportedMediaType } from './errors.ts';
+import { Invalid, UnsupportedMediaType } from './errors.ts';
 
+/**
+ * C0 controls but tab, line feed and carriage return; DEL; and the bidirectional embeddings,
+ * overrides and isolates (U+202A–U+202E, U+2066–U+2069), which make a name read backwards on
+ * screen ('Asha\u202Efdp.exe' shows as 'Ashaexe.pdf'). Right-to-left letters are text.
+ */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202A-\u202E\u2066-\u2069]/;
 
 /** `Text may not contain control characters (found in name)`. */
 export function controlCharacterMessage(where: string): string {
   return `Text may not contain control characters (found in ${where})`;
 }
 
+/** The refusal of a request body sent with a Content-Encoding (415). */
+export const COMPRESSED_BODY_MESSAGE =
+  'Compressed request bodies are not accepted: send the JSON as it is, without Content-Encoding.';
+
 interface Visit {
   value: unknown;
-  key: string;
+  key: string | number;
   parent?: Visit;
 }
 
 /** The field's path (`overrides.0.symbol`), cut short when a deep body makes it long. */
 function pathOf(visit: Visit): string {
-  const keys: string[] = [];
+  const keys: (string | number)[] = [];
   for (let at: Visit | undefined = visit; at?.parent; at = at.parent) keys.push(at.key);
   const path = keys.reverse().join('.');
   return path.length <= 80 ? path : `${path.slice(0, 77)}...`;
 }
 
+/** What is wrong with a parsed body: a control character (where), or more values than allowed. */
+export type BodyProblem = { controlCharacterIn: string } | { tooManyValues: true };
+
 /**
- * Where a control character is in a parsed JSON value (`overrides.0.symbol`, `a field name`),
- * or null. Walks without recursion, so a deeply nested body cannot exhaust the stack.
+ * Walks a parsed JSON value once, without recursion (a deeply nested body cannot exhaust the
+ * stack), arrays by index: a control character in a string or key (`overrides.0.symbol`, `a field
+ * name`), or more than `maxValues` values in all (every string, number, object and array item
+ * counts), found before those values are visited. Null when neither.
  */
-export function findControlCharacter(root: unknown): string | null {
+export function inspectBody(root: unknown, maxValues: number): BodyProblem | null {
   const stack: Visit[] = [{ value: root, key: '' }];
+  let visited = 0;
   while (stack.length > 0) {
     const visit = stack.pop()!;
+    visited += 1;
     const { value } = visit;
     if (typeof value === 'string') {
-      if (CONTROL_CHARACTER.test(value)) return pathOf(visit) || 'the request body';
+      if (CONTROL_CHARACTER.test(value)) return { controlCharacterIn: pathOf(visit) || 'the request body' };
+    } else if (Array.isArray(value)) {
+      if (visited + stack.length + value.length > maxValues) return { tooManyValues: true };
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: visit });
     } else if (value !== null && typeof value === 'object') {
-      const entries = Object.entries(value);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, child] = entries[i]!;
-        if (CONTROL_CHARACTER.test(key)) return 'a field name';
-        stack.push({ value: child, key, parent: visit });
+      const keys = Object.keys(value);
+      if (visited + stack.length + keys.length > maxValues) return { tooManyValues: true };
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        if (CONTROL_CHARACTER.test(key)) return { controlCharacterIn: 'a field name' };
+        stack.push({ value: (value as Record<string, unknown>)[key], key, parent: visit });
       }
     }
   }
@@ -62,7 +82,18 @@ function queryControlCharacter(query: Record<string, string | string[] | undefin
   return null;
 }
 
-/** 400 when the path does not decode or holds control characters, 415 for a body that is not JSON. */
+/** The request says it carries a body (a Content-Length above 0, or a Transfer-Encoding). */
+export const hasBody = (ctx: Context) => (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+
+/** A body with a Content-Encoding other than `identity` (no encoding). */
+const isCompressed = (ctx: Context) =>
+  hasBody(ctx) && !/^(identity)?$/i.test(ctx.get('Content-Encoding').trim());
+
+/**
+ * Every request, before any route: 400 when the path does not decode or holds control
+ * characters, or a query value holds one; 415 for a compressed body (never inflated: a few KB of
+ * deflate can hold megabytes). Reads no body.
+ */
 export function requestShape() {
   return async (ctx: Context, next: Next) => {
     let path: string;
@@ -73,24 +104,9 @@ export function requestShape() {
       throw new Invalid('The request URL is not valid');
     }
     if (CONTROL_CHARACTER.test(path)) throw new Invalid(controlCharacterMessage('the request path'));
-    const hasBody = Boolean(ctx.request.length) || ctx.get('Transfer-Encoding') !== '';
-    if (hasBody && !ctx.is('json', '+json')) throw new UnsupportedMediaType();
-    await next();
-  };
-}
-
-/** After the body parser: no control characters in query keys and values or in the JSON body. */
-export function refuseControlCharacters() {
-  return async (ctx: Context, next: Next) => {
-    const where = queryControlCharacter(ctx.query) ?? findControlCharacter(ctx.request.body);
+    if (isCompressed(ctx)) throw new UnsupportedMediaType(COMPRESSED_BODY_MESSAGE);
+    const where = queryControlCharacter(ctx.query);
     if (where) throw new Invalid(controlCharacterMessage(where));
     await next();
   };
-}
-
-/** koa-body's errors as the app's: a body too large (413) or not JSON (400). */
-export function bodyParseError(err: Error): never {
-  if ((err as { status?: unknown }).status === 413) throw new PayloadTooLarge();
-  if (err instanceof SyntaxError) throw new Invalid('The request body is not valid JSON');
-  throw err;
 }

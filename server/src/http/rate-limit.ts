@@ -45,13 +45,20 @@ export function clientAddress(ctx: Context): string {
   return ctx.ips.at(-1) ?? ctx.ip;
 }
 
-/** Consumes one point per request under `key(ctx)`; 429 with Retry-After when spent. */
-export function rateLimit(limiter: RateLimiterAbstract, key: (ctx: Context) => string = clientAddress) {
+/**
+ * Consumes one point per request under `key(ctx)`; 429 with Retry-After when spent, saying
+ * `message` when given (else a general sentence).
+ */
+export function rateLimit(
+  limiter: RateLimiterAbstract,
+  key: (ctx: Context) => string = clientAddress,
+  message?: string,
+) {
   return async (ctx: Context, next: Next) => {
     try {
       await limiter.consume(key(ctx));
     } catch (res) {
-      if (res instanceof RateLimiterRes) throw new TooManyRequests(res.msBeforeNext / 1000);
+      if (res instanceof RateLimiterRes) throw new TooManyRequests(res.msBeforeNext / 1000, message);
       throw res;
     }
     await next();

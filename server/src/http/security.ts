@@ -3,6 +3,7 @@ import type { Context, Next } from 'koa';
 import helmet from 'koa-helmet';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { clientAborted } from './aborted.ts';
 
 /** A year, in seconds: browsers keep to https for the app's host (and its subdomains) that long. */
 export const HSTS_MAX_AGE = 365 * 24 * 60 * 60;
@@ -28,6 +29,9 @@ export function securityHeaders({ googleSignIn, https }: SecurityHeaderOptions) 
         connectSrc: ["'self'", 'ws:', 'wss:', ...google],
         frameSrc: google.length ? google.map((g) => `${g}/gsi/`) : ["'none'"],
         fontSrc: ["'self'"],
+        // The service worker (/sw.js) and the web app manifest: this origin only.
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         frameAncestors: ["'none'"],
@@ -60,7 +64,10 @@ export function corsAllowlist(appUrl: string) {
   });
 }
 
-/** A request id (kept from X-Request-Id when sane) and one structured log line per request. */
+/**
+ * A request id (kept from X-Request-Id when sane) and one structured log line per API request:
+ * at info, or at debug for a request whose client hung up before the answer (`clientAborted`).
+ */
 export function requestLog(log: Logger) {
   return async (ctx: Context, next: Next) => {
     const incoming = ctx.get('X-Request-Id');
@@ -72,7 +79,9 @@ export function requestLog(log: Logger) {
       await next();
     } finally {
       const ms = Math.round((performance.now() - started) * 10) / 10;
-      if (ctx.path.startsWith('/api')) {
+      if (ctx.path.startsWith('/api') && clientAborted(ctx)) {
+        log.debug({ reqId, method: ctx.method, path: ctx.path, ms }, 'request aborted by the client');
+      } else if (ctx.path.startsWith('/api')) {
         log.info({ reqId, method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
       }
     }

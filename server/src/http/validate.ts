@@ -18,10 +18,14 @@ export function firstIssue(error: z.ZodError): string {
 
 /**
  * Zod middleware: parses ctx.request.body / ctx.query / ctx.params with `schema` and keeps the
- * result for `validated(ctx, schema)`; answers 400 with a sentence otherwise.
+ * result for `validated(ctx, schema)`; answers 400 with a sentence otherwise. A body is there only
+ * when `jsonBody` came first in the route's chain (a 500 otherwise: a route wired wrongly).
  */
 export function validate<S extends z.ZodType>(source: Source, schema: S) {
   return async (ctx: Context, next: Next) => {
+    if (source === 'body' && ctx.request.body === undefined) {
+      throw new Error('validate(body): no jsonBody() read the body on this route');
+    }
     const raw = source === 'body' ? ctx.request.body : source === 'query' ? ctx.query : ctx.params;
     const parsed = schema.safeParse(raw ?? {});
     if (!parsed.success) throw new Invalid(firstIssue(parsed.error));

@@ -12,10 +12,11 @@ import {
   searchInstruments,
   type SearchIndex,
 } from '@app/common/instruments/search';
+import { nearestSymbols } from '@app/common/instruments/nearest';
 import { resolveRenames } from '@app/common/instruments/renames';
 import { STARTER_INSTRUMENTS } from '@app/common/instruments/starter';
 import { STARTER_RENAMES } from '@app/common/instruments/starter-renames';
-import type { Exchange, Instrument, SymbolChange } from '@app/common/instruments/types';
+import type { Exchange, Instrument } from '@app/common/instruments/types';
 import { yahooSymbol } from '@app/common/instruments/yahoo';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { sql } from 'drizzle-orm';
@@ -26,6 +27,8 @@ import { readSnapshot } from './snapshot.ts';
 
 export interface InstrumentMaster {
   search(query: string, opts?: { limit?: number; exchange?: Exchange }): Instrument[];
+  /** Listed instruments a typo away from a symbol the master does not list (RELIANSE → RELIANCE). */
+  nearest(symbol: string, opts?: { limit?: number; exchange?: Exchange }): Instrument[];
   /** The instrument for a symbol, following renames (ZOMATO → ETERNAL); on BSE also a scrip code (500325). */
   find(symbol: string, exchange: Exchange): Instrument | undefined;
   /**
@@ -33,6 +36,12 @@ export interface InstrumentMaster {
    * exchange, the NSE line, else the BSE one.
    */
   findByIsin(isin: string, exchange?: Exchange): Instrument | undefined;
+  /**
+   * Every listing of the company listed as `symbol` on `exchange` (renames followed): the
+   * instruments sharing its ISIN, that one first (ABREL on NSE, CENTURYTEX on BSE); just that
+   * one without an ISIN, none when the master does not list it.
+   */
+  listingsOf(symbol: string, exchange: Exchange): Instrument[];
   /**
    * Matches a company name as brokers print it ("HDFC Bank", "HDFC BANK LTD"), on the exchange
    * asked for and only there; without an exchange, NSE first.
@@ -150,20 +159,29 @@ export async function loadInstrumentMaster(
       ? items?.find((i) => i.exchange === exchange)
       : (items?.find((i) => i.exchange === 'NSE') ?? items?.[0]);
 
+  const find = (symbol: string, exchange: Exchange): Instrument | undefined => {
+    const upper = symbol.toUpperCase();
+    const byCode =
+      exchange === 'BSE' && BSE_SCRIP_CODE.test(upper) ? index.byScripCode.get(upper) : undefined;
+    return (
+      bySymbol.get(instrumentKey(exchange, upper)) ??
+      bySymbol.get(`${exchange}:${renames.get(upper) ?? upper}`) ??
+      byCode
+    );
+  };
+
   return {
     search: (query, opts) => searchInstruments(index, query, opts),
+    nearest: (symbol, opts) => nearestSymbols(index, symbol, opts),
     currentSymbol: (symbol) => renames.get(symbol.toUpperCase()) ?? symbol.toUpperCase(),
-    find(symbol, exchange) {
-      const upper = symbol.toUpperCase();
-      const byCode =
-        exchange === 'BSE' && BSE_SCRIP_CODE.test(upper) ? index.byScripCode.get(upper) : undefined;
-      return (
-        bySymbol.get(instrumentKey(exchange, upper)) ??
-        bySymbol.get(`${exchange}:${renames.get(upper) ?? upper}`) ??
-        byCode
-      );
-    },
+    find,
     findByIsin: (isin, exchange) => pick(index.byIsin.get(isin.toUpperCase()), exchange),
+    listingsOf(symbol, exchange) {
+      const listed = find(symbol, exchange);
+      if (!listed) return [];
+      const others = listed.isin ? (index.byIsin.get(listed.isin.toUpperCase()) ?? []) : [];
+      return [listed, ...others.filter((i) => i !== listed)];
+    },
     findByName: (name, exchange) => pick(byName.get(nameKey(name)), exchange),
     stats: () => ({
       total: list.length,
@@ -238,5 +256,3 @@ export function toRow(i: Instrument, source: string) {
     source,
   };
 }
-
-export type { SymbolChange };

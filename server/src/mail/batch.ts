@@ -20,6 +20,8 @@ export interface BatchRecipient {
   subject: string;
   /** Tag name (letters and digits, without the dashes) → the value that replaces `-name-`. */
   substitutions: Record<string, string>;
+  /** Headers of this recipient's email only (its List-Unsubscribe link). */
+  headers?: Record<string, string>;
 }
 
 export interface MailBatch {
@@ -65,6 +67,7 @@ export function batchMessage(batch: MailBatch, index: number): MailMessage {
     to: recipient.to,
     subject: recipient.subject,
     ...fillTemplate(batch.template, recipient.substitutions),
+    ...(recipient.headers ? { headers: recipient.headers } : {}),
   };
 }
 

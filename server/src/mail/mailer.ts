@@ -1,5 +1,5 @@
 /**
- * The mailer interface (ARCHITECTURE §2): SendGrid, SMTP or the dev outbox, chosen once by
+ * The mailer interface (docs/notifications.md): SendGrid, SMTP or the dev outbox, chosen once by
  * factory.ts. Callers see `send` (one message), `sendBatch` (many, see batch.ts) and two error
  * classes that say whether to retry.
  */
@@ -10,6 +10,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (List-Unsubscribe); one line each. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

@@ -12,9 +12,9 @@ import { MailTransientError, type MailMessage, type Mailer } from './mailer.ts';
 export function createOutboxMailer(db: Database, log: Logger): Mailer {
   // Strictly increasing times, so "newest first" is well defined even within one millisecond.
   let lastSentAt = 0;
-  const stamp = ({ to, subject, text, html }: MailMessage) => {
+  const stamp = ({ to, subject, text, html, headers }: MailMessage) => {
     lastSentAt = Math.max(Date.now(), lastSentAt + 1);
-    return { to, subject, text, html, sentAt: new Date(lastSentAt) };
+    return { to, subject, text, html, headers: headers ?? null, sentAt: new Date(lastSentAt) };
   };
   return {
     kind: 'outbox',
@@ -61,6 +61,7 @@ export async function listOutbox(db: Database, opts: { to?: string; limit: numbe
     subject: row.subject,
     text: row.text,
     html: row.html,
+    ...(row.headers ? { headers: row.headers } : {}),
     sentAt: row.sentAt.toISOString(),
   }));
 }

@@ -139,6 +139,7 @@ export function createSendGridMailer(options: SendGridOptions): Mailer {
           to: batch.recipients[i]!.to,
           subject: oneLine(batch.recipients[i]!.subject),
           substitutions: batch.recipients[i]!.substitutions,
+          ...(batch.recipients[i]!.headers ? { headers: batch.recipients[i]!.headers } : {}),
         })),
         substitutionWrappers: SUBSTITUTION_WRAPPERS,
         content: [
@@ -204,6 +205,7 @@ export function createSendGridMailer(options: SendGridOptions): Mailer {
             { type: 'text/plain', value: message.text },
             { type: 'text/html', value: message.html },
           ],
+          ...(message.headers ? { headers: message.headers } : {}),
           trackingSettings,
         });
       } catch (err) {

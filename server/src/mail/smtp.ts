@@ -85,6 +85,7 @@ export function createSmtpMailer(options: SmtpOptions): Mailer {
           subject: oneLine(message.subject),
           text: message.text,
           html: message.html,
+          ...(message.headers ? { headers: message.headers } : {}),
         });
       } catch (err) {
         throw classifySmtpError(err);

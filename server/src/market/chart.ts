@@ -1,6 +1,6 @@
 /**
- * The price chart of an instrument (ARCHITECTURE §4): which bars a retail investor expects to
- * see, chosen from what the tick batches stored.
+ * The price chart of an instrument (docs/live-prices.md, Price chart): which bars a retail investor
+ * expects to see, chosen from what the tick batches stored.
  *
  * The rule: today's minute bars (`1m`) as soon as today (IST) has any, that is while the market
  * is open and for the rest of a trading day after the close, when "how did it go today" is the

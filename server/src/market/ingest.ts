@@ -72,11 +72,3 @@ export async function ingestTickBatch(db: Executor, batch: TickBatch): Promise<v
   await db.execute(upsertBars('1m', (asOf) => new Date(Math.floor(asOf / MINUTE) * MINUTE)));
   await db.execute(upsertBars('1d', istDayStart));
 }
-
-/** Minute bars older than this many days are dropped by the daily clean-up. */
-export const MINUTE_BAR_RETENTION_DAYS = 7;
-
-export async function pruneMinuteBars(db: Executor, now = Date.now()): Promise<void> {
-  const cutoff = new Date(now - MINUTE_BAR_RETENTION_DAYS * 86_400_000).toISOString();
-  await db.execute(sql`delete from price_bars where interval = '1m' and bucket < ${cutoff}::timestamptz`);
-}

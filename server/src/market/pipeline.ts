@@ -1,5 +1,5 @@
 /**
- * What happens to each tick batch on a server (ARCHITECTURE §10, docs/exit-rules.md): quotes go
+ * What happens to each tick batch on a server (docs/exit-rules.md#crash-day-the-firing-path): quotes go
  * out to the sockets at once; then, in order, one batch at a time, the batch is evaluated and,
  * on the instance that owns the batches (batch-owner.ts), stored. The owner's claims run on in
  * the engine's claim lanes: the next batch is evaluated and stored on time while an earlier
@@ -50,6 +50,11 @@ export function createMarketPipeline(opts: {
   log: Logger;
   /** Run right after a batch arrives, before it is evaluated or stored (socket fan-out). */
   immediate: BatchStage[];
+  /**
+   * Run in order once the owner has stored a batch, before the next one (Price Guard for the
+   * holdings waiting for their first price). Not run on an instance that only observes.
+   */
+  afterStore?: BatchStage[];
   engine: Engine;
   ownership: BatchOwnership;
   /** Evaluate the next batch only once this one's claims committed (the path before #18). */
@@ -126,6 +131,13 @@ export function createMarketPipeline(opts: {
     opts.timings?.batchEvaluated((performance.now() - started) / 1000);
     await store(batch);
     finishWhenClaimed([batch.id], claimed);
+    for (const stage of opts.afterStore ?? []) {
+      try {
+        await stage(batch);
+      } catch (err) {
+        log.error({ err, batch: batch.id }, 'tick batch follow-up failed');
+      }
+    }
     if (opts.waitsOnClaims) await claimed;
   }
 

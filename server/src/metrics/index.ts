@@ -1,11 +1,13 @@
 /**
  * Operational metrics (prom-client), one Registry per runtime (tests boot many): how late tick
  * batches arrive and how big they are, how long the rules take per batch, connected sockets,
- * the alert outbox's depth and delivery failures, and the process's memory. Served at
+ * the alert outbox's depth and delivery failures, corporate actions failing to apply, and the
+ * process's memory. Served at
  * GET /metrics behind METRICS_TOKEN (routes/metrics).
  */
 import type { TickBatch } from '@app/common/market/tick-batch';
 import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { queryRows, type Executor } from '../db/client.ts';
 
@@ -18,6 +20,11 @@ export interface MetricSources {
    * when the database did not answer (the source logs it).
    */
   pendingDeliveries(): Promise<number | undefined>;
+  /**
+   * Bonuses and splits due but not applied because their last attempt failed (each retried alone
+   * with back-off), across instances; undefined when the database did not answer.
+   */
+  failingCorporateActions(): Promise<number | undefined>;
 }
 
 export interface ServerMetrics {
@@ -39,6 +46,30 @@ export async function countPendingDeliveries(db: Executor): Promise<number> {
     sql`select count(*)::int as n from alert_deliveries where status in ('PENDING', 'SENDING')`,
   );
   return Number(row?.n ?? 0);
+}
+
+/**
+ * A count read at scrape time from the database: undefined when it fails, which is logged once
+ * until a count succeeds again (scrapes repeat every few seconds); the gauge keeps its value.
+ */
+export function scrapedCount(
+  log: Logger,
+  what: string,
+  count: () => Promise<number>,
+): () => Promise<number | undefined> {
+  let failing = false;
+  return () =>
+    count().then(
+      (n) => {
+        failing = false;
+        return n;
+      },
+      (err: unknown) => {
+        if (!failing) log.warn({ err }, `metrics: ${what} not counted; the gauge keeps its value`);
+        failing = true;
+        return undefined;
+      },
+    );
 }
 
 /** Builds a fresh registry with every metric; sources answer zero until `observe`. */
@@ -87,6 +118,15 @@ export function createServerMetrics(): ServerMetrics {
       // A database that does not answer must not fail the scrape: the last value stays.
       const pending = await sources?.pendingDeliveries();
       if (pending !== undefined) this.set(pending);
+    },
+  });
+  new Gauge({
+    name: 'guard_corporate_actions_failing',
+    help: 'Bonuses and splits due but not applied: their last attempt failed (each retried alone with back-off), all instances',
+    registers: [registry],
+    async collect() {
+      const failing = await sources?.failingCorporateActions();
+      if (failing !== undefined) this.set(failing);
     },
   });
   new Gauge({

@@ -3,6 +3,11 @@
  * not. Arming one adds the instrument to the watch set (through `rules:changed`).
  */
 import type { ApiPriceAlert, CreatePriceAlertInput, UpdateAlertInput } from '@app/common/api/price-alerts';
+import { formatInr } from '@app/common/format/money';
+import type { Exchange } from '@app/common/instruments/types';
+import { priceAlertsLimitMessage, TIER_LIMITS } from '@app/common/rules/tiers';
+import { isCrossed } from '@app/common/rules/trigger';
+import type { AlertDirection } from '@app/common/rules/types';
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { SessionUser } from '../auth/require-user.ts';
 import type { Executor, Tx } from '../db/client.ts';
@@ -11,19 +16,39 @@ import type { AppDeps } from '../deps.ts';
 import { Forbidden, Invalid, NotFound } from '../http/errors.ts';
 import { lockUserTier } from '../users/tier.ts';
 
-export type PriceAlertDeps = Pick<AppDeps, 'db' | 'events' | 'redis' | 'log' | 'instruments'>;
+export type PriceAlertDeps = Pick<AppDeps, 'db' | 'events' | 'redis' | 'log' | 'instruments' | 'now'>;
 export type PriceAlertRow = typeof priceAlerts.$inferSelect;
-
-/** Armed price alerts one user may have at a time. */
-export const MAX_ACTIVE_PRICE_ALERTS = 100;
 
 export const PRICE_ALERT_MESSAGES = {
   notFound: 'Price alert not found',
   unknownSymbol: (symbol: string, exchange: string) =>
     `${symbol} is not listed on ${exchange}. Search for the symbol and pick it from the list.`,
-  tooMany: `You can have up to ${MAX_ACTIVE_PRICE_ALERTS} active price alerts. Delete some before adding more.`,
   feedItem: 'This price alert cannot be marked read: send a new price or direction to change it.',
+  /** 'INFY is at ₹1,650.00, already above ₹1,600.00: this alert would fire at once. Choose a price above ₹1,650.00.' */
+  crossed: (symbol: string, direction: AlertDirection, price: number, ltp: number) =>
+    `${symbol} is at ${formatInr(ltp)}, already ${direction === 'above' ? 'at or above' : 'at or below'} ` +
+    `${formatInr(price)}: this alert would fire at once. Choose a price ${direction} ${formatInr(ltp)}.`,
 } as const;
+
+/** The instrument's latest price, if any. */
+async function latestPrice(db: Executor, exchange: Exchange, symbol: string): Promise<number | null> {
+  const [quote] = await db
+    .select({ ltp: quotes.ltp })
+    .from(quotes)
+    .where(and(eq(quotes.exchange, exchange), eq(quotes.symbol, symbol)));
+  return quote ? Number(quote.ltp) : null;
+}
+
+/** Refuses arming an alert whose level the latest price has already crossed (it would fire at once). */
+async function assertNotCrossed(
+  db: Executor,
+  alert: { symbol: string; exchange: Exchange; direction: AlertDirection; price: number },
+): Promise<void> {
+  const ltp = await latestPrice(db, alert.exchange, alert.symbol);
+  if (ltp !== null && isCrossed(alert, ltp)) {
+    throw new Invalid(PRICE_ALERT_MESSAGES.crossed(alert.symbol, alert.direction, alert.price, ltp));
+  }
+}
 
 /** A price alert as the API answers it. */
 export function presentPriceAlert(
@@ -64,25 +89,26 @@ export async function listPriceAlerts(deps: Pick<AppDeps, 'instruments'> & { db:
   );
 }
 
+/** Refuses arming one more alert past the tier's armed price alerts (100 Basic, 300 Advanced). */
 async function assertRoomForOneMore(tx: Tx, userId: string): Promise<void> {
-  await lockUserTier(tx, userId);
+  const tier = await lockUserTier(tx, userId);
   const [row] = await tx
     .select({ n: count() })
     .from(priceAlerts)
     .where(and(eq(priceAlerts.userId, userId), eq(priceAlerts.isActive, true)));
-  if (Number(row?.n ?? 0) >= MAX_ACTIVE_PRICE_ALERTS) throw new Forbidden(PRICE_ALERT_MESSAGES.tooMany);
+  if (Number(row?.n ?? 0) >= TIER_LIMITS[tier].priceAlerts)
+    throw new Forbidden(priceAlertsLimitMessage(tier));
 }
 
 async function presentOne(deps: PriceAlertDeps, row: PriceAlertRow): Promise<ApiPriceAlert> {
-  const [quote] = await deps.db
-    .select({ ltp: quotes.ltp })
-    .from(quotes)
-    .where(and(eq(quotes.exchange, row.exchange), eq(quotes.symbol, row.symbol)));
   const name = deps.instruments.find(row.symbol, row.exchange)?.name ?? row.symbol;
-  return presentPriceAlert(row, name, quote ? Number(quote.ltp) : null);
+  return presentPriceAlert(row, name, await latestPrice(deps.db, row.exchange, row.symbol));
 }
 
-/** POST /api/alerts. The symbol must be in the master (renames followed: ZOMATO → ETERNAL). */
+/**
+ * POST /api/alerts. The symbol must be in the master (renames followed: ZOMATO → ETERNAL); a
+ * level the price has already crossed is refused, as a rule's is.
+ */
 export async function createPriceAlert(
   deps: PriceAlertDeps,
   cmd: { user: SessionUser; input: CreatePriceAlertInput },
@@ -90,6 +116,7 @@ export async function createPriceAlert(
   const { user, input } = cmd;
   const instrument = deps.instruments.find(input.symbol, input.exchange);
   if (!instrument) throw new Invalid(PRICE_ALERT_MESSAGES.unknownSymbol(input.symbol, input.exchange));
+  await assertNotCrossed(deps.db, { ...instrument, direction: input.direction, price: input.price });
   const row = await deps.db.transaction(async (tx) => {
     await assertRoomForOneMore(tx, user.id);
     const [created] = await tx
@@ -100,6 +127,7 @@ export async function createPriceAlert(
         exchange: instrument.exchange,
         direction: input.direction,
         price: String(input.price),
+        priceSetAt: deps.now(),
         note: input.note || null,
       })
       .returning();
@@ -118,7 +146,10 @@ export async function findPriceAlert(db: Executor, { userId, id }: { userId: str
   return row;
 }
 
-/** Changes price, direction or note; a triggered alert is armed again. */
+/**
+ * Changes price, direction or note. A new price or direction arms the alert (a triggered one
+ * again), refused while the price is still past the level; a note alone leaves it as it is.
+ */
 export async function updatePriceAlert(
   deps: PriceAlertDeps,
   cmd: { user: SessionUser; id: string; input: UpdateAlertInput },
@@ -130,15 +161,20 @@ export async function updatePriceAlert(
   const row = await deps.db.transaction(async (tx) => {
     const existing = await findPriceAlert(tx, { userId: user.id, id });
     if (!existing) throw new NotFound(PRICE_ALERT_MESSAGES.notFound);
-    if (!existing.isActive) await assertRoomForOneMore(tx, user.id);
+    const arms = input.price !== undefined || input.direction !== undefined;
+    if (arms) {
+      const direction = input.direction ?? existing.direction;
+      const price = input.price ?? Number(existing.price);
+      await assertNotCrossed(tx, { symbol: existing.symbol, exchange: existing.exchange, direction, price });
+      if (!existing.isActive) await assertRoomForOneMore(tx, user.id);
+    }
     const [updated] = await tx
       .update(priceAlerts)
       .set({
-        ...(input.price !== undefined ? { price: String(input.price) } : {}),
+        ...(input.price !== undefined ? { price: String(input.price), priceSetAt: deps.now() } : {}),
         ...(input.direction !== undefined ? { direction: input.direction } : {}),
         ...(input.note !== undefined ? { note: input.note || null } : {}),
-        isActive: true,
-        triggeredAt: null,
+        ...(arms ? { isActive: true, triggeredAt: null } : {}),
         updatedAt: new Date(),
       })
       .where(eq(priceAlerts.id, existing.id))

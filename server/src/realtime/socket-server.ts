@@ -81,6 +81,8 @@ export function createSocketServer(
     maxHttpBufferSize: MAX_CLIENT_MESSAGE_BYTES,
     pingInterval: 20_000,
     pingTimeout: 20_000,
+    // A connection that has not signed in (passed the handshake below) by then is closed.
+    connectTimeout: deps.config.SOCKET_HANDSHAKE_TIMEOUT_MS,
     // Browsers send Origin; a request from another site's page is refused before the handshake.
     allowRequest: (req, callback) => {
       const origin = req.headers.origin;

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { AppDeps } from '../deps.ts';
+import type { HttpDeps } from '../deps.ts';
 import { alertsRouter } from './alerts/router.ts';
 import { authRouter } from './auth/router.ts';
 import { eventsRouter } from './events/router.ts';
@@ -11,13 +11,17 @@ import { holdingsRouter } from './holdings/router.ts';
 import { marketCalendarRouter } from './market/calendar-router.ts';
 import { marketRouter } from './market/router.ts';
 import { notificationEndpointsRouter } from './notification-endpoints/router.ts';
+import { pushRouter } from './push/router.ts';
 import { positionRulesRouter } from './position-rules/router.ts';
 import { ruleExecutionsRouter } from './rule-executions/router.ts';
 import { settingsRouter } from './settings/router.ts';
 import { symbolsRouter } from './symbols/router.ts';
+import { telegramRouter } from './telegram/router.ts';
+import { usersRouter } from './users/router.ts';
+import { whatsappRouter } from './whatsapp/router.ts';
 
 /** Every resource router, mounted under /api. Add a resource here and in the access sweep test. */
-export function apiRouter(deps: AppDeps): Router {
+export function apiRouter(deps: HttpDeps): Router {
   const api = new Router({ prefix: '/api' });
   const routers = [
     healthRouter(deps),
@@ -29,12 +33,17 @@ export function apiRouter(deps: AppDeps): Router {
     marketCalendarRouter(),
     marketRouter(deps),
     notificationEndpointsRouter(deps),
+    pushRouter(deps),
     positionRulesRouter(deps),
     alertsRouter(deps),
     ruleExecutionsRouter(deps),
     corporateActionsRouter(deps),
     settingsRouter(deps),
-    devRouter(deps),
+    telegramRouter(deps),
+    usersRouter(deps),
+    whatsappRouter(deps),
+    // The dev outbox lists every user's mail: it does not exist in production, demo or not.
+    ...(deps.config.isProduction ? [] : [devRouter(deps)]),
   ];
   for (const router of routers) {
     api.use(router.routes(), router.allowedMethods());

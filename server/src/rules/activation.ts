@@ -1,19 +1,19 @@
 /**
- * Enabling, disabling and deleting rules, one or many (all or nothing). Enabling re-arms a rule
- * with a fresh peak, as if created now, from its stored reference kind (the latest quote or the
- * holding's buy price); the tier limit applies again.
+ * Enabling, disabling and deleting rules, one or many (all or nothing). Enabling keeps a fixed
+ * stop's or target's level (common/src/rules/enabling.ts) and re-arms a trailing stop with a
+ * fresh peak from its stored reference kind; the tier limit applies again.
  */
 import type { ApiBulkActionResult, ApiPositionRule, BulkRuleActionInput } from '@app/common/api/rules';
 import { isUuid } from '@app/common/api/uuid';
 import { instrumentKey } from '@app/common/market/tick-batch';
-import { RULE_MESSAGES } from '@app/common/rules/index';
+import { keepsLevelOnEnable, RULE_MESSAGES, type EnableLevel } from '@app/common/rules/index';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { SessionUser } from '../auth/require-user.ts';
 import type { Tx } from '../db/client.ts';
 import { positionRules } from '../db/schema.ts';
 import { NotFound } from '../http/errors.ts';
 import { lockUserTier } from '../users/tier.ts';
-import { armRule, loadHoldingsBook, type ArmedLevels } from './arm.ts';
+import { armRule, keepLevels, loadHoldingsBook, type ArmedLevels, type ArmRequest } from './arm.ts';
 import { assertHoldingsLimit } from './limits.ts';
 import { presentRule, type RuleRow } from './presenter.ts';
 import { latestQuotes } from './quotes.ts';
@@ -52,36 +52,65 @@ async function disable(tx: Tx, rows: RuleRow[]): Promise<RuleRow[]> {
     .returning();
 }
 
-/** Re-arms inactive rules from their reference kind; active ones are left as they are. */
-async function enable(tx: Tx, userId: string, rows: RuleRow[], mode: 'single' | 'bulk'): Promise<RuleRow[]> {
+/** The arming request of a stored rule. */
+function armRequestOfRow(r: RuleRow): ArmRequest {
+  return {
+    symbol: r.symbol,
+    exchange: r.exchange,
+    ruleScope: r.ruleScope,
+    targetAccountId: r.targetAccountId,
+    triggerType: r.triggerType,
+    valueType: r.valueType,
+    triggerValue: Number(r.triggerValue),
+    reference: r.reference,
+  };
+}
+
+/**
+ * Turns inactive rules on; active ones are left as they are. A fixed stop or target keeps its
+ * level (refused if the price has crossed it since) unless `level` is `from_price`, which
+ * measures it again from the current price; a trailing stop starts a new peak from its reference.
+ */
+async function enable(
+  tx: Tx,
+  userId: string,
+  rows: RuleRow[],
+  mode: 'single' | 'bulk',
+  setAt: Date,
+  level: EnableLevel = 'keep',
+): Promise<RuleRow[]> {
   const tier = await lockUserTier(tx, userId);
   const waking = rows.filter((r) => !r.isActive);
   const book = await loadHoldingsBook(tx, userId);
   const quotes = await latestQuotes(tx, waking);
-  const outcomes = waking.map((r) =>
-    armRule(
+  // A level measured again from the price is set now; a kept one keeps when it was set.
+  const fromPrice = (r: RuleRow) => level === 'from_price' || !keepsLevelOnEnable(r.triggerType);
+  const outcomes = waking.map((r) => {
+    const req = armRequestOfRow(r);
+    if (level === 'from_price') return armRule({ ...req, reference: 'current' }, book, quotes);
+    if (fromPrice(r)) return armRule(req, book, quotes);
+    return keepLevels(
       {
-        symbol: r.symbol,
-        exchange: r.exchange,
-        ruleScope: r.ruleScope,
-        targetAccountId: r.targetAccountId,
-        triggerType: r.triggerType,
-        valueType: r.valueType,
-        triggerValue: Number(r.triggerValue),
-        reference: r.reference,
+        ...req,
+        levels: {
+          referencePrice: Number(r.referencePrice),
+          peakPrice: r.peakPrice === null ? null : Number(r.peakPrice),
+          computedTriggerPrice: Number(r.computedTriggerPrice),
+        },
       },
       book,
       quotes,
-    ),
-  );
+    );
+  });
   rejectArming(outcomes, mode);
   await assertHoldingsLimit(tx, { userId, tier, adding: waking });
   const now = new Date();
   const updated = new Map<string, RuleRow>();
   for (const [i, rule] of waking.entries()) {
+    const levels = levelColumns(outcomes[i] as ArmedLevels, fromPrice(rule) ? setAt : null);
     const [row] = await tx
       .update(positionRules)
-      .set({ isActive: true, rearmAt: null, ...levelColumns(outcomes[i] as ArmedLevels), updatedAt: now })
+      .set({ isActive: true, rearmAt: null, ...levels, updatedAt: now })
       .where(eq(positionRules.id, rule.id))
       .returning();
     updated.set(rule.id, row!);
@@ -94,14 +123,16 @@ async function withPrices(tx: Tx, rows: RuleRow[]): Promise<ApiPositionRule[]> {
   return rows.map((r) => presentRule(r, quotes.get(instrumentKey(r.exchange, r.symbol)) ?? null));
 }
 
-/** PATCH /position-rules/:id: enable (re-arm) or disable one rule. */
+/** PATCH /position-rules/:id: enable (keeping a fixed level, or from the price when asked) or disable one rule. */
 export async function setRuleActive(
   deps: RulesDeps,
-  cmd: { user: SessionUser; id: string; isActive: boolean },
+  cmd: { user: SessionUser; id: string; isActive: boolean; level?: EnableLevel },
 ): Promise<ApiPositionRule> {
   const [rule] = await deps.db.transaction(async (tx) => {
     const rows = await lockOwnRules(tx, cmd.user.id, [cmd.id], 'single');
-    const changed = cmd.isActive ? await enable(tx, cmd.user.id, rows, 'single') : await disable(tx, rows);
+    const changed = cmd.isActive
+      ? await enable(tx, cmd.user.id, rows, 'single', deps.now(), cmd.level)
+      : await disable(tx, rows);
     return withPrices(tx, changed);
   });
   void deps.events.publish({ type: 'rules', userId: cmd.user.id });
@@ -133,7 +164,7 @@ export async function bulkRuleAction(
     }
     const changed =
       input.action === 'enable'
-        ? await enable(tx, user.id, rows, 'bulk')
+        ? await enable(tx, user.id, rows, 'bulk', deps.now())
         : await disable(
             tx,
             rows.filter((r) => r.isActive || r.rearmAt !== null),

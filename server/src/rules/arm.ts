@@ -1,13 +1,14 @@
 /**
  * Arming a rule: its reference price, peak and trigger level from the server's own latest quote
- * (or the holding's buy price), checked as spec §5 says. Pure once the data is loaded, so a bulk
+ * (or the holding's buy price), checked as docs/exit-rules.md says. Pure once the data is loaded, so a bulk
  * save checks every rule before writing any.
  */
 import {
+  crossedOnEnableMessage,
+  isCrossed,
   noPriceDataMessage,
   notHeldInAccountMessage,
   notHeldMessage,
-  SAVE_ALL_MESSAGES,
   saveAllMessage,
   validateRuleDraft,
   type ReferenceKind,
@@ -135,7 +136,10 @@ export function notHeldProblem(req: Scoped, book: HoldingsBook): string | null {
     : notHeldMessage(req.symbol, req.exchange);
 }
 
-/** Levels for a rule armed now, or why it cannot be (spec §5 texts, the server's no-price text). */
+/**
+ * Levels for a rule armed now, or why it cannot be (the draft texts of docs/exit-rules.md, the
+ * server's no-price text).
+ */
 export function armRule(req: ArmRequest, book: HoldingsBook, quotes: Map<string, LatestQuote>): ArmOutcome {
   const key = instrumentKey(req.exchange, req.symbol);
   const lots = coveredLots(req, book);
@@ -152,14 +156,8 @@ export function armRule(req: ArmRequest, book: HoldingsBook, quotes: Map<string,
     referencePrice,
   });
   if (!check.ok) {
-    if (check.problem === 'bounds') {
-      return refused(
-        check.error,
-        SAVE_ALL_MESSAGES.outOfRange(req.symbol, check.bounds!.min, check.bounds!.max),
-      );
-    }
-    if (check.problem === 'invalid')
-      return refused(check.error, SAVE_ALL_MESSAGES.invalidTrigger(req.symbol));
+    if (check.problem === 'bounds' || check.problem === 'invalid' || check.problem === 'unfit')
+      return refused(check.error, saveAllMessage(req.symbol, check));
     if (check.problem === 'fires_at_once')
       return refused(check.error, saveAllMessage(req.symbol, check), true);
     return refused(check.error);
@@ -171,4 +169,31 @@ export function armRule(req: ArmRequest, book: HoldingsBook, quotes: Map<string,
     computedTriggerPrice: check.triggerPrice,
     currentPrice: quote.ltp,
   };
+}
+
+/** A rule enabled with its stored levels kept (a fixed stop or target: its level never moves by itself). */
+export interface KeptRule extends ArmRequest {
+  levels: Omit<ArmedLevels, 'currentPrice'>;
+}
+
+/**
+ * The stored levels of a rule being enabled, checked as arming checks a new one: it must cover a
+ * holding and have a price, and the price must not have crossed the level since (it would fire
+ * at once; `firesAtOnce`, and the sentence says what the user can do).
+ */
+export function keepLevels(req: KeptRule, book: HoldingsBook, quotes: Map<string, LatestQuote>): ArmOutcome {
+  const notHeld = notHeldProblem(req, book);
+  if (notHeld) return refused(notHeld);
+  const quote = quotes.get(instrumentKey(req.exchange, req.symbol));
+  if (!quote) return refused(noPriceDataMessage(req.symbol));
+  const level = req.levels.computedTriggerPrice;
+  if (isCrossed({ triggerType: req.triggerType, triggerPrice: level }, quote.ltp)) {
+    const message = crossedOnEnableMessage(
+      { symbol: req.symbol, trigger_type: req.triggerType, value_type: req.valueType },
+      level,
+      quote.ltp,
+    );
+    return refused(message, message, true);
+  }
+  return { ok: true, ...req.levels, currentPrice: quote.ltp };
 }

@@ -1,5 +1,5 @@
 /** Position rules, the API's resource: saving, listing, enabling and deleting them. */
-export { createRules, updateRule, type RulesDeps } from './service.ts';
+export { createRules, updateRule } from './service.ts';
 export { setRuleActive, deleteRule, bulkRuleAction } from './activation.ts';
 export { listRules, getRule } from './list.ts';
-export { currentPrices, latestQuotes } from './quotes.ts';
+export { currentPrices } from './quotes.ts';

@@ -12,6 +12,9 @@ import { presentRule, type RuleQuote } from './presenter.ts';
 export interface RuleFilter {
   symbol?: string;
   exchange?: Exchange;
+  /** A page of at most `limit` rules from `offset` (newest first); every rule without it. */
+  limit?: number;
+  offset?: number;
 }
 
 function selectRules(db: Executor) {
@@ -42,7 +45,9 @@ export async function listRules(
         filter.exchange ? eq(positionRules.exchange, filter.exchange) : undefined,
       ),
     )
-    .orderBy(desc(positionRules.createdAt), desc(positionRules.id));
+    .orderBy(desc(positionRules.createdAt), desc(positionRules.id))
+    .limit(filter.limit ?? Number.MAX_SAFE_INTEGER)
+    .offset(filter.offset ?? 0);
   const adjustments = await ruleAdjustments(
     db,
     rows.map((r) => r.rule.id),

@@ -1,4 +1,4 @@
-/** A stored rule as the API shows it (spec §3 Position rule), with its status and latest price. */
+/** A stored rule as the API shows it (docs/exit-rules.md, Routes), with its status and latest price. */
 import type { ApiRuleAdjustment } from '@app/common/api/corporate-actions';
 import type { ApiPositionRule, RuleStatus } from '@app/common/api/rules';
 import { distanceToLevel } from '@app/common/rules/index';
@@ -9,11 +9,15 @@ export type RuleRow = typeof positionRules.$inferSelect;
 const num = (v: string | null) => (v === null ? null : Number(v));
 
 /**
- * Active; Triggered when it fired and nobody touched it since (the claim sets updated_at and
- * last_triggered_at to the same instant); otherwise Inactive (disabled by the user).
+ * Active; Triggered when it fired and is waiting to re-arm, or fired and nobody touched it since
+ * (the claim sets updated_at and last_triggered_at to the same instant); otherwise Inactive
+ * (disabled by the user).
  */
-export function ruleStatus(row: Pick<RuleRow, 'isActive' | 'lastTriggeredAt' | 'updatedAt'>): RuleStatus {
+export function ruleStatus(
+  row: Pick<RuleRow, 'isActive' | 'lastTriggeredAt' | 'updatedAt' | 'rearmAt'>,
+): RuleStatus {
   if (row.isActive) return 'ACTIVE';
+  if (row.rearmAt !== null) return 'TRIGGERED';
   if (row.lastTriggeredAt && row.lastTriggeredAt.getTime() >= row.updatedAt.getTime()) return 'TRIGGERED';
   return 'INACTIVE';
 }

@@ -23,7 +23,7 @@ import type { Tx } from '../db/client.ts';
 import { positionRules } from '../db/schema.ts';
 import type { AppDeps } from '../deps.ts';
 import { ownedAccount } from '../accounts/broker-accounts.ts';
-import { Invalid, NotFound } from '../http/errors.ts';
+import { Forbidden, Invalid, NotFound } from '../http/errors.ts';
 import { lockUserTier } from '../users/tier.ts';
 import {
   armRequestOf,
@@ -33,42 +33,35 @@ import {
   type ArmedLevels,
   type ArmOutcome,
 } from './arm.ts';
-import { assertHoldingsLimit } from './limits.ts';
-import { presentRule, type RuleRow } from './presenter.ts';
+import { assertHoldingsLimit, ruleRoom, type NewRuleSlot } from './limits.ts';
+import { presentRule, ruleStatus, type RuleRow } from './presenter.ts';
 import { latestQuotes } from './quotes.ts';
 
-export type RulesDeps = Pick<AppDeps, 'db' | 'events' | 'redis' | 'log'>;
+export type RulesDeps = Pick<AppDeps, 'db' | 'events' | 'redis' | 'log' | 'now'>;
 
 /** NUMERIC(18,4) text. */
 export const money = (value: number) => value.toFixed(4);
 
-/** The stored form of armed levels. */
-export function levelColumns(levels: ArmedLevels) {
+/**
+ * The stored form of armed levels; `setAt` is when they were set from a price (the clock's now),
+ * or null when they are kept as they were (enabling a fixed level), which keeps `levels_set_at`.
+ */
+export function levelColumns(levels: ArmedLevels, setAt: Date | null) {
   return {
     referencePrice: money(levels.referencePrice),
     peakPrice: levels.peakPrice === null ? null : money(levels.peakPrice),
     computedTriggerPrice: money(levels.computedTriggerPrice),
+    ...(setAt ? { levelsSetAt: setAt } : {}),
   };
 }
 
 /**
- * Bulk refusals list every rule's problem; nothing is saved. With `skipFiresAtOnce` (a bulk
- * save), rules the price has already crossed do not block the others: it returns when they are
- * the only problems and some rule is left to save.
+ * Refuses what cannot be armed: a single save with its sentence; in `bulk` mode (a bulk enable)
+ * the whole list when any rule cannot be armed, listing every problem, nothing changed.
  */
-export function rejectArming(outcomes: ArmOutcome[], mode: 'single' | 'bulk', skipFiresAtOnce = false): void {
+export function rejectArming(outcomes: ArmOutcome[], mode: 'single' | 'bulk'): void {
   const problems = outcomes.flatMap((o) => (o.ok ? [] : [o]));
   if (problems.length === 0) return;
-  if (skipFiresAtOnce && problems.every((p) => p.firesAtOnce)) {
-    if (problems.length < outcomes.length) return;
-    const details = problems.map((p) => p.bulkMessage);
-    throw new Invalid(
-      problems.length === 1
-        ? details[0]!
-        : `None of these ${problems.length} rules was saved: the price has already crossed each one's level.`,
-      details,
-    );
-  }
   if (mode === 'single') throw new Invalid(problems[0]!.message);
   const details = problems.map((p) => p.bulkMessage);
   const summary =
@@ -76,6 +69,22 @@ export function rejectArming(outcomes: ArmOutcome[], mode: 'single' | 'bulk', sk
       ? details[0]!
       : `${problems.length} of ${outcomes.length} rules could not be saved. Nothing was saved.`;
   throw new Invalid(summary, details);
+}
+
+/**
+ * A bulk save (Save All, Price Guard, templates) saves what it can: a rule that cannot be armed
+ * (no price, out of range, already crossed) is skipped and listed, and the rest are saved. Only
+ * when no rule can be armed is it a 400 listing each problem.
+ */
+function rejectUnlessAnyArmed(outcomes: ArmOutcome[]): void {
+  const problems = outcomes.flatMap((o) => (o.ok ? [] : [o]));
+  if (problems.length < outcomes.length) return;
+  const details = problems.map((p) => p.bulkMessage);
+  if (problems.length === 1) throw new Invalid(details[0]!, details);
+  const why = problems.every((p) => p.firesAtOnce)
+    ? "the price has already crossed each one's level."
+    : 'each one is listed with its reason.';
+  throw new Invalid(`None of these ${problems.length} rules was saved: ${why}`, details);
 }
 
 /** Every target account must be the user's own (404 otherwise). */
@@ -87,7 +96,8 @@ async function assertOwnAccounts(tx: Tx, userId: string, ids: Iterable<string | 
 type NewRule = Omit<CreateRuleInput, 'rearm' | 'rearm_percent'> &
   Partial<Pick<CreateRuleInput, 'rearm' | 'rearm_percent'>>;
 
-export function newRuleValues(userId: string, rule: NewRule, levels: ArmedLevels) {
+/** A new rule's row, its levels armed at `setAt`. */
+export function newRuleValues(userId: string, rule: NewRule, levels: ArmedLevels, setAt: Date) {
   const specific = rule.rule_scope === 'specific_account';
   return {
     userId,
@@ -101,7 +111,7 @@ export function newRuleValues(userId: string, rule: NewRule, levels: ArmedLevels
     triggerValue: String(rule.trigger_value),
     valueType: rule.value_type,
     reference: rule.reference,
-    ...levelColumns(levels),
+    ...levelColumns(levels, setAt),
     sellQuantityType: rule.sell_quantity_type,
     sellQuantityValue: rule.sell_quantity_value == null ? null : String(rule.sell_quantity_value),
     orderType: rule.order_type,
@@ -122,14 +132,14 @@ export interface CreatedRules {
 export interface CreateRulesCommand {
   user: SessionUser;
   rules: CreateRuleInput[];
-  /** `single` answers with the spec's single-save texts, `bulk` lists Save All texts. */
+  /** `single` answers with the single-save texts (docs/exit-rules.md), `bulk` lists Save All texts. */
   mode: 'single' | 'bulk';
 }
 
 /**
- * Creates rules in one transaction: all are saved, or none (400 listing each problem). In a
- * bulk save (templates, Save All) a rule the price has already crossed is skipped and listed
- * instead, so the rest are saved; when every rule would be skipped, it is a 400 like any other.
+ * Creates rules in one transaction. A single save is refused with its sentence. A bulk save
+ * (templates, Save All, Price Guard) saves every rule it can arm and lists the others in
+ * `skipped` with their reasons; when none can be armed, it is a 400 listing each problem.
  */
 export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Promise<CreatedRules> {
   const userId = cmd.user.id;
@@ -143,18 +153,29 @@ export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Pro
     const book = await loadHoldingsBook(tx, userId);
     const quotes = await latestQuotes(tx, cmd.rules);
     const outcomes = cmd.rules.map((rule) => armRule(armRequestOf(rule), book, quotes));
-    rejectArming(outcomes, cmd.mode, cmd.mode === 'bulk');
+    if (cmd.mode === 'single') rejectArming(outcomes, 'single');
+    else rejectUnlessAnyArmed(outcomes);
     const skipped: ApiSkippedRule[] = [];
-    const kept: Array<{ rule: CreateRuleInput; levels: ArmedLevels }> = [];
+    const armed: Array<{ rule: CreateRuleInput; levels: ArmedLevels }> = [];
     for (const [i, outcome] of outcomes.entries()) {
       const rule = cmd.rules[i]!;
-      if (outcome.ok) kept.push({ rule, levels: outcome });
+      if (outcome.ok) armed.push({ rule, levels: outcome });
       else skipped.push(skippedRule(rule, outcome.message));
     }
+    const room = await ruleRoom(tx, { userId, tier, adding: armed.map((a) => slotOf(a.rule)) });
+    const kept = armed.filter((a, i) => {
+      const refusal = room[i];
+      if (refusal === null || refusal === undefined) return true;
+      if (cmd.mode === 'single' || armed.length === 1) throw new Forbidden(refusal);
+      skipped.push(skippedRule(a.rule, refusal));
+      return false;
+    });
+    // A bulk save none of whose armed rules has room: the first limit it met.
+    if (kept.length === 0) throw new Forbidden(room.find((r) => r !== null)!);
     await assertHoldingsLimit(tx, { userId, tier, adding: kept.map((k) => k.rule) });
     const rows = await tx
       .insert(positionRules)
-      .values(kept.map(({ rule, levels }) => newRuleValues(userId, rule, levels)))
+      .values(kept.map(({ rule, levels }) => newRuleValues(userId, rule, levels, deps.now())))
       .returning();
     return {
       rules: rows.map((row) => presentRule(row, quotes.get(instrumentKey(row.exchange, row.symbol)) ?? null)),
@@ -163,6 +184,15 @@ export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Pro
   });
   void deps.events.publish({ type: 'rules', userId });
   return saved;
+}
+
+/** The holding and account a new rule takes a place on. */
+function slotOf(rule: CreateRuleInput): NewRuleSlot {
+  return {
+    symbol: rule.symbol,
+    exchange: rule.exchange,
+    targetAccountId: rule.rule_scope === 'specific_account' ? (rule.target_account_id ?? null) : null,
+  };
 }
 
 function skippedRule(rule: CreateRuleInput, reason: string): ApiSkippedRule {
@@ -219,7 +249,7 @@ export async function updateRule(
     if (REARM_FIELDS.some((field) => input[field] !== undefined)) {
       const outcome = armRule(merged, book, quotes);
       rejectArming([outcome], 'single');
-      levels = levelColumns(outcome as ArmedLevels);
+      levels = levelColumns(outcome as ArmedLevels, deps.now());
     } else if (input.rule_scope !== undefined || input.target_account_id !== undefined) {
       const notHeld = notHeldProblem(merged, book);
       if (notHeld) throw new Invalid(notHeld);
@@ -267,10 +297,12 @@ function editedColumns(input: UpdateRuleInput): Partial<RuleRow> {
 
 /**
  * A fired rule waiting to re-arm keeps waiting after an edit, at the price its (new) level and
- * percent give; an edit to `never` stops the wait (the rule stays off until enabled).
+ * percent give; an edit to `never` stops the wait (the rule stays off until enabled). A fired
+ * rule not waiting (Triggered, `never`) starts waiting when the edit turns re-arming on.
  */
 function waitColumns(existing: RuleRow, edited: Partial<RuleRow>): Partial<RuleRow> {
-  if (existing.rearmAt === null) return {};
+  const waiting = existing.rearmAt !== null || ruleStatus(existing) === 'TRIGGERED';
+  if (!waiting) return {};
   const mode = edited.rearm ?? existing.rearm;
   if (mode === 'never') return { rearmAt: null };
   const level = Number(edited.computedTriggerPrice ?? existing.computedTriggerPrice);

@@ -3,8 +3,49 @@
  * they are claimed in crossing order (the quota counts them in that order) and two lanes never
  * lock the same user. Each lane claims its queue in chunks, one transaction at a time, so claims
  * hold at most `lanes` database connections however many crossings a batch brings.
+ *
+ * A user's crossings of one stock on one side of the price are one notice (issue #28), told in
+ * one chunk: a batch's crossings are queued with each notice's members together (at its first
+ * member's place, so notices keep their crossing order), and a chunk never ends inside a notice.
+ * Users take turns: a batch's notices are queued one per user in turn (each user's in their
+ * crossing order), so one user's thousands of crossings never queue ahead of every other
+ * user's in the lane.
  */
+import { noticeKey } from '@app/common/rules/index';
 import type { Crossing } from './rule-index.ts';
+
+const keyOf = (c: Crossing) => noticeKey(c.entry);
+
+/**
+ * The crossings with each notice's members together, notices in the order they first cross
+ * within each user, users taking turns: the first notice of every user, then the second, ...
+ */
+function fairOrder(crossings: readonly Crossing[]): Crossing[] {
+  const notices = new Map<string, Crossing[]>();
+  const byUser = new Map<string, Crossing[][]>();
+  for (const c of crossings) {
+    const key = keyOf(c);
+    const members = notices.get(key);
+    if (members) {
+      members.push(c);
+      continue;
+    }
+    const notice = [c];
+    notices.set(key, notice);
+    const own = byUser.get(c.entry.userId);
+    if (own) own.push(notice);
+    else byUser.set(c.entry.userId, [notice]);
+  }
+  if (byUser.size <= 1 && notices.size === crossings.length) return [...crossings];
+  // Each turn visits only the users with notices left, so the work is the notices, not users × turns.
+  let queues = [...byUser.values()];
+  const ordered: Crossing[] = [];
+  for (let turn = 0; queues.length > 0; turn++) {
+    for (const queue of queues) for (const c of queue[turn]!) ordered.push(c);
+    queues = queues.filter((queue) => queue.length > turn + 1);
+  }
+  return ordered;
+}
 
 /** Claims one chunk; never rejects (a failed chunk is released by the caller and logged). */
 export type ClaimChunk = (chunk: Crossing[]) => Promise<void>;
@@ -27,7 +68,7 @@ class Lane {
   }
 
   push(crossings: Crossing[]): Promise<void> {
-    for (const c of crossings) this.queue.push(c);
+    for (const c of fairOrder(crossings)) this.queue.push(c);
     this.pushed += crossings.length;
     const upTo = this.pushed;
     if (upTo <= this.done) return Promise.resolve();
@@ -39,7 +80,9 @@ class Lane {
   private async run(): Promise<void> {
     this.running = true;
     while (this.head < this.queue.length) {
-      const chunk = this.queue.slice(this.head, this.head + this.chunkSize);
+      let end = Math.min(this.queue.length, this.head + this.chunkSize);
+      while (end < this.queue.length && keyOf(this.queue[end]!) === keyOf(this.queue[end - 1]!)) end++;
+      const chunk = this.queue.slice(this.head, end);
       this.head += chunk.length;
       await this.claim(chunk);
       this.done += chunk.length;

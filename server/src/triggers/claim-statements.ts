@@ -1,11 +1,16 @@
 /**
  * The claim's two statements (claim.ts runs them in the chunk's transaction, after the user
  * lock): one claims the chunk's rules, re-armings and price alerts and reads its users' quota
- * counts and email endpoints; one inserts the executions with their outbox rows.
+ * counts and the endpoints that receive alerts (notifications/recipients.ts); one inserts the
+ * executions with their outbox rows (notifications/outbox-rows.ts).
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { accountDisplayName } from '@app/common/holdings/upload-preview';
+import type { Channel } from '@app/common/notifications/channels';
 import type { SubscriptionTier } from '@app/common/rules/index';
 import { limitedUsers, monthCountsSql } from '../executions/quota.ts';
+import { insertOutboxSql, type NewDelivery } from '../notifications/outbox-rows.ts';
+import { recipientsByUser, recipientsSql, type Recipient } from '../notifications/recipients.ts';
 import type { ExecutionRow } from '../executions/history.ts';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Tx } from '../db/client.ts';
@@ -53,16 +58,17 @@ function rearmedLevel(c: Crossing): number | null {
 /**
  * Re-arms the chunk's waiting rules whose re-arm price was reached (in id order), each exactly
  * once: the versioned update returns a rule only if it is still waiting at the version the
- * crossing saw. A trailing stop's peak restarts from the recovery price. `id,
- * target_account_id, level` of the re-armed ones.
+ * crossing saw. A trailing stop's peak restarts from the recovery price (its levels set `at`;
+ * a fixed level stays as it was set). `id, target_account_id, level` of the re-armed ones.
  */
-function rearmRulesSql(crossings: Crossing[]): SQL {
+function rearmRulesSql(crossings: Crossing[], at: Date): SQL {
   const sorted = [...crossings].sort(byId);
   const ids = pgArray(sorted.map((c) => c.entry.id));
   return sql`update position_rules as r
         set is_active = true, rearm_at = null, updated_at = now(),
             peak_price = case when c.level is null then r.peak_price else c.ltp end,
-            computed_trigger_price = coalesce(c.level, r.computed_trigger_price)
+            computed_trigger_price = coalesce(c.level, r.computed_trigger_price),
+            levels_set_at = case when c.level is null then r.levels_set_at else ${at.toISOString()}::timestamptz end
         from unnest(${ids}::uuid[], ${pgArray(sorted.map((c) => c.entry.version))}::numeric[],
                     ${pgArray(sorted.map((c) => c.ltp))}::numeric[],
                     ${pgArray(sorted.map(rearmedLevel))}::numeric[]) as c(id, version, ltp, level)
@@ -88,21 +94,24 @@ export interface ClaimAnswer {
   alerts: Set<string>;
   /** The month's counted triggers of the users with a limit. */
   monthCounts: Map<string, number>;
-  /** Each user's verified, active email endpoints, oldest first. */
-  endpoints: Map<string, Array<{ id: string; value: string }>>;
+  /** Each user's endpoints that receive alerts, oldest first. */
+  endpoints: Map<string, Recipient[]>;
 }
 
 type Json<T> = T[] | null;
 
 /**
  * One statement, after the users are locked: claims the chunk's rules, re-armings and price
- * alerts, and reads the quota counts and the email endpoints of its users. Its snapshot is taken
- * after the lock, so the counts see every earlier trigger of these users.
+ * alerts, and reads the quota counts and the alert recipients of its users (on `channels`, those
+ * configured on this server). Its snapshot is taken after the lock, so the counts see every
+ * earlier trigger of these users.
  */
 export async function claimAndRead(
   tx: Tx,
   crossings: readonly Crossing[],
   tiers: ReadonlyMap<string, SubscriptionTier>,
+  at: Date,
+  channels: ReadonlySet<Channel>,
 ): Promise<ClaimAnswer> {
   const of = (kind: Crossing['entry']['kind']) => crossings.filter((c) => c.entry.kind === kind);
   const [row] = await queryRows<{
@@ -115,29 +124,20 @@ export async function claimAndRead(
     }>;
     alerts: Json<{ id: string }>;
     counts: Json<{ user_id: string; n: number }>;
-    endpoints: Json<{ id: string; user_id: string; value: string }>;
+    endpoints: Json<{ id: string; user_id: string; channel: Channel; value: string }>;
   }>(
     tx,
     sql`with claimed_rules as (${claimRulesSql(of('rule'))}),
-          rearmed as (${rearmRulesSql(of('rearm'))}),
+          rearmed as (${rearmRulesSql(of('rearm'), at)}),
           claimed_alerts as (${claimAlertsSql(of('alert'))}),
           counts as (${monthCountsSql(limitedUsers(tiers))}),
-          endpoints as (
-            select id, user_id, value, created_at from notification_endpoints
-            where user_id = any(${pgArray([...tiers.keys()])}::uuid[]) and type = 'email' and is_active
-              and verification_status = 'verified')
+          endpoints as (${recipientsSql([...tiers.keys()], { kind: 'alert', channels })})
         select (select json_agg(x) from claimed_rules x) as rules,
                (select json_agg(x) from rearmed x) as rearmed,
                (select json_agg(x) from claimed_alerts x) as alerts,
                (select json_agg(x) from counts x) as counts,
                (select json_agg(x order by x.created_at, x.id) from endpoints x) as endpoints`,
   );
-  const endpoints = new Map<string, Array<{ id: string; value: string }>>();
-  for (const e of row?.endpoints ?? []) {
-    const list = endpoints.get(e.user_id) ?? [];
-    list.push({ id: e.id, value: e.value });
-    endpoints.set(e.user_id, list);
-  }
   return {
     rules: new Map(
       (row?.rules ?? []).map((r) => [
@@ -153,18 +153,52 @@ export async function claimAndRead(
     ),
     alerts: new Set((row?.alerts ?? []).map((r) => r.id)),
     monthCounts: new Map((row?.counts ?? []).map((r) => [r.user_id, Number(r.n)])),
-    endpoints,
+    endpoints: recipientsByUser(row?.endpoints ?? []),
   };
 }
 
 export type NewExecution = Omit<ExecutionRow, 'executedAt'>;
 
-/** An outbox row: one email of an execution to one endpoint. */
-export interface NewDelivery {
-  id: string;
-  executionId: string;
-  endpointId: string;
-  destination: string;
+/** A fired rule's position as a notice names it: its account, and the quantity held there. */
+export interface NoticePositionRow {
+  /** 'Zerodha', 'ICICI Direct · Family', 'Manual'; 'all accounts' for a rule on every account. */
+  account: string;
+  quantity: number | null;
+}
+
+/**
+ * The positions of fired rules (by rule id), for the notices of several firings: the rule's
+ * account and the quantity of the stock held there (every account's, for an all-holdings rule).
+ */
+export async function noticePositions(
+  tx: Tx,
+  ruleIds: readonly string[],
+): Promise<Map<string, NoticePositionRow>> {
+  if (ruleIds.length === 0) return new Map();
+  const rows = await queryRows<{
+    id: string;
+    broker_name: string | null;
+    account_label: string | null;
+    quantity: string | null;
+  }>(
+    tx,
+    sql`select r.id, a.broker_name, a.account_label,
+          (select sum(h.quantity) from holdings h
+            where h.user_id = r.user_id and h.exchange = r.exchange and h.symbol = r.symbol
+              and (r.target_account_id is null or h.broker_account_id = r.target_account_id)) as quantity
+        from position_rules r left join broker_accounts a on a.id = r.target_account_id
+        where r.id = any(${pgArray([...ruleIds])}::uuid[])`,
+  );
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        account:
+          r.broker_name === null ? 'all accounts' : accountDisplayName(r.broker_name, r.account_label ?? ''),
+        quantity: r.quantity === null ? null : Number(r.quantity),
+      },
+    ]),
+  );
 }
 
 /**
@@ -178,28 +212,24 @@ export async function insertRecords(
 ): Promise<ExecutionRow[]> {
   const col = <K extends keyof NewExecution>(k: K) =>
     pgArray(rows.map((r) => r[k] as string | boolean | null));
-  const out = <K extends keyof NewDelivery>(k: K) => pgArray(deliveries.map((d) => d[k]));
   const inserted = await queryRows<{ id: string; executed_at: string | Date }>(
     tx,
     sql`with executions as (
           insert into rule_executions (id, user_id, rule_id, price_alert_id, symbol, exchange, trigger_type,
-            status, execution_type, account_id, trigger_price, execution_price, message, over_quota, executed_at)
+            status, execution_type, account_id, trigger_price, execution_price, message, over_quota, notice_id,
+            executed_at)
           select x.id, x.user_id, x.rule_id, x.price_alert_id, x.symbol, x.exchange, x.trigger_type, x.status,
-            x.execution_type, x.account_id, x.trigger_price, x.execution_price, x.message, x.over_quota,
+            x.execution_type, x.account_id, x.trigger_price, x.execution_price, x.message, x.over_quota, x.notice_id,
             now() + (x.ord - 1) * interval '1 microsecond'
           from unnest(${col('id')}::uuid[], ${col('userId')}::uuid[], ${col('ruleId')}::uuid[],
             ${col('priceAlertId')}::uuid[], ${col('symbol')}::text[], ${col('exchange')}::text[],
             ${col('triggerType')}::text[], ${col('status')}::text[], ${col('executionType')}::text[],
             ${col('accountId')}::uuid[], ${col('triggerPrice')}::numeric[], ${col('executionPrice')}::numeric[],
-            ${col('message')}::text[], ${col('overQuota')}::boolean[])
+            ${col('message')}::text[], ${col('overQuota')}::boolean[], ${col('noticeId')}::uuid[])
             with ordinality as x(id, user_id, rule_id, price_alert_id, symbol, exchange, trigger_type, status,
-              execution_type, account_id, trigger_price, execution_price, message, over_quota, ord)
+              execution_type, account_id, trigger_price, execution_price, message, over_quota, notice_id, ord)
           returning id, executed_at),
-        outbox as (
-          insert into alert_deliveries (id, execution_id, endpoint_id, channel, destination)
-          select d.id, d.execution_id, d.endpoint_id, 'email', d.destination
-          from unnest(${out('id')}::uuid[], ${out('executionId')}::uuid[], ${out('endpointId')}::uuid[],
-            ${out('destination')}::text[]) as d(id, execution_id, endpoint_id, destination))
+        outbox as (${insertOutboxSql(deliveries)})
         select id, executed_at from executions`,
   );
   const at = new Map(inserted.map((r) => [r.id, new Date(r.executed_at)]));

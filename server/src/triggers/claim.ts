@@ -1,14 +1,17 @@
 /**
- * Exactly-once firing (ARCHITECTURE §6), set-based: one transaction claims a chunk of crossings
- * (up to RulesEngineTunables.claimChunkSize) in a fixed number of statements, whatever its size:
- * lock the users in id order, claim the rules and the price alerts (`UPDATE … WHERE id = ANY
- * AND is_active AND <version> = … RETURNING`; a row not returned was claimed elsewhere, edited or
- * disabled since the scan, and simply does not fire), settle the monthly email quota for the
- * chunk, insert the executions and one outbox row per verified email endpoint.
+ * Exactly-once firing (docs/exit-rules.md#crash-day-the-firing-path), set-based: one transaction
+ * claims a chunk of crossings (up to RulesEngineTunables.claimChunkSize) in a fixed number of
+ * statements, whatever its size: lock the users in id order, claim the rules and the price alerts
+ * (`UPDATE … WHERE id = ANY AND is_active AND <version> = … RETURNING`; a row not returned was
+ * claimed elsewhere, edited or disabled since the scan, and simply does not fire), settle the
+ * monthly email quota for the chunk, insert the executions and one outbox row per endpoint that
+ * receives alerts (notifications/recipients.ts).
  *
  * A chunk is five round trips however it is made (the statements: claim-statements.ts): BEGIN,
  * the user lock, one statement that claims (rules, re-armings, price alerts) and reads the quota
- * counts and email endpoints, one that inserts the executions and their outbox rows, COMMIT.
+ * counts and alert recipients, one that inserts the executions and their outbox rows, COMMIT; and
+ * a sixth when some user's rules on one stock fired together: their accounts and quantities, for
+ * the one notice that tells them (issue #28).
  *
  * Re-arming (issue #20) rides the same path: a rule with `rearm = 'after_recovery'` is claimed
  * like any other but left waiting with a `rearm_at` price; when the price gets there, its re-arm
@@ -17,28 +20,35 @@
  * neither counted in the quota nor emailed.
  */
 import { randomUUID } from 'node:crypto';
+import { retryOnDeadlock } from '../db/deadlock.ts';
 import {
   crossingMessage,
+  isProtectiveAlert,
+  noticeKey,
+  noticeSentence,
   overQuotaNote,
   REARM_EXECUTION,
   rearmMessage,
   type SubscriptionTier,
   type TriggerType,
 } from '@app/common/rules/index';
+
+import type { Channel } from '@app/common/notifications/channels';
 import { decideQuotas, lockQuotaUsers } from '../executions/quota.ts';
-import type { ExecutionRow } from '../executions/history.ts';
+import { ALERT_EXECUTION } from '../notifications/kinds.ts';
+import { deliveriesTo, type NewDelivery } from '../notifications/outbox-rows.ts';
+import { IN_APP_ONLY, type ExecutionRow } from '../executions/history.ts';
 import type { Database, Tx } from '../db/client.ts';
 import {
   claimAndRead,
   insertRecords,
+  noticePositions,
   type ClaimAnswer,
-  type NewDelivery,
   type NewExecution,
 } from './claim-statements.ts';
 import type { Crossing } from './rule-index.ts';
 
-/** Recorded, but not emailed: over the monthly quota, or no verified email endpoint. */
-export const IN_APP_ONLY = 'IN_APP_ONLY';
+export { IN_APP_ONLY };
 
 export interface ClaimedTrigger {
   userId: string;
@@ -59,8 +69,11 @@ interface Claimed {
   ruleName: string | null;
 }
 
-/** What a History row says of its crossing's outcome: how it is delivered, in which words. */
-type Outcome = Pick<NewExecution, 'status' | 'executionType' | 'message' | 'overQuota'>;
+/**
+ * What a History row says of its crossing's outcome: its id and notice, how it is delivered, in
+ * which words.
+ */
+type Outcome = Pick<NewExecution, 'id' | 'noticeId' | 'status' | 'executionType' | 'message' | 'overQuota'>;
 
 /**
  * A claimed crossing's History row: who, what, which levels, where, and its outcome. One object
@@ -69,7 +82,8 @@ type Outcome = Pick<NewExecution, 'status' | 'executionType' | 'message' | 'over
 function crossingRow({ c, accountId }: Claimed, outcome: Outcome): NewExecution {
   const e = c.entry;
   return {
-    id: randomUUID(),
+    id: outcome.id,
+    noticeId: outcome.noticeId,
     userId: e.userId,
     ruleId: e.kind === 'alert' ? null : e.id,
     priceAlertId: e.kind === 'alert' ? e.id : null,
@@ -95,6 +109,8 @@ function crossingRow({ c, accountId }: Claimed, outcome: Outcome): NewExecution 
 function rearmExecution(x: Claimed): NewExecution {
   const e = x.c.entry;
   return crossingRow(x, {
+    id: randomUUID(),
+    noticeId: null,
     status: IN_APP_ONLY,
     executionType: REARM_EXECUTION,
     message: rearmMessage({
@@ -107,41 +123,103 @@ function rearmExecution(x: Claimed): NewExecution {
   });
 }
 
-/** The claimed chunk's executions and outbox rows, inside its transaction. */
+/** A chunk's firings of one user on one instrument and one side of the price: one notice. */
+interface Notice {
+  /** The execution id of the first firing: the notice's id, the one emailed and counted. */
+  id: string;
+  members: Claimed[];
+  /** Some member is a stop loss: emailed even past the monthly quota. */
+  protective: boolean;
+}
+
+/** The chunk's firings (not re-armings) as notices, in crossing order of their first firing. */
+function noticesOf(fired: readonly Claimed[]): Notice[] {
+  const byKey = new Map<string, Notice>();
+  for (const x of fired) {
+    const key = noticeKey(x.c.entry);
+    const notice = byKey.get(key);
+    const protective = isProtectiveAlert(x.c.entry.triggerType);
+    if (notice) {
+      notice.members.push(x);
+      notice.protective ||= protective;
+    } else byKey.set(key, { id: randomUUID(), members: [x], protective });
+  }
+  return [...byKey.values()];
+}
+
+/** A firing's own sentence: what crossed which level. */
+function firingSentence({ c }: Claimed): string {
+  const e = c.entry;
+  return crossingMessage({ symbol: e.symbol, triggerType: e.triggerType, ltp: c.ltp, triggerPrice: e.price });
+}
+
+/**
+ * The lead's words for each notice of several firings: the accounts, quantities and value
+ * (one statement, only when the chunk has such a notice).
+ */
+async function noticeSentences(tx: Tx, notices: readonly Notice[]): Promise<Map<Notice, string>> {
+  const grouped = notices.filter((n) => n.members.length > 1);
+  if (grouped.length === 0) return new Map();
+  const ruleIds = grouped.flatMap((n) =>
+    n.members.filter((x) => x.c.entry.kind === 'rule').map((x) => x.c.entry.id),
+  );
+  const positions = await noticePositions(tx, ruleIds);
+  return new Map(
+    grouped.map((n) => {
+      const lead = n.members[0]!.c;
+      const sentence = noticeSentence({
+        symbol: lead.entry.symbol,
+        ltp: lead.ltp,
+        positions: n.members.map(({ c }) => ({
+          triggerType: c.entry.triggerType,
+          account: positions.get(c.entry.id)?.account ?? null,
+          quantity: positions.get(c.entry.id)?.quantity ?? null,
+        })),
+      });
+      return [n, sentence];
+    }),
+  );
+}
+
+/**
+ * The claimed chunk's executions and outbox rows, inside its transaction: one notice per user,
+ * instrument and side; the notice's lead execution is sent (one outbox row per endpoint that
+ * receives alerts) and counted against the quota, every member records its own execution. An
+ * alert over the quota is in-app only.
+ */
 async function recordTriggers(
   tx: Tx,
   claimed: Claimed[],
   answer: ClaimAnswer,
   tiers: ReadonlyMap<string, SubscriptionTier>,
 ): Promise<ClaimedTrigger[]> {
-  const fired = claimed.filter((x) => x.rearmedLevel === null);
+  const notices = noticesOf(claimed.filter((x) => x.rearmedLevel === null));
   const decided = decideQuotas(
-    fired.map(({ c }) => ({ userId: c.entry.userId })),
+    notices.map((n) => ({ userId: n.members[0]!.c.entry.userId, protective: n.protective })),
     tiers,
     answer.monthCounts,
   );
-  const quotas = new Map(fired.map((x, i) => [x, decided[i]!]));
+  const sentences = await noticeSentences(tx, notices);
+  const noticeOf = new Map<Claimed, { notice: Notice; overQuota: boolean; tier: SubscriptionTier }>();
+  notices.forEach((notice, i) => {
+    for (const x of notice.members) noticeOf.set(x, { notice, ...decided[i]! });
+  });
   const deliveries: NewDelivery[] = [];
   const rows = claimed.map((x): NewExecution => {
     if (x.rearmedLevel !== null) return rearmExecution(x);
-    const { c } = x;
-    const e = c.entry;
-    const quota = quotas.get(x)!;
-    const to = quota.overQuota ? [] : (answer.endpoints.get(e.userId) ?? []);
-    const sentence = crossingMessage({
-      symbol: e.symbol,
-      triggerType: e.triggerType,
-      ltp: c.ltp,
-      triggerPrice: e.price,
-    });
+    const { notice, overQuota, tier } = noticeOf.get(x)!;
+    const lead = notice.members[0] === x;
+    const to = overQuota ? [] : (answer.endpoints.get(x.c.entry.userId) ?? []);
+    const sentence = (lead ? sentences.get(notice) : undefined) ?? firingSentence(x);
     const row = crossingRow(x, {
+      id: lead ? notice.id : randomUUID(),
+      noticeId: notice.id,
       status: to.length > 0 ? 'PENDING' : IN_APP_ONLY,
-      executionType: 'ALERT',
-      message: quota.overQuota ? `${sentence}. ${overQuotaNote(quota.tier)}` : sentence,
-      overQuota: quota.overQuota,
+      executionType: ALERT_EXECUTION,
+      message: overQuota ? `${sentence}. ${overQuotaNote(tier)}` : sentence,
+      overQuota,
     });
-    for (const ep of to)
-      deliveries.push({ id: randomUUID(), executionId: row.id, endpointId: ep.id, destination: ep.value });
+    if (lead) deliveries.push(...deliveriesTo(row.id, to));
     return row;
   });
   const executions = await insertRecords(tx, rows, deliveries);
@@ -159,34 +237,32 @@ async function recordTriggers(
 /**
  * Claims a chunk of crossings (each rule or alert at most once in it) in one transaction; the
  * triggers it fired, in crossing order. Crossings not returned were claimed elsewhere or changed.
+ * `at` is the clock's now: a trailing stop re-armed with a fresh peak has its levels set then;
+ * `channels` those configured on this server (notifications/senders.ts).
  */
-export async function claimChunk(db: Database, crossings: readonly Crossing[]): Promise<ClaimedTrigger[]> {
+export async function claimChunk(
+  db: Database,
+  crossings: readonly Crossing[],
+  at: Date,
+  channels: ReadonlySet<Channel>,
+): Promise<ClaimedTrigger[]> {
   if (crossings.length === 0) return [];
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await claimOnce(db, crossings);
-    } catch (err) {
-      // Two owners for a moment (a lease changing hands) may lock the same rows in another order.
-      if (attempt >= 3 || !isDeadlock(err)) throw err;
-    }
-  }
+  // Two owners for a moment (a lease changing hands) may lock the same rows in another order.
+  return retryOnDeadlock(() => claimOnce(db, crossings, at, channels));
 }
 
-/** PostgreSQL's deadlock_detected or serialization_failure, however the driver wrapped it. */
-function isDeadlock(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '40P01' || e.code === '40001') return true;
-  }
-  return false;
-}
-
-function claimOnce(db: Database, crossings: readonly Crossing[]): Promise<ClaimedTrigger[]> {
+function claimOnce(
+  db: Database,
+  crossings: readonly Crossing[],
+  at: Date,
+  channels: ReadonlySet<Channel>,
+): Promise<ClaimedTrigger[]> {
   return db.transaction(async (tx) => {
     const tiers = await lockQuotaUsers(
       tx,
       crossings.map((c) => c.entry.userId),
     );
-    const answer = await claimAndRead(tx, crossings, tiers);
+    const answer = await claimAndRead(tx, crossings, tiers, at, channels);
     const claimed: Claimed[] = [];
     for (const c of crossings) {
       const { kind, id } = c.entry;

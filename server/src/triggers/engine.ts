@@ -1,5 +1,5 @@
 /**
- * The rules engine (ARCHITECTURE §1, §6, §10): every active rule and price alert in memory,
+ * The rules engine (docs/exit-rules.md, Evaluation): every active rule and price alert in memory,
  * indexed by instrument, loaded at start and kept in step with the change feed: a user's
  * `rules` change reloads theirs, a firing elsewhere drops the fired entry, a lost message
  * reloads everything (events/consumers.ts calls `userChanged`, `firedElsewhere`, `resync`).
@@ -14,6 +14,7 @@ import type { TickBatch } from '@app/common/market/tick-batch';
 import type { ServerToClientEvents } from '@app/common/realtime/events';
 import type { AppDeps } from '../deps.ts';
 import type { Database } from '../db/client.ts';
+import { configuredChannels } from '../notifications/senders.ts';
 import { ClaimLanes } from './claim-lanes.ts';
 import { claimChunk, type ClaimedTrigger } from './claim.ts';
 import { firedChanges } from './fired.ts';
@@ -55,7 +56,7 @@ export const DEFAULT_ENGINE_TUNABLES: RulesEngineTunables = {
 };
 
 export interface RulesEngineOptions extends Partial<RulesEngineTunables> {
-  deps: Pick<AppDeps, 'db' | 'events' | 'redis' | 'log'>;
+  deps: Pick<AppDeps, 'db' | 'events' | 'redis' | 'log' | 'now' | 'senders'>;
   /** Claims and peak writes go here (the market pipeline's own connections; default deps.db). */
   marketDb?: Database;
   /** Hands committed outbox rows to the delivery worker. */
@@ -120,6 +121,7 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
   const { deps } = opts;
   const { db, log, events } = deps;
   const marketDb = opts.marketDb ?? db;
+  const channels = configuredChannels(deps.senders);
   const index = new RuleIndex();
   const ticks = createTickScreen(log);
   let resync: NodeJS.Timeout | undefined;
@@ -197,7 +199,7 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
   async function claimAndAnnounce(chunk: Crossing[]): Promise<void> {
     let fired: ClaimedTrigger[];
     try {
-      fired = await claimChunk(marketDb, chunk);
+      fired = await claimChunk(marketDb, chunk, deps.now(), channels);
     } catch (err) {
       // Evaluated again from the next batch on (a reload may have put a copy of this version in its place).
       for (const { entry } of chunk) index.release(entry.id, entry.version);
@@ -240,7 +242,7 @@ export function createRulesEngine(opts: RulesEngineOptions): RulesEngine {
   async function storePeaks(live: WatchEntry[]): Promise<void> {
     if (live.length === 0) return;
     try {
-      await writePeaks(marketDb, live);
+      await writePeaks(marketDb, live, deps.now());
     } catch (err) {
       log.warn({ err, rules: live.length }, 'could not store trailing peaks; they are kept in memory');
     }

@@ -10,8 +10,8 @@ import type { WatchEntry } from './rule-index.ts';
 
 const CHUNK = 4000;
 
-/** Stores the peaks and levels of `entries` (trailing stops whose peak rose). */
-export async function writePeaks(db: Executor, entries: readonly WatchEntry[]): Promise<void> {
+/** Stores the peaks and levels of `entries` (trailing stops whose peak rose), set from a price `at`. */
+export async function writePeaks(db: Executor, entries: readonly WatchEntry[], at: Date): Promise<void> {
   // One order for every writer: concurrent statements lock rows in the same sequence.
   const sorted = [...entries].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (let i = 0; i < sorted.length; i += CHUNK) {
@@ -25,7 +25,8 @@ export async function writePeaks(db: Executor, entries: readonly WatchEntry[]): 
       sql`, `,
     );
     await db.execute(sql`
-      update position_rules as r set peak_price = v.peak, computed_trigger_price = v.level
+      update position_rules as r set peak_price = v.peak, computed_trigger_price = v.level,
+        levels_set_at = ${at.toISOString()}::timestamptz
       from (values ${values}) as v(id, peak, level, version)
       where r.id = v.id and r.is_active and (r.peak_price is null or r.peak_price < v.peak)
         and ${versionSql('r')} = v.version`);

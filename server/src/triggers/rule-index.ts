@@ -9,6 +9,7 @@ import type { Exchange } from '@app/common/instruments/types';
 import type { Quote } from '@app/common/market/tick-batch';
 import {
   computeTriggerPrice,
+  VALUE_TYPE_TRAITS,
   type AlertDirection,
   type ExecutionTriggerType,
   type ValueType,
@@ -348,6 +349,8 @@ interface Previous {
  */
 export function trailingLevel(e: { valueType: ValueType | null; value: number; peak: number }): number {
   const valueType = e.valueType ?? 'PERCENT';
+  // A price is a fixed level (the API refuses a trailing stop at a price): it follows no peak.
+  if (!VALUE_TYPE_TRAITS[valueType].trails) return VALUE_TYPE_TRAITS[valueType].level(e.value, e.peak, false);
   const raw = valueType === 'ABSOLUTE' ? e.peak - e.value : e.peak * (1 - e.value / 100);
   const cents = raw * 100;
   const fraction = Math.abs(cents - Math.trunc(cents));

@@ -28,7 +28,8 @@ export const TRIGGER_OF_CODE = [
   'PRICE_ABOVE',
   'PRICE_BELOW',
 ] as const;
-export const VALUE_TYPES = [null, 'PERCENT', 'ABSOLUTE'] as const;
+/** Value-type codes in two bits of a slot's flags (0: a price alert, which has none). */
+export const VALUE_TYPES = [null, 'PERCENT', 'ABSOLUTE', 'PRICE'] as const;
 const TRIGGER_MASK = 0b111;
 const VALUE_SHIFT = 3;
 export const CLAIMING = 0b100000;

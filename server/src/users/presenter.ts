@@ -1,6 +1,6 @@
 import type { users } from '../db/schema.ts';
 
-/** The user as the client sees it (spec §3 User). */
+/** The user as the client sees it (docs/auth.md). */
 export function presentUser(user: typeof users.$inferSelect) {
   return {
     id: user.id,

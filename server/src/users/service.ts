@@ -11,10 +11,14 @@ export interface SignInIdentity {
 }
 
 /**
- * Creates or updates the user keyed by `googleSub`. On first sign-in the user's email
- * becomes a verified email notification endpoint.
+ * Creates or updates the user keyed by `googleSub`. On first sign-in the user's email becomes
+ * an email notification endpoint: verified when the address is proven (Google's verified email,
+ * or demo sign-in outside production), else pending until its verification link is clicked.
  */
-export async function signInUser(db: Database, identity: SignInIdentity) {
+export async function signInUser(
+  db: Database,
+  { emailProven = true, ...identity }: SignInIdentity & { emailProven?: boolean },
+) {
   return db.transaction(async (tx) => {
     const [user] = await tx
       .insert(users)
@@ -39,8 +43,8 @@ export async function signInUser(db: Database, identity: SignInIdentity) {
           type: 'email',
           value: identity.email,
           valueKey: identity.email.toLowerCase(),
-          verificationStatus: 'verified',
-          verifiedAt: new Date(),
+          verificationStatus: emailProven ? 'verified' : 'pending',
+          verifiedAt: emailProven ? new Date() : null,
         })
         .onConflictDoNothing();
     }

@@ -14,3 +14,12 @@ export function settlesWithin(work: Promise<unknown>, ms: number): Promise<boole
   );
   return Promise.race([settled, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** True when `work` fulfils within `ms`; false when it rejects or is still running then. */
+export async function fulfilsWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let fulfilled = false;
+  const done = work.then(() => {
+    fulfilled = true;
+  });
+  return (await settlesWithin(done, ms)) && fulfilled;
+}

@@ -37,5 +37,5 @@ export function createProvider(config: ProviderConfig, options: ProviderOptions 
 }
 
 export { QuoteProviderError } from './types.ts';
-export type { QuoteProvider, WatchedInstrument } from './types.ts';
+export type { QuoteProvider } from './types.ts';
 export { ReplayFileError } from './replay.ts';

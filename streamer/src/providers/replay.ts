@@ -1,9 +1,9 @@
 /**
- * The replay provider (ARCHITECTURE §4): plays a CSV file `time,symbol,exchange,price[,prev_close]`
- * (header row optional, blank lines and `#` comments skipped). Rows sharing a `time` form one
- * batch; batches come out in file order, one per call (the streamer calls once per interval,
- * the first right after start). After the last batch it answers nothing, so nothing is
- * published, unless `loop` starts it over.
+ * The replay provider (docs/live-prices.md, `QUOTE_PROVIDER`): plays a CSV file
+ * `time,symbol,exchange,price[,prev_close]` (header row optional, blank lines and `#` comments
+ * skipped). Rows sharing a `time` form one batch; batches come out in file order, one per call (the
+ * streamer calls once per interval, the first right after start). After the last batch it answers
+ * nothing, so nothing is published, unless `loop` starts it over.
  *
  * Replay ignores the watch set on purpose: every row of a batch is published whether or not
  * anyone watches the instrument, so a test or demo gets exactly the file's prices.

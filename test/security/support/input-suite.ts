@@ -34,7 +34,7 @@ export function inputSuite() {
         user().token,
       ),
     alert: (extra: Record<string, unknown>) =>
-      api.post('/api/alerts', { symbol: 'ITC', direction: 'above', price: 500, ...extra }, user().token),
+      api.post('/api/alerts', { symbol: 'ITC', direction: 'above', price: 99_999, ...extra }, user().token),
   };
 }
 

@@ -54,7 +54,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
     limit_price: 50,
   },
   'PATCH /api/position-rules/:id': { is_active: true },
-  'POST /api/alerts': { symbol: 'ITC', exchange: 'NSE', direction: 'above', price: 500, note: 'fuzz' },
+  'POST /api/alerts': { symbol: 'ITC', exchange: 'NSE', direction: 'above', price: 99_999, note: 'fuzz' },
   'PUT /api/alerts/:id': { price: 600, direction: 'below', note: 'fuzz', read: true },
   'PUT /api/settings': { protect_new_holdings: true },
 };

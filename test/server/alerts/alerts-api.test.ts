@@ -75,6 +75,21 @@ describe('alerts API: price alerts, the feed behind the bell, history, quota, ex
     expect(price_alerts[0]!.triggered_at).to.be.a('string');
   });
 
+  it('refuses a level the price has already crossed, storing nothing (it would fire at once)', async () => {
+    const user = await users.make();
+    await publishPrices(app, { PIDILITIND: 1500 });
+    const post = (direction: string, price: number) =>
+      api.post('/api/alerts', { symbol: 'PIDILITIND', direction, price }, user.token);
+    const above = await post('above', 1450);
+    expect(above.status).to.equal(400);
+    expect(above.body.error).to.equal(
+      'PIDILITIND is at ₹1,500.00, already at or above ₹1,450.00: this alert would fire at once. Choose a price above ₹1,500.00.',
+    );
+    expect((await post('below', 1500)).status).to.equal(400);
+    expect((await overview(user)).price_alerts).to.deep.equal([]);
+    expect((await post('below', 1450)).status).to.equal(201);
+  });
+
   it('refuses unknown symbols and bad prices with a sentence', async () => {
     const user = await users.make();
     const unknown = await api.post(
@@ -122,6 +137,23 @@ describe('alerts API: price alerts, the feed behind the bell, history, quota, ex
     expect(wrongShape.body.error).to.equal(
       'This alert can only be marked read or unread: send {"read": true}.',
     );
+
+    // Still below 790 at 785: re-arming at 788 would fire at once, so it stays triggered.
+    const stillCrossed = await api.put(`/api/alerts/${alert.id}`, { price: 788 }, user.token);
+    expect(stillCrossed.status).to.equal(400);
+    expect(stillCrossed.body.error).to.equal(
+      'SBIN is at ₹785.00, already at or below ₹788.00: this alert would fire at once. Choose a price below ₹785.00.',
+    );
+    const noted = await api.put<{ price_alert: ApiPriceAlert }>(
+      `/api/alerts/${alert.id}`,
+      { note: 'sell half' },
+      user.token,
+    );
+    expect(noted.body.data!.price_alert).to.deep.include({
+      note: 'sell half',
+      price: 790,
+      status: 'TRIGGERED',
+    });
 
     const rearmed = await api.put<{ kind: string; price_alert: ApiPriceAlert }>(
       `/api/alerts/${alert.id}`,
@@ -207,13 +239,16 @@ describe('alerts API: price alerts, the feed behind the bell, history, quota, ex
       'rule_id',
       'price_alert_id',
       'over_quota',
+      'notice_id',
       'error_message',
       'account_id',
       'quantity_executed',
       'broker_order_id',
       'rule_name',
       'read',
+      'deliveries',
     ]);
+    expect(first.executions[0]!.deliveries, 'no outbox rows: told in the app only').to.deep.equal([]);
     expect((await page('?limit=2&offset=2')).executions.map((e) => e.id)).to.deep.equal([ids[2]]);
     const since = new Date(Date.now() - 90 * 86_400_000).toISOString();
     expect((await page(`?start_date=${since}`)).total).to.equal(4);

@@ -125,3 +125,30 @@ describe('auth: demo sign-in switched off', () => {
     });
   });
 });
+
+describe('auth: a public demo in production (DEMO_MODE_PUBLIC_OK=true)', () => {
+  const { app } = appSuite({
+    env: { NODE_ENV: 'production', DEMO_MODE: 'true', DEMO_MODE_PUBLIC_OK: 'true' },
+  });
+
+  it('signs in, but the typed address is not a verified endpoint until its link is clicked', async () => {
+    const email = `public-${randomUUID().slice(0, 8)}@example.com`;
+    const res = await login(app, { email, name: 'Visitor' });
+    expect(res.status).to.equal(200);
+    const endpoints = await app.runtime.deps.db
+      .select()
+      .from(notificationEndpoints)
+      .where(eq(notificationEndpoints.userId, res.body.data!.user.id));
+    expect(endpoints.map((e) => [e.type, e.value, e.verificationStatus])).to.deep.equal([
+      ['email', email, 'pending'],
+    ]);
+  });
+
+  it('has no dev outbox: GET /api/dev/outbox is 404, signed in or not', async () => {
+    const user = await signIn(app);
+    expect((await request(app.url, 'GET', '/api/dev/outbox')).status).to.equal(404);
+    expect(
+      (await request(app.url, 'GET', '/api/dev/outbox', undefined, { token: user.token })).status,
+    ).to.equal(404);
+  });
+});

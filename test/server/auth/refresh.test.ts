@@ -109,6 +109,26 @@ describe('auth: refresh tokens', () => {
     }
   });
 
+  it('gives one sibling inside the grace window; a further reuse is theft and ends the family', async () => {
+    const user = await signIn(app);
+    const results = await Promise.all(Array.from({ length: 10 }, () => refresh(user.refreshToken)));
+    // The rotation and one sibling (two tabs at one moment); the other eight are a thief's.
+    expect(results.filter((r) => r.status === 200)).to.have.length.at.most(2);
+    const issued = results.filter((r) => r.status === 200).map((r) => r.body.data!);
+    for (const pair of issued) expectSignedOut(await refresh(pair.refresh_token));
+    expectSignedOut(await refresh(user.refreshToken));
+  });
+
+  it('ends the family when a rotated token is used a third time inside the grace window', async () => {
+    const user = await signIn(app);
+    const first = await refresh(user.refreshToken);
+    const sibling = await refresh(user.refreshToken);
+    expect([first.status, sibling.status]).to.deep.equal([200, 200]);
+    expectSignedOut(await refresh(user.refreshToken));
+    expectSignedOut(await refresh(first.body.data!.refresh_token));
+    expectSignedOut(await refresh(sibling.body.data!.refresh_token));
+  });
+
   it('refuses an unknown, an expired or a malformed refresh token', async () => {
     expectSignedOut(await refresh(randomUUID() + randomUUID()));
 

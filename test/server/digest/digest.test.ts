@@ -37,7 +37,13 @@ describe('the evening digest', () => {
   const people = () => [protectedUser, optedOut, noRules];
 
   before(async () => {
-    app = await bootApp({ embeddedStreamer: false, now: clock.now, delivery: { pollMs: 50 } });
+    // Its own database: apps of other workers would apply the file's actions by their clocks.
+    app = await bootApp({
+      embeddedStreamer: false,
+      now: clock.now,
+      delivery: { pollMs: 50 },
+      ownDatabase: true,
+    });
     other = await bootApp({ embeddedStreamer: false, now: clock.now, database: app.runtime.deps.database });
     await forgetActions(app);
     // The real bc rows: LALPATHLAB goes ex-bonus on 19 Dec, the next trading day.

@@ -23,10 +23,14 @@ describe('notification endpoints: list, add, delete', () => {
       'id',
       'type',
       'value',
+      'label',
       'is_active',
       'verification_status',
       'created_at',
       'is_account_email',
+      'notices',
+      'label',
+      'inactive_reason',
     );
     expect(own).to.include({
       type: 'email',
@@ -35,6 +39,7 @@ describe('notification endpoints: list, add, delete', () => {
       verification_status: 'verified',
       is_account_email: true,
     });
+    expect(own.notices, 'every kind by default').to.deep.equal(['alert', 'digest', 'corporate_action']);
     expect(Date.parse(own.created_at)).to.be.a('number').and.not.NaN;
   });
 

@@ -1,5 +1,9 @@
 /** Shared steps of the endpoint tests: the outbox, the link in a verification email, backdating. */
-import type { ApiEndpointSendResult, ApiNotificationEndpoint } from '@app/common/api/endpoints';
+import type {
+  ApiEndpointSendResult,
+  ApiNotificationEndpoint,
+  ApiVerifyResult,
+} from '@app/common/api/endpoints';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { notificationEndpoints } from '../../../server/src/db/schema.ts';
@@ -14,6 +18,8 @@ export interface OutboxMail {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers as sent (List-Unsubscribe). */
+  headers?: Record<string, string>;
   sentAt: string;
 }
 
@@ -52,8 +58,8 @@ export async function listEndpoints(app: TestApp, token: string): Promise<ApiNot
   return res.body.data!;
 }
 
-export async function verify(app: TestApp, token: string): Promise<ApiResponse<ApiNotificationEndpoint>> {
-  return apiClient(app.url).get<ApiNotificationEndpoint>(`${BASE}/verify?token=${encodeURIComponent(token)}`);
+export async function verify(app: TestApp, token: string): Promise<ApiResponse<ApiVerifyResult>> {
+  return apiClient(app.url).get<ApiVerifyResult>(`${BASE}/verify?token=${encodeURIComponent(token)}`);
 }
 
 /** Moves an endpoint's timestamps into the past, as if time had passed. */

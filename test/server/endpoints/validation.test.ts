@@ -14,9 +14,9 @@ const BLANK = 'Please enter a valid endpoint value';
 const EMAIL = 'Please enter a valid email address';
 const PHONE = 'Please enter a valid phone number (e.g., +919876543210)';
 
-describe('endpoint validation (spec §5)', () => {
+describe('endpoint validation', () => {
   describe('validateEndpoint, shared with the Settings form', () => {
-    it('uses the spec texts verbatim', () => {
+    it('uses the documented texts verbatim', () => {
       expect(ENDPOINT_MESSAGES).to.deep.include({ blank: BLANK, email: EMAIL, phone: PHONE });
       expect(ENDPOINT_MESSAGES.duplicate).to.equal('This endpoint already exists');
       expect(PHONE_EXAMPLE).to.equal('+919876543210');
@@ -73,6 +73,10 @@ describe('endpoint validation (spec §5)', () => {
       const bad = addEndpointBody.safeParse({ type: 'whatsapp', value: '12ab' });
       expect(bad.success).to.equal(false);
       expect(bad.error!.issues[0]!.message).to.equal(PHONE);
+      // Telegram takes no value: the chat that presses Start is the endpoint.
+      expect(addEndpointBody.parse({ type: 'telegram', value: 'ignored' })).to.deep.equal({
+        type: 'telegram',
+      });
     });
   });
 

@@ -69,9 +69,12 @@ describe('notification endpoints: email verification', () => {
     const listed = (await listEndpoints(app, user.token)).find((e) => e.id === id);
     expect(listed!.verification_status).to.equal('verified');
 
+    expect(res.body.data!.already_verified, 'the first click').to.equal(false);
+
+    // The same link clicked again (a second tab, a mail client's preview): already verified, not invalid.
     const reused = await verify(app, token);
-    expect(reused.status).to.equal(400);
-    expect(reused.body).to.deep.equal({ success: false, error: INVALID });
+    expect(reused.status).to.equal(200);
+    expect(reused.body.data).to.include({ id, verification_status: 'verified', already_verified: true });
   });
 
   it('refuses tampered, unknown and missing tokens', async () => {
@@ -133,7 +136,7 @@ describe('notification endpoints: email verification', () => {
     expect(
       (await listEndpoints(app, user.token)).find((e) => e.id === mine.id)!.verification_status,
     ).to.equal('pending');
-    // There is no verify-by-id route, and the other user cannot resend mine either.
+    // Verify by id (a WhatsApp number's code) and resend are 404 for another user's endpoint.
     const api = apiClient(app.url);
     expect((await api.post(`${BASE}/${mine.id}/verify`, {}, other.token)).status).to.equal(404);
     expect((await api.post(`${BASE}/${mine.id}/resend`, {}, other.token)).status).to.equal(404);

@@ -6,12 +6,11 @@ import { readFileSync } from 'node:fs';
 import { MUTUAL_FUND_REFUSAL, DEPOSITORY_REFUSAL } from '@app/common/holdings/formats';
 import { expect } from 'chai';
 import { appSuite } from '../../helpers/app.ts';
+import { readShared } from '../../helpers/shared-data.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../fixtures/brokers/${name}`, import.meta.url), 'utf8');
-const shared = (name: string) =>
-  readFileSync(new URL(`../../../../shared/fixtures/brokers/${name}`, import.meta.url), 'utf8');
 
 interface PreviewRow {
   line: number;
@@ -165,7 +164,7 @@ describe('broker files through the server: layouts, exchanges, series suffixes, 
       broker_name: 'HDFC Securities',
     });
     expect(placed(hdfc)).to.deep.equal(['NSE:HDFCBANK', 'NSE:COALINDIA', 'BSE:QUESTCAP']);
-    const groww = await preview(shared('groww_stocks_holdings_statement_layout.csv'));
+    const groww = await preview(readShared('fixtures/brokers/groww_stocks_holdings_statement_layout.csv'));
     expect(groww.broker_label).to.equal('Groww');
   });
 

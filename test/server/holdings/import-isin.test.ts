@@ -1,18 +1,14 @@
 import { readdir } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { STARTER_INSTRUMENTS } from '@app/common/instruments/starter';
 import { expect } from 'chai';
 import { readMasterFiles, syncInstrumentMaster } from '../../../server/src/instruments/sync.ts';
 import { appSuite, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
+import { readShared, sharedPath } from '../../helpers/shared-data.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 
-const dataDir = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
-const growwStatement = readFileSync(
-  new URL('../../../../shared/fixtures/brokers/groww_stocks_holdings_statement_layout.csv', import.meta.url),
-  'utf8',
-);
+const dataDir = sharedPath('data/');
+const growwStatement = readShared('fixtures/brokers/groww_stocks_holdings_statement_layout.csv');
 
 /** ICICI Direct's layout (fixtures/brokers/README.md): ICICI's own stock codes, a trailing comma. */
 const iciciDirect = [

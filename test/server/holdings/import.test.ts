@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { appSuite } from '../../helpers/app.ts';
+import { readShared } from '../../helpers/shared-data.ts';
 import { signIn } from '../../helpers/users.ts';
 
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../../../shared/fixtures/brokers/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) => readShared(`fixtures/brokers/${name}`);
 
 interface Holding {
   id: string;
@@ -56,6 +55,16 @@ describe('holdings import (POST /api/holdings/upload-csv)', () => {
     expect(symbols).to.deep.equal(['COALINDIA:1350:475.88', 'HDFCBANK:130:831.89', 'ONGC:225:234.07']);
   });
 
+  it('refuses a file of 200,000 rows with a sentence, counting its lines before reading any row', async () => {
+    const user = await signIn(app);
+    const csvData = `Symbol,Quantity,Buy Price\n${'ITC,1,1\n'.repeat(200_000)}`;
+    const res = await api.post('/api/holdings/upload-csv', { csvData, dry_run: true }, user.token);
+    expect(res.status).to.equal(400);
+    expect(res.body.error).to.equal(
+      'Too many holdings: a file can hold at most 1000 rows (this one has 2,00,001 lines).',
+    );
+  });
+
   it('previews without storing, naming the detected broker', async () => {
     const user = await signIn(app);
     const res = await api.post<{ stored: boolean; preview: { broker_label: string; rows: unknown[] } }>(
@@ -100,6 +109,24 @@ describe('holdings import (POST /api/holdings/upload-csv)', () => {
     });
   });
 
+  it('suggests the listed symbols a typo away from a symbol no exchange lists (RELIANSE)', async () => {
+    const user = await signIn(app);
+    const res = await api.post<{
+      preview: {
+        rows: { symbol: string; known: boolean; suggestions: { symbol: string; exchange: string }[] }[];
+      };
+    }>(
+      '/api/holdings/upload-csv',
+      { csvData: 'Symbol,Quantity,Buy Price\nRELIANSE,10,2500\nTCS,5,3500\n', dry_run: true },
+      user.token,
+    );
+    expect(res.status, res.body.error).to.equal(200);
+    const [typo, tcs] = res.body.data!.preview.rows;
+    expect(typo).to.include({ symbol: 'RELIANSE', known: false });
+    expect(typo!.suggestions[0]).to.include({ symbol: 'RELIANCE', exchange: 'NSE' });
+    expect(tcs!.suggestions).to.deep.equal([]);
+  });
+
   it('refuses a file with any bad row and stores nothing', async () => {
     const user = await signIn(app);
     const res = await api.post(
@@ -110,6 +137,27 @@ describe('holdings import (POST /api/holdings/upload-csv)', () => {
     expect(res.status).to.equal(400);
     expect(res.body.error).to.equal('CSV validation failed. Please fix the errors below.');
     expect(res.body.details).to.deep.equal(['Row 2 (INFY): Invalid quantity - must be a positive number']);
+    expect((await api.get<Holding[]>('/api/holdings', user.token)).body.data).to.deep.equal([]);
+  });
+
+  it('refuses a fraction of a share in a file and in manual entry, with a sentence', async () => {
+    const user = await signIn(app);
+    const upload = await api.post(
+      '/api/holdings/upload-csv',
+      { csvData: 'Symbol,Quantity,Buy Price\nTCS,12.5,3500\nINFY,10,1500\n' },
+      user.token,
+    );
+    expect(upload.status).to.equal(400);
+    expect(upload.body.details).to.deep.equal([
+      'Row 1 (TCS): Invalid quantity - must be a whole number of shares',
+    ]);
+    const manual = await api.post(
+      '/api/holdings/manual',
+      { symbol: 'TCS', exchange: 'NSE', quantity: 12.5, average_price: 3500 },
+      user.token,
+    );
+    expect(manual.status).to.equal(400);
+    expect(manual.body.error).to.equal('Quantity must be a whole number of shares');
     expect((await api.get<Holding[]>('/api/holdings', user.token)).body.data).to.deep.equal([]);
   });
 
@@ -126,7 +174,7 @@ describe('holdings import (POST /api/holdings/upload-csv)', () => {
     expect((await api.get<Holding[]>('/api/holdings', user.token)).body.data).to.deep.equal([]);
   });
 
-  it("answers the spec's messages for empty data and missing columns", async () => {
+  it('answers the documented messages for empty data and missing columns', async () => {
     const user = await signIn(app);
     const empty = await api.post('/api/holdings/upload-csv', { csvData: '  ' }, user.token);
     expect(empty.body.error).to.equal('Please provide CSV data');

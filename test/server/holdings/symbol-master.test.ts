@@ -17,10 +17,11 @@ import {
   TruncatedMasterFile,
 } from '../../../server/src/instruments/sync.ts';
 import { appSuite } from '../../helpers/app.ts';
+import { sharedPath } from '../../helpers/shared-data.ts';
 import { signIn } from '../../helpers/users.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const dataDir = path.resolve(root, '../shared/data');
+const dataDir = sharedPath('data/');
 
 type Stats = { total: number; nse: number; bse: number; etfs: number; renames: number };
 type Result = { symbol: string; exchange: string };

@@ -1,11 +1,11 @@
 import { readdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { readMasterFiles, syncInstrumentMaster } from '../../../server/src/instruments/sync.ts';
 import { appSuite } from '../../helpers/app.ts';
+import { sharedPath } from '../../helpers/shared-data.ts';
 import { signIn } from '../../helpers/users.ts';
 
-const dataDir = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
+const dataDir = sharedPath('data/');
 type Result = { symbol: string; company_name: string; exchange: string };
 
 describe('symbol master and search', () => {

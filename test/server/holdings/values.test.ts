@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { appSuite } from '../../helpers/app.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 
-/** Spec §3 Holding: the computed fields of GET /api/holdings. */
+/** The computed fields of GET /api/holdings (docs/holdings.md, Routes and One rounding rule). */
 const VALUE_FIELDS = [
   'current_price',
   'purchase_value',
@@ -56,7 +56,7 @@ describe('holdings: computed values (GET /api/holdings)', () => {
     });
   });
 
-  it('after a tick batch with previous closes: every field of spec §3', async () => {
+  it('after a tick batch with previous closes: every computed field', async () => {
     const at = Date.now();
     const quote = (symbol: string, ltp: number, prevClose: number | null): Quote => ({
       symbol,

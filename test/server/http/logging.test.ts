@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
@@ -5,6 +6,7 @@ import { pino } from 'pino';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { request } from '../../helpers/http.ts';
 import { signIn } from '../../helpers/users.ts';
+import { sleep, waitFor } from '../../helpers/wait.ts';
 
 interface LogLine {
   level: number;
@@ -17,16 +19,21 @@ interface LogLine {
   err?: { message: string };
 }
 
+/** A sink keeping each line the app logs, parsed. */
+function logSink(logged: LogLine[]): Writable {
+  return new Writable({
+    write(line: Buffer, _encoding, done) {
+      logged.push(JSON.parse(line.toString()) as LogLine);
+      done();
+    },
+  });
+}
+
 describe('http: structured request log and the generic 500', () => {
   const logged: LogLine[] = [];
   let app: TestApp;
   before(async () => {
-    const sink = new Writable({
-      write(line: Buffer, _encoding, done) {
-        logged.push(JSON.parse(line.toString()) as LogLine);
-        done();
-      },
-    });
+    const sink = logSink(logged);
     // A database of its own: one test takes a table away.
     app = await bootApp({ env: { DATABASE_URL: undefined }, log: pino({ level: 'info' }, sink) });
   });
@@ -85,5 +92,56 @@ describe('http: structured request log and the generic 500', () => {
     expect((await request(app.url, 'GET', '/api/brokers', undefined, { token: user.token })).status).to.equal(
       200,
     );
+  });
+});
+
+describe('http: a client that aborts mid-request', () => {
+  const logged: LogLine[] = [];
+  let app: TestApp;
+  before(async () => {
+    app = await bootApp({ log: pino({ level: 'debug' }, logSink(logged)) });
+  });
+  after(() => app.close());
+
+  /** Starts a POST announcing 1,000 bytes (within every route's limit), sends 200 and hangs up. */
+  async function abortMidBody(path: string, reqId: string, token?: string): Promise<void> {
+    const req = http.request(new URL(path, app.url), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'content-length': '1000',
+        'x-request-id': reqId,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+    });
+    req.on('error', () => undefined);
+    req.write(`{"pad":"${'x'.repeat(192)}`);
+    // Long enough for the server to have the request in hand; then the client goes away.
+    await sleep(100);
+    req.destroy();
+  }
+
+  it('is logged once per request, at debug level, without a stack or an error line', async () => {
+    const user = await signIn(app);
+    const routes = ['/api/auth/logout', '/api/events', '/api/holdings/manual', '/api/position-rules'];
+    const reqIds: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const path of routes) {
+        const reqId = `aborted-${round}-${path.replaceAll('/', '-')}`;
+        reqIds.push(reqId);
+        await abortMidBody(path, reqId, path.startsWith('/api/auth') ? undefined : user.token);
+      }
+    }
+    await waitFor('a line for every aborted request', () =>
+      reqIds.every((id) => logged.some((line) => line.reqId === id)),
+    );
+    for (const reqId of reqIds) {
+      const lines = logged.filter((line) => line.reqId === reqId);
+      expect(lines, reqId).to.have.length(1);
+      expect(lines[0], reqId).to.deep.include({ level: 20, msg: 'request aborted by the client' });
+      expect(lines[0]!.err, reqId).to.equal(undefined);
+    }
+    // Nothing about them at warn or above, with a request id or without.
+    expect(logged.filter((line) => line.level >= 40)).to.deep.equal([]);
   });
 });

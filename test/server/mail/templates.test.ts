@@ -1,7 +1,18 @@
 import { expect } from 'chai';
-import { renderAlertEmail } from '../../../server/src/mail/templates/alert.ts';
+import { batchMessage } from '../../../server/src/mail/batch.ts';
+import {
+  alertEmailFields,
+  alertEmailTemplate,
+  type AlertEmailInput,
+} from '../../../server/src/mail/templates/alert.ts';
 import { escapeHtml } from '../../../server/src/mail/templates/layout.ts';
 import { renderVerificationEmail } from '../../../server/src/mail/templates/verification.ts';
+
+/** The alert email as SMTP and the dev outbox send it: the batch's template filled for one recipient. */
+function alertEmail(input: AlertEmailInput) {
+  const recipient = { to: 'ravi@example.com', ...alertEmailFields(input) };
+  return batchMessage({ template: alertEmailTemplate(input.appUrl), recipients: [recipient] }, 0);
+}
 
 describe('email templates', () => {
   it('escapes every character that matters in HTML', () => {
@@ -53,7 +64,7 @@ describe('email templates', () => {
     };
 
     it('shows symbol, rule, rupee amounts with Indian grouping, IST time and the holdings link', () => {
-      const email = renderAlertEmail(input);
+      const email = alertEmail(input);
       expect(email.subject).to.contain('RELIANCE (NSE)').and.to.contain('Trailing stop loss 7%');
       for (const body of [email.text, email.html]) {
         expect(body).to.contain('RELIANCE');
@@ -68,7 +79,7 @@ describe('email templates', () => {
     });
 
     it('escapes interpolated HTML and adds the quota note when over quota', () => {
-      const email = renderAlertEmail({
+      const email = alertEmail({
         ...input,
         userName: '<img src=x onerror=alert(1)>',
         ruleLabel: 'Stop "loss" & <more>',

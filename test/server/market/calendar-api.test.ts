@@ -120,5 +120,17 @@ describe('market: GET /api/market/calendar and /api/market/status (public)', () 
       expect(res.status, at).to.equal(400);
       expect(res.body.error, at).to.equal('at must be an ISO 8601 date-time, e.g. 2026-02-01T10:00:00+05:30');
     }
+    for (const at of [
+      '1000-01-01T10:00:00Z',
+      '1999-12-31T18:00:00Z',
+      '2101-01-01T00:00:00+05:30',
+      '9999-01-01T10:00:00Z',
+    ]) {
+      const res = await api().get(`/api/market/status?at=${encodeURIComponent(at)}`);
+      expect(res.status, at).to.equal(400);
+      expect(res.body.error, at).to.equal('at must fall in the years the calendar covers, 2000 to 2100');
+    }
+    // 18:30 UTC on 31 Dec 1999 is midnight of 1 Jan 2000 in IST: inside.
+    expect((await api().get('/api/market/status?at=1999-12-31T18:30:00Z')).status).to.equal(200);
   });
 });

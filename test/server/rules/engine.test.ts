@@ -138,9 +138,12 @@ describe('rules engine: exactly once, trailing levels, monthly email quota', () 
     await api.delete(`/api/position-rules/${sun.id}`, user.token);
     await publishPrices(app, { MARUTI: 15000, SUNPHARMA: 1500 });
     expect(await listExecutions(app, user)).to.deep.equal([]);
+    // Its kept level, ₹15,200, is above the price now: enabled as it is, it would fire at once.
+    const kept = await api.patch(`/api/position-rules/${maruti.id}`, { is_active: true }, user.token);
+    expect(kept.status).to.equal(400);
     const rearmed = await api.patch<{ computed_trigger_price: number }>(
       `/api/position-rules/${maruti.id}`,
-      { is_active: true },
+      { is_active: true, level: 'from_price' },
       user.token,
     );
     expect(rearmed.body.data!.computed_trigger_price).to.equal(14250);

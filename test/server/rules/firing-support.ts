@@ -50,17 +50,23 @@ export async function publishAndSettle(apps: TestApp[], prices: Record<string, n
   for (const app of apps) await app.runtime.pipeline.idle();
 }
 
-/** A stop loss of `percent` on a holding of `symbol` bought at 1000 (the quote must be 1000). */
-export async function armStop(app: TestApp, user: SignedInUser, symbol: string, percent = 5) {
+/** A stop loss (or profit target) of `percent` on a holding of `symbol` bought at 1000 (the quote must be 1000). */
+export async function armStop(
+  app: TestApp,
+  user: SignedInUser,
+  symbol: string,
+  percent = 5,
+  triggerType: 'FIXED_STOP_LOSS' | 'TAKE_PROFIT' = 'FIXED_STOP_LOSS',
+) {
   await addHolding(app, user, symbol);
-  const res = await createRule(app, user, {
-    symbol,
-    trigger_type: 'FIXED_STOP_LOSS',
-    trigger_value: percent,
-  });
+  const res = await createRule(app, user, { symbol, trigger_type: triggerType, trigger_value: percent });
   expect(res.status, res.body.error).to.equal(201);
   return res.body.data!;
 }
+
+/** A 5 % profit target on `symbol` (what the monthly quota holds back; a stop loss it never does). */
+export const armTarget = (app: TestApp, user: SignedInUser, symbol: string) =>
+  armStop(app, user, symbol, 5, 'TAKE_PROFIT');
 
 /** Holds `userId`'s row lock (as a claim's first statement takes it) until `release()`. */
 export async function holdUserLock(db: TestDatabase, userId: string) {

@@ -15,7 +15,14 @@ import { apiClient } from '../../helpers/http.ts';
 import { connected, connectSocket } from '../../helpers/sockets.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 import { testDatabaseSuite, type TestDatabase } from '../../reliability/support/cluster.ts';
-import { armStop, claimWaitingOnLock, holdUserLock, publish, publishAndSettle } from './firing-support.ts';
+import {
+  armStop,
+  armTarget,
+  claimWaitingOnLock,
+  holdUserLock,
+  publish,
+  publishAndSettle,
+} from './firing-support.ts';
 import { addHolding, listExecutions, listRules } from './support.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
@@ -41,16 +48,16 @@ describe('crash-day firing: chunked claims, a pipeline that never waits on them,
   const db = testDatabaseSuite();
 
   for (const claimChunkSize of [DEFAULT_ENGINE_TUNABLES.claimChunkSize, 1]) {
-    it(`settles the monthly quota in crossing order (claimChunkSize ${claimChunkSize}): at 4 of 5, three crossings in one batch → the first emailed, two over quota`, async () => {
+    it(`settles the monthly quota in crossing order (claimChunkSize ${claimChunkSize}): at 4 of 5, three profit targets in one batch → the first emailed, two over quota`, async () => {
       const app = await bootApp({ env: { DATABASE_URL: db.url }, rulesEngine: { claimChunkSize } });
       try {
         const user = await signIn(app, { tier: 'basic' });
         const symbols = ['QUOTAA', 'QUOTAB', 'QUOTAC'];
         await publishAndSettle([app], Object.fromEntries(symbols.map((s) => [s, 1000])));
-        for (const s of symbols) await armStop(app, user, s);
+        for (const s of symbols) await armTarget(app, user, s);
         await seedExecutions(db, user, 4);
         // In this batch QUOTAB crosses first, then QUOTAC, then QUOTAA.
-        await publishAndSettle([app], { QUOTAB: 900, QUOTAC: 900, QUOTAA: 900 });
+        await publishAndSettle([app], { QUOTAB: 1100, QUOTAC: 1100, QUOTAA: 1100 });
         const fired = (await listExecutions(app, user)).filter((e) => e.symbol !== 'SEED');
         const bySymbol = Object.fromEntries(fired.map((e) => [e.symbol, e]));
         expect(fired).to.have.length(3);

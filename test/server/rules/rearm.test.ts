@@ -303,10 +303,13 @@ describe('re-arming through a split', () => {
     // KMEW's split from ₹10 to ₹5 (ex 22 Dec 2025, the real bc row): ratio 2.
     clock.set('2025-12-22T08:00:00');
     await syncCorporateActions(app.runtime.deps.db, { text: bcText(), source: 'test', today: '2025-12-22' });
-    const rule = await waitFor('the split to be applied', async () => {
+    await waitFor('the split to be applied', async () => {
       const [r] = await listRules(app, user);
       return r && r.adjustments.length > 0 ? r : undefined;
     });
+    // Read again: the list reads the rules, then their adjustments (a read during the commit
+    // could see the note with the level before).
+    const [rule] = await listRules(app, user);
     expect(rule).to.deep.include({ computed_trigger_price: 475, rearm_at: 489.25, is_active: false });
 
     await app.runtime.engine.settled();

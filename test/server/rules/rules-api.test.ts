@@ -71,7 +71,7 @@ describe('position rules API: create, list, edit, enable, disable, bulk, delete'
     });
   });
 
-  it('refuses with the spec texts: trigger value, invalid trigger, bounds, SELL, no price, not held', async () => {
+  it('refuses with the documented texts: trigger value, invalid trigger, bounds, SELL, no price, not held', async () => {
     const user = await users.make();
     await addHolding(app, user, 'RELIANCE', 1, 2000);
     await addHolding(app, user, 'WIPRO', 1, 250);
@@ -85,11 +85,11 @@ describe('position rules API: create, list, edit, enable, disable, bulk, delete'
       ],
       [
         { ...trailing7, trigger_value: 95 },
-        'Rule is not allowed for this price. Trigger price must be between 250.00 and 5000.00 based on current price',
+        "Rule is not allowed for this price. Trigger price must be between ₹250.00 and ₹5,000.00 based on current price (this rule's level would be ₹125.00)",
       ],
       [
         { ...trailing7, trigger_type: 'TAKE_PROFIT', trigger_value: 150 },
-        'Rule is not allowed for this price. Trigger price must be between 250.00 and 5000.00 based on current price',
+        "Rule is not allowed for this price. Trigger price must be between ₹250.00 and ₹5,000.00 based on current price (this rule's level would be ₹6,250.00)",
       ],
       [{ ...trailing7, action_type: 'SELL' }, 'Automatic sell orders are coming soon'],
       [
@@ -141,7 +141,7 @@ describe('position rules API: create, list, edit, enable, disable, bulk, delete'
     const bad = await api.put(`/api/position-rules/${id}`, { trigger_value: 95 }, user.token);
     expect(bad.status).to.equal(400);
     expect(bad.body.error).to.equal(
-      'Rule is not allowed for this price. Trigger price must be between 160.00 and 3200.00 based on current price',
+      "Rule is not allowed for this price. Trigger price must be between ₹160.00 and ₹3,200.00 based on current price (this rule's level would be ₹80.00)",
     );
   });
 
@@ -173,7 +173,7 @@ describe('position rules API: create, list, edit, enable, disable, bulk, delete'
     expect(bad.status).to.equal(400);
   });
 
-  it('saves a list all or nothing, listing each problem with its symbol', async () => {
+  it('saves what it can from a list, and lists each rule it could not save with its reason', async () => {
     const user = await users.make();
     await addHolding(app, user, 'RELIANCE', 1, 2000);
     await addHolding(app, user, 'TCS', 1, 3000);
@@ -184,26 +184,32 @@ describe('position rules API: create, list, edit, enable, disable, bulk, delete'
       { symbol: 'TCS', trigger_type: 'FIXED_STOP_LOSS', trigger_value: 95 },
       { symbol: 'WIPRO', trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5 },
     ];
-    const refused = await api.post('/api/position-rules/bulk', { rules }, user.token);
-    expect(refused.status).to.equal(400);
-    expect(refused.body.error).to.equal('2 of 3 rules could not be saved. Nothing was saved.');
-    expect(refused.body.details).to.deep.equal([
-      'Rule is not allowed for TCS. Trigger price must be between 320.00 and 6400.00 based on current price',
-      'No price data available for WIPRO. Prices update every minute; please try again shortly.',
-    ]);
-    expect(await listRules(app, user)).to.deep.equal([]);
-
-    const saved = await api.post<ApiBulkCreateResult>(
-      '/api/position-rules/bulk',
-      rules.slice(0, 1).concat([{ symbol: 'TCS', trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5 }]),
-      user.token,
-    );
-    expect(saved.status).to.equal(201);
-    expect(saved.body.data!.created).to.equal(2);
+    const saved = await api.post<ApiBulkCreateResult>('/api/position-rules/bulk', { rules }, user.token);
+    expect(saved.status, saved.body.error).to.equal(201);
+    expect(saved.body.data!.created).to.equal(1);
     expect(saved.body.data!.rules.map((r) => [r.symbol, r.computed_trigger_price])).to.deep.equal([
       ['RELIANCE', 2325],
-      ['TCS', 3040],
     ]);
+    expect(saved.body.data!.skipped.map((s) => [s.symbol, s.reason])).to.deep.equal([
+      [
+        'TCS',
+        "Rule is not allowed for this price. Trigger price must be between ₹320.00 and ₹6,400.00 based on current price (this rule's level would be ₹160.00)",
+      ],
+      ['WIPRO', 'No price data available for WIPRO. Prices update every minute; please try again shortly.'],
+    ]);
+    expect((await listRules(app, user)).map((r) => r.symbol)).to.deep.equal(['RELIANCE']);
+
+    // Nothing that can be saved: a 400 listing each problem with its symbol, nothing saved.
+    const refused = await api.post('/api/position-rules/bulk', { rules: rules.slice(1) }, user.token);
+    expect(refused.status).to.equal(400);
+    expect(refused.body.error).to.equal(
+      'None of these 2 rules was saved: each one is listed with its reason.',
+    );
+    expect(refused.body.details).to.deep.equal([
+      "Rule is not allowed for TCS. Trigger price must be between ₹320.00 and ₹6,400.00 based on current price (this rule's level would be ₹160.00)",
+      'No price data available for WIPRO. Prices update every minute; please try again shortly.',
+    ]);
+    expect(await listRules(app, user)).to.have.length(1);
     const empty = await api.post('/api/position-rules/bulk', { rules: [] }, user.token);
     expect(empty.body.error).to.equal('No valid rules to save. Ensure trigger values are > 0.');
   });

@@ -13,7 +13,7 @@ const ADVANCED_LIMIT =
 const BASIC_LIMIT =
   'Rules can cover up to 50 holdings on the Basic tier. Upgrade to the Advanced tier to protect up to 200 holdings.';
 
-describe('position rules: tier limits on holdings covered (spec §6)', () => {
+describe('position rules: tier limits on holdings covered', () => {
   const { app, api, users } = rulesSuite();
   before(async () => {
     await publishPrices(app, Object.fromEntries(SYMBOLS.map((s) => [s, 1000])));

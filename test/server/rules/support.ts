@@ -3,6 +3,7 @@ import type { ApiPositionRule, ApiRuleExecution } from '@app/common/api/rules';
 import type { Exchange } from '@app/common/instruments/types';
 import type { Quote, TickBatch } from '@app/common/market/tick-batch';
 import { and, eq, inArray } from 'drizzle-orm';
+import { retryOnDeadlock } from '../../../server/src/db/deadlock.ts';
 import { quotes, users } from '../../../server/src/db/schema.ts';
 import { appSuite, bootApp, type BootOptions, type SuiteOptions, type TestApp } from '../../helpers/app.ts';
 import { apiClient, type ApiResponse } from '../../helpers/http.ts';
@@ -134,12 +135,9 @@ export function settledExecution(
  */
 export async function forgetUsers(app: TestApp, people: SignedInUser[]): Promise<void> {
   if (people.length === 0) return;
-  await app.runtime.deps.db.delete(users).where(
-    inArray(
-      users.id,
-      people.map((p) => p.id),
-    ),
-  );
+  // The app is still running: a job of its own may hold one of their rows (see deadlock.ts).
+  const ids = people.map((p) => p.id);
+  await retryOnDeadlock(() => app.runtime.deps.db.delete(users).where(inArray(users.id, ids)));
 }
 
 /** Signs in fresh users and remembers them for `forget()` in an `after` hook. */

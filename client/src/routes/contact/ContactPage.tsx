@@ -35,7 +35,7 @@ const CHANNELS = [
   },
 ];
 
-/** Contact and FAQ (spec §2 Contact). */
+/** Contact and FAQ (docs/pages.md). */
 export default function ContactPage() {
   useDocumentTitle('Contact Us');
   useScrollToHash();

@@ -6,7 +6,7 @@ interface FaqTopic {
   items: { question: string; answer: ReactNode }[];
 }
 
-/** FAQ topics of spec §2 Contact: getting started, file formats, alerts, data security. */
+/** FAQ topics of the Contact page (docs/pages.md): getting started, file formats, alerts, data security. */
 export const FAQ_TOPICS: FaqTopic[] = [
   {
     title: 'Getting started',
@@ -124,8 +124,9 @@ export const FAQ_TOPICS: FaqTopic[] = [
         question: 'Can I delete my data?',
         answer: (
           <p>
-            Yes. You can delete holdings at any time, and you can ask us to close your account and erase your
-            data by emailing support.
+            Yes. In <Link to="/settings">Settings</Link>, under Your data, Delete my account deletes your
+            account and all its data at once; Download my data gives you a copy first. You can also delete
+            single holdings at any time.
           </p>
         ),
       },

@@ -28,8 +28,8 @@ import { useAlertQuota } from './useAlertQuota.ts';
 const quoteOf = (key: string) => quoteStore.get(key);
 
 /**
- * Dashboard (spec §2): the Getting Started checklist, then how many holdings rules protect, the
- * summary cards, allocation and movers.
+ * Dashboard (docs/holdings.md#holdings-and-dashboard-screens): the Getting Started checklist, then
+ * how many holdings rules protect, the summary cards, allocation and movers.
  */
 export default function DashboardPage() {
   useDocumentTitle('Dashboard');
@@ -39,7 +39,7 @@ export default function DashboardPage() {
   const version = useQuotesVersion();
   const firstName = user?.name.split(' ')[0];
 
-  // A failed fetch counts as no data (spec §7): the checklist still shows.
+  // A failed fetch counts as no data: the checklist still shows.
   const holdings = useMemo(() => portfolio.holdings ?? [], [portfolio.holdings]);
   const rows = useMemo(() => aggregateHoldings(holdings, portfolio.rules), [holdings, portfolio.rules]);
   const names = useMemo(

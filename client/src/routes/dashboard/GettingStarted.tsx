@@ -10,7 +10,7 @@ interface GettingStartedProps {
 
 const RULES_TOOLTIP = 'Add holdings first, then set up rules';
 
-/** The Getting Started checklist (spec §2 Dashboard, §4 Dashboard checklist). */
+/** The Getting Started checklist (docs/holdings.md#holdings-and-dashboard-screens). */
 export function GettingStarted({ hasHoldings, rulesDone, onHoldingsAdded }: GettingStartedProps) {
   return (
     <section className="card getting-started" aria-labelledby="getting-started-title">
@@ -21,7 +21,7 @@ export function GettingStarted({ hasHoldings, rulesDone, onHoldingsAdded }: Gett
         {hasHoldings ? 'One step left: protect your holdings.' : 'Two steps and your portfolio is guarded.'}
       </p>
       <ol className="checklist">
-        {/* Spec §2: the holdings step is shown until the user has any holdings. */}
+        {/* The holdings step is shown until the user has any holdings. */}
         {hasHoldings ? null : (
           <li className="checklist-step">
             <StepMark done={false} number={1} />

@@ -1,6 +1,7 @@
 import { formatCompactInr } from '@app/common/format/money';
 import { anyPriced, unpricedNote } from '@app/common/portfolio/summary';
 import type { PortfolioSummary } from '@app/common/portfolio/types';
+import { QUOTA_REACHED_NOTE, quotaPolicy } from '@app/common/rules/tiers';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { gainClass, signedInr, signedPercent } from '../holdings/table/format.ts';
@@ -13,7 +14,7 @@ interface SummaryCardsProps {
   quota: AlertQuota;
 }
 
-/** Cards shown once holdings exist: Holdings and Active Rules (spec §2), value and alerts. */
+/** Cards shown once holdings exist: Holdings and Active Rules, value and alerts. */
 export function SummaryCards({ holdingsCount, activeRules, summary, quota }: SummaryCardsProps) {
   return (
     <ul className="summary-cards" aria-label="Summary">
@@ -47,8 +48,12 @@ export function SummaryCards({ holdingsCount, activeRules, summary, quota }: Sum
         <span className="summary-card-value">
           {quota.total === null ? quota.used : `${quota.used} of ${quota.total}`}
         </span>
-        <span className="summary-card-note">
-          {quota.subscription_tier === 'advanced' ? 'Advanced plan: unlimited' : 'Basic plan'}
+        <span className="summary-card-note" title={quotaPolicy(quota.subscription_tier)}>
+          {quota.subscription_tier === 'advanced'
+            ? 'Advanced plan: unlimited'
+            : quota.total !== null && quota.used >= quota.total
+              ? QUOTA_REACHED_NOTE
+              : 'Basic plan · stop losses always emailed'}
         </span>
       </li>
     </ul>

@@ -12,8 +12,8 @@ interface HeldPosition {
 }
 
 /**
- * Spec §4: the rules step is complete once an active rule matches a held symbol+exchange and
- * applies to all holdings or targets that holding's account.
+ * The rules step (docs/holdings.md#holdings-and-dashboard-screens) is complete once an active rule
+ * matches a held symbol+exchange and applies to all holdings or targets that holding's account.
  */
 export function rulesStepComplete(
   holdings: readonly HeldPosition[],

@@ -5,7 +5,8 @@ import {
   StatusBadge,
   TriggeredAt,
 } from './ExecutionParts.tsx';
-import { executionPriceLines, type HistoryExecution } from './executionDisplay.ts';
+import { DeliveryBadges, DeliveryDetails } from './Deliveries.tsx';
+import { executionPriceLines, executionSubject, type HistoryExecution } from './executionDisplay.ts';
 
 /** The History list under 768 px: one card per execution instead of the wide table. */
 export function ExecutionCards({ executions }: { executions: HistoryExecution[] }) {
@@ -17,8 +18,9 @@ export function ExecutionCards({ executions }: { executions: HistoryExecution[] 
             <span className="history-symbol">
               <ExecutionSymbol execution={execution} />
             </span>
-            <StatusBadge status={execution.status} />
+            <StatusBadge status={execution.status} executionType={execution.execution_type} />
           </div>
+          <DeliveryBadges deliveries={execution.deliveries} />
           <dl className="execution-card-details">
             <div>
               <dt>Rule Type</dt>
@@ -45,6 +47,7 @@ export function ExecutionCards({ executions }: { executions: HistoryExecution[] 
               </dd>
             </div>
           </dl>
+          <DeliveryDetails deliveries={execution.deliveries} subject={executionSubject(execution)} />
         </li>
       ))}
     </ul>

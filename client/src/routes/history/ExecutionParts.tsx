@@ -1,5 +1,4 @@
 import { Fragment } from 'react';
-import { DIGEST_EXECUTION, DIGEST_HISTORY_LABEL } from '@app/common/digest/index';
 import {
   executionPriceLines,
   IN_APP_ONLY,
@@ -7,15 +6,20 @@ import {
   ruleTypeLabel,
   statusLabel,
   statusTone,
+  subjectLabel,
   triggeredAtLines,
   type HistoryExecution,
 } from './executionDisplay.ts';
 
-/** The status badge: SUCCESS green, FAILED red, 'In-app only' grey, anything else yellow. */
-export function StatusBadge({ status }: { status: string }) {
+/** The status badge: 'Alert sent' green, 'Not sent' red, anything else ('In-app only') yellow. */
+export function StatusBadge({ status, executionType }: { status: string; executionType?: string }) {
   return (
-    <span className={`badge badge-${statusTone(status)} execution-status`} title={statusTitle(status)}>
-      {statusLabel(status)}
+    <span
+      className={`badge badge-${statusTone(status)} execution-status`}
+      data-status={status}
+      title={statusTitle(status)}
+    >
+      {statusLabel(status, executionType)}
     </span>
   );
 }
@@ -35,7 +39,7 @@ export function TriggeredAt({ executedAt }: { executedAt: string }) {
   );
 }
 
-/** The rule's type ('TRAILING STOP LOSS', 'Re-armed · …') and, when the server names it, the rule's name. */
+/** The rule's type ('Trailing stop loss', 'Re-armed · …') and, when the server names it, the rule's name. */
 export function ExecutionRule({ execution }: { execution: HistoryExecution }) {
   return (
     <>
@@ -47,12 +51,10 @@ export function ExecutionRule({ execution }: { execution: HistoryExecution }) {
   );
 }
 
-/** An evening digest's row: a summary email, with no instrument and no prices. */
-const isDigest = (execution: HistoryExecution) => execution.execution_type === DIGEST_EXECUTION;
-
-/** The symbol and its exchange; 'Evening digest' for a digest's row. */
+/** The symbol and its exchange; 'Evening digest' or 'Test message' for a row that names no instrument. */
 export function ExecutionSymbol({ execution }: { execution: HistoryExecution }) {
-  if (isDigest(execution)) return <span>{DIGEST_HISTORY_LABEL}</span>;
+  const label = subjectLabel(execution);
+  if (label) return <span>{label}</span>;
   return (
     <>
       <span>{execution.symbol}</span>

@@ -6,9 +6,13 @@ import {
   StatusBadge,
   TriggeredAt,
 } from './ExecutionParts.tsx';
-import type { HistoryExecution } from './executionDisplay.ts';
+import { DeliveryBadges, DeliveryDetails } from './Deliveries.tsx';
+import { executionSubject, type HistoryExecution } from './executionDisplay.ts';
 
-/** The History table (spec §2): Symbol, Rule Type, Triggered At, Status, Message. */
+/**
+ * The History table (docs/exit-rules.md): Symbol, Rule Type, Triggered At, Status (with a badge per
+ * channel it went to), Message (with where it went, folded).
+ */
 export function ExecutionsTable({ executions }: { executions: HistoryExecution[] }) {
   return (
     <div className="table-wrap history-table-wrap">
@@ -37,10 +41,12 @@ export function ExecutionsTable({ executions }: { executions: HistoryExecution[]
                 <TriggeredAt executedAt={execution.executed_at} />
               </td>
               <td>
-                <StatusBadge status={execution.status} />
+                <StatusBadge status={execution.status} executionType={execution.execution_type} />
+                <DeliveryBadges deliveries={execution.deliveries} />
               </td>
               <td className="history-message">
                 <ExecutionMessage execution={execution} />
+                <DeliveryDetails deliveries={execution.deliveries} subject={executionSubject(execution)} />
               </td>
             </tr>
           ))}

@@ -11,7 +11,7 @@ import { ExecutionsTable } from './ExecutionsTable.tsx';
 import { DEFAULT_PERIOD, PERIODS, type PeriodDays } from './executionDisplay.ts';
 import { useExecutions } from './useExecutions.ts';
 
-/** Rule Execution History (spec §2 History): every alert your rules raised, by period. */
+/** Rule Execution History (docs/exit-rules.md, History): every alert your rules raised, by period. */
 export default function HistoryPage() {
   useDocumentTitle('History');
   const [days, setDays] = useState<PeriodDays>(DEFAULT_PERIOD);

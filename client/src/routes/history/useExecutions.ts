@@ -1,5 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { MAX_DELIVERY_IDS, type ApiExecutionDeliveries } from '@app/common/rules/responses';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, isAbortError } from '../../api/client.ts';
+import { useLiveEvent } from '../../live/hooks.ts';
 import {
   periodWindow,
   type ExecutionsPage,
@@ -7,10 +9,10 @@ import {
   type PeriodDays,
 } from './executionDisplay.ts';
 
-/** The spec's text for any failed History load (§8). */
+/** The text for any failed History load (docs/exit-rules.md). */
 export const HISTORY_LOAD_ERROR = 'Failed to load history';
 
-/** Rows per request (spec §7: limit 100). */
+/** Rows per request (`limit`). */
 export const PAGE_SIZE = 100;
 
 interface Loaded {
@@ -25,6 +27,66 @@ function fetchPage(window: Loaded['window'], offset: number, signal?: AbortSigna
   return api.get<ExecutionsPage>('/rule-executions', {
     query: { ...window, limit: PAGE_SIZE, offset },
     signal,
+  });
+}
+
+/** How long settles are gathered before their rows' deliveries are fetched in one request. */
+const REFRESH_DELAY_MS = 300;
+
+/**
+ * Follows the `execution:status` push (an execution's deliveries settled): the row's status is
+ * patched at once, and its deliveries (and those of the notice's other rows, which show the
+ * lead's) fetched again, the settles of a short while gathered into one
+ * `GET /api/rule-executions/deliveries?ids=` (docs/notifications.md#where-each-alert-went).
+ */
+function useSettledDeliveries(
+  loaded: Loaded | null,
+  setLoaded: (update: (prev: Loaded | null) => Loaded | null) => void,
+) {
+  const due = useRef(new Set<string>());
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  const refresh = useCallback(async () => {
+    timer.current = null;
+    const ids = [...due.current];
+    due.current.clear();
+    for (let i = 0; i < ids.length; i += MAX_DELIVERY_IDS) {
+      const chunk = ids.slice(i, i + MAX_DELIVERY_IDS);
+      try {
+        const { deliveries } = await api.get<ApiExecutionDeliveries>('/rule-executions/deliveries', {
+          query: { ids: chunk.join(',') },
+        });
+        setLoaded(
+          (prev) =>
+            prev && {
+              ...prev,
+              executions: prev.executions.map((e) =>
+                deliveries[e.id] ? { ...e, deliveries: deliveries[e.id]! } : e,
+              ),
+            },
+        );
+      } catch (err) {
+        // The badges stay as they were; the next load shows them right.
+        console.debug('Could not refresh the deliveries of settled executions', err);
+      }
+    }
+  }, [setLoaded]);
+
+  useLiveEvent('execution:status', ({ id, status }) => {
+    const rows = loaded?.executions.filter((e) => e.id === id || e.notice_id === id) ?? [];
+    if (rows.length === 0) return;
+    setLoaded(
+      (prev) =>
+        prev && { ...prev, executions: prev.executions.map((e) => (e.id === id ? { ...e, status } : e)) },
+    );
+    for (const row of rows) due.current.add(row.id);
+    timer.current ??= setTimeout(() => void refresh(), REFRESH_DELAY_MS);
   });
 }
 
@@ -59,6 +121,7 @@ export function useExecutions(days: PeriodDays) {
   }, [days, key]);
 
   const current = loaded?.key === key ? loaded : null;
+  useSettledDeliveries(current, setLoaded);
 
   const loadMore = useCallback(async () => {
     if (!current) return;

@@ -16,7 +16,7 @@ export interface AccountRulesProps {
 }
 
 /**
- * The rules of one account's holding in an expanded row (spec §2, §4): each saved rule with its
+ * The rules of one account's holding in an expanded row (docs/exit-rules.md): each saved rule with its
  * level and status, this row's unsaved draft, and Add Rule ('+ Add' while no rule is active).
  */
 export function AccountRules({ holding, account, accountName }: AccountRulesProps) {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Modal } from './Modal.tsx';
+import { Modal } from '../../components/Modal.tsx';
 
 interface ConfirmDialogProps {
   title: string;

@@ -1,6 +1,8 @@
 import { ShieldIcon, UploadIcon } from '../../components/icons.tsx';
 
 interface HoldingsActionsProps {
+  /** False while the holdings load: Delete All is shown, disabled, so the buttons do not move when they arrive. */
+  loaded: boolean;
   hasHoldings: boolean;
   adding: boolean;
   onAddNew: () => void;
@@ -10,8 +12,12 @@ interface HoldingsActionsProps {
   onPriceGuard: () => void;
 }
 
-/** The page's buttons (spec §2): Price Guard, Add New, Upload CSV, Delete All Holdings. */
+/**
+ * The page's buttons (docs/holdings.md#holdings-and-dashboard-screens): Price Guard, Add New,
+ * Upload CSV, Delete All Holdings.
+ */
 export function HoldingsActions({
+  loaded,
   hasHoldings,
   adding,
   onAddNew,
@@ -36,8 +42,13 @@ export function HoldingsActions({
       <button type="button" className="btn btn-secondary btn-sm" onClick={onUpload}>
         <UploadIcon size={18} /> Upload CSV
       </button>
-      {hasHoldings ? (
-        <button type="button" className="btn btn-ghost btn-sm btn-danger-text" onClick={onDeleteAll}>
+      {hasHoldings || !loaded ? (
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm btn-danger-text"
+          disabled={!loaded}
+          onClick={onDeleteAll}
+        >
           Delete All Holdings
         </button>
       ) : null}

@@ -30,6 +30,7 @@ export function HoldingsDialogs({ uploadOpen, onCloseUpload, onUploaded, deletio
               ? `This removes ${target.row.symbol} (${target.row.exchange}) from all ${target.row.accounts.length} accounts that hold it.`
               : `This removes ${target.row.symbol} (${target.row.exchange}) from your holdings.`}
           </p>
+          {deletion.comesBack ? <p className="text-muted">{deletion.comesBack}</p> : null}
         </ConfirmDialog>
       ) : null}
       {target?.kind === 'all' ? (

@@ -39,11 +39,11 @@ import { HoldingsList } from './table/HoldingsList.tsx';
 import type { UploadSummary } from './upload/uploadApi.ts';
 import { useHoldingDeletion } from './useHoldingDeletion.ts';
 import { usePortfolio } from './usePortfolio.ts';
-import { ValuesVisibleContext } from './valuesVisibility.ts';
+import { useRememberedValuesVisible, ValuesVisibleContext } from './valuesVisibility.ts';
 
 /**
- * Holdings (spec §2): summary, the live holdings table with each account's rules, Price Guard,
- * the rule dialogs, upload, manual entry, edit and delete.
+ * Holdings (docs/holdings.md#holdings-and-dashboard-screens): summary, the live holdings table with
+ * each account's rules, Price Guard, the rule dialogs, upload, manual entry, edit and delete.
  */
 export default function HoldingsPage() {
   useDocumentTitle('Holdings');
@@ -57,7 +57,7 @@ export default function HoldingsPage() {
   const [accountId, setAccountId] = useState('');
   const [sort, setSort] = useState(DEFAULT_SORT);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const [valuesVisible, setValuesVisible] = useState(false);
+  const [valuesVisible, toggleValuesVisible] = useRememberedValuesVisible();
   const [density, setDensity] = useDensity();
 
   // ?upload=csv opens the upload dialog (then leaves the address).
@@ -122,12 +122,21 @@ export default function HoldingsPage() {
     (keys: readonly string[]) => setExpanded((prev) => new Set([...prev, ...keys])),
     [],
   );
+  const collapse = useCallback(
+    (keys: readonly string[]) =>
+      setExpanded((prev) => {
+        const next = new Set(prev);
+        for (const key of keys) next.delete(key);
+        return next;
+      }),
+    [],
+  );
   const rules = useRulesPage({
-    rows: guardRows,
     holdings,
     rules: portfolio.rules,
     reload,
     expand,
+    collapse,
     notify: setNotice,
   });
 
@@ -165,6 +174,7 @@ export default function HoldingsPage() {
               <p>Your holdings across every demat account, at live NSE and BSE prices.</p>
             </div>
             <HoldingsActions
+              loaded={loaded}
               hasHoldings={hasHoldings}
               adding={adding}
               onAddNew={() => setAdding((open) => !open)}
@@ -220,9 +230,8 @@ export default function HoldingsPage() {
               <PortfolioSummary
                 rows={allRows}
                 visible={valuesVisible}
-                onToggleVisible={() => setValuesVisible((shown) => !shown)}
+                onToggleVisible={toggleValuesVisible}
               />
-              <RulesBar rules={portfolio.rules} onOpen={rules.openDialog} />
               <section className="card holdings-card" aria-labelledby="holdings-title">
                 <h2 id="holdings-title" className="visually-hidden">
                   Holdings
@@ -261,6 +270,7 @@ export default function HoldingsPage() {
                   />
                 )}
               </section>
+              <RulesBar rules={portfolio.rules} onOpen={rules.openDialog} />
             </>
           ) : null}
           <HoldingsDialogs
@@ -276,7 +286,15 @@ export default function HoldingsPage() {
             drafts={rules.drafts}
             accountNames={names}
             onClose={rules.closeDialog}
+            onOpen={rules.openDialog}
             onGuard={rules.applyPriceGuard}
+            guard={{
+              pricing: rules.pricing,
+              save: (targets) => void rules.saveGuard(targets),
+              saving: rules.saving,
+              problem: rules.problem,
+              dismissProblem: rules.dismissProblem,
+            }}
             onChanged={reload}
             notify={setNotice}
           />

@@ -11,9 +11,10 @@ import { LiveNumber } from './table/LiveNumber.tsx';
 import { HIDDEN_VALUE } from './valuesVisibility.ts';
 
 /**
- * The Portfolio Summary (spec §2): Total Investment, Current Value, P&L, Holdings Count and
- * today's change, at live prices. Values are hidden (****) until the eye toggle shows them; the
- * page owns that choice, so the rows' amounts hide with it (valuesVisibility.ts).
+ * The Portfolio Summary (docs/holdings.md#holdings-and-dashboard-screens): Total Investment,
+ * Current Value, P&L, Holdings Count and today's change, at live prices. Values are hidden (****)
+ * until the eye toggle shows them; the page owns that choice, so the rows' amounts hide with it
+ * (valuesVisibility.ts).
  */
 export function PortfolioSummary({
   rows,

@@ -1,6 +1,6 @@
 /**
  * The holdings list's density, remembered in this browser (localStorage): 'comfortable' (the
- * spec's table and cards) or 'compact' (Kite-like: one short line per holding on a wide
+ * full table and cards) or 'compact' (Kite-like: one short line per holding on a wide
  * screen, with the current value; a two-line row per holding on a phone).
  */
 import { useCallback, useState } from 'react';

@@ -1,7 +1,7 @@
 /**
  * Pure helpers of the Holdings page (unit-tested): the holding shape `GET /api/holdings`
  * answers with, the quotes it carries, the search, account and protection filters, and the
- * load-error texts of spec §8.
+ * load-error texts of docs/holdings.md#holdings-and-dashboard-screens.
  */
 import { priceChange } from '@app/common/market/quote-math';
 import { isUnprotected } from '@app/common/portfolio/coverage';
@@ -24,6 +24,8 @@ export interface ApiHolding extends RawHolding {
   /** The feed has stopped pricing this instrument (delisted?): `current_price` is its last price. */
   quote_unavailable?: boolean | null;
   broker_account_id: string;
+  /** False for a symbol not in the exchange list (a typo): it will never have a price. */
+  listed?: boolean;
   account_label?: string | null;
   updated_at?: string;
 }
@@ -108,7 +110,7 @@ export function isInlineEditable(row: AggregatedHolding): boolean {
 }
 
 /**
- * The Holdings load error of spec §8: the server's own refusal ('Failed to fetch holdings: …'),
+ * The Holdings load error: the server's own refusal ('Failed to fetch holdings: …'),
  * an HTTP failure ('Network error: 503 - …'), no answer ('Network error: Unable to connect to
  * server'), or anything else ('Error: …').
  */
@@ -130,7 +132,7 @@ export interface SortState {
   direction: SortDirection;
 }
 
-/** Spec §2: symbol ascending to begin with. */
+/** Symbol ascending to begin with. */
 export const DEFAULT_SORT: SortState = { field: 'symbol', direction: 'asc' };
 
 /** Clicking the active column flips its direction; another column starts ascending. */

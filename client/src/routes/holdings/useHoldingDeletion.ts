@@ -17,9 +17,33 @@ export const DELETE_MESSAGES = {
   all: 'Failed to delete all holdings. Please try again.',
 } as const;
 
+/** "A, B and C". */
+function joinNames(names: readonly string[]): string {
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
 /**
- * Deleting a holding (each account's row, `DELETE /api/holdings/:id`) or all holdings
- * (`DELETE /api/holdings/all`) after a confirmation, with the spec §8 failure texts.
+ * What deleting a row does not undo: the lots of upload accounts come back when their broker file,
+ * which still lists the stock, is uploaded again ("The lot in Zerodha · AB1234 comes back at its
+ * next upload, …"); '' when every lot was added by hand.
+ */
+export function comesBackSentence(
+  row: AggregatedHolding,
+  accountName: (accountId: string) => string,
+): string {
+  const imported = row.accounts
+    .filter((a) => a.broker_type !== 'USER_ADDED')
+    .map((a) => accountName(String(a.broker_account_id)));
+  if (imported.length === 0) return '';
+  return imported.length === 1
+    ? `The lot in ${imported[0]} comes back at its next upload if that file still lists ${row.symbol}.`
+    : `The lots in ${joinNames(imported)} come back at their next upload if those files still list ${row.symbol}.`;
+}
+
+/**
+ * Deleting a holding (each account's row, `DELETE /api/holdings/:id`) or all holdings (`DELETE
+ * /api/holdings/all`) after a confirmation, with the failure texts of
+ * docs/holdings.md#holdings-and-dashboard-screens.
  */
 export function useHoldingDeletion(
   reload: () => Promise<void>,
@@ -70,6 +94,8 @@ export function useHoldingDeletion(
 
   return {
     target,
+    /** For the confirmation: which accounts' lots come back at their next upload. */
+    comesBack: target?.kind === 'one' ? comesBackSentence(target.row, accountName) : '',
     busy,
     problem,
     ask: setTarget,

@@ -13,5 +13,5 @@ export function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches);
 }
 
-/** Below 768 px the holdings show as cards (spec §2 mobile layout). */
+/** Below 768 px the holdings show as cards (docs/holdings.md#holdings-and-dashboard-screens). */
 export const MOBILE_QUERY = '(max-width: 767.98px)';

@@ -13,7 +13,7 @@ export interface PortfolioState {
   /** Null until the first snapshot arrived. */
   holdings: ApiHolding[] | null;
   rules: RuleSummary[];
-  /** The spec §8 load error, shown in the dismissible red box. */
+  /** The load error (docs/holdings.md#holdings-and-dashboard-screens), shown in the dismissible red box. */
   error: string | null;
 }
 

@@ -6,7 +6,7 @@ import { useSession } from '../../session/context.ts';
 import { HOW_IT_WORKS_STEPS } from './steps.tsx';
 import { SubscriptionTiers } from './SubscriptionTiers.tsx';
 
-/** How it Works / Help Center (spec §2 Know more). */
+/** How it Works / Help Center (docs/pages.md). */
 export default function KnowMorePage() {
   useDocumentTitle('How it Works');
   useScrollToHash();

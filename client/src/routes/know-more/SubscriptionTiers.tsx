@@ -24,7 +24,7 @@ const TIERS = [
   },
 ] as const;
 
-/** The two plans (spec §6), shown to signed-in users only, with their own plan marked. */
+/** The two plans (docs/exit-rules.md, Meaning), shown to signed-in users only, with their own plan marked. */
 export function SubscriptionTiers({ currentTier }: { currentTier: SessionUser['subscription_tier'] }) {
   return (
     <div className="tier-grid">

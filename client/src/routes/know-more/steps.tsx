@@ -10,7 +10,7 @@ interface HowItWorksStep {
   points: StepPoint[];
 }
 
-/** The four steps of spec §2 Know more. */
+/** The four steps of Know more (docs/pages.md). */
 export const HOW_IT_WORKS_STEPS: HowItWorksStep[] = [
   {
     title: 'Sign in with Google',

@@ -1,4 +1,7 @@
+import { ACCOUNT_TEXTS } from '@app/common/api/account';
+import { useState } from 'react';
 import { Link } from 'react-router';
+import { Banner } from '../../components/Banner.tsx';
 import {
   ActivityIcon,
   BellIcon,
@@ -8,6 +11,7 @@ import {
   UploadIcon,
 } from '../../components/icons.tsx';
 import { useDocumentTitle } from '../../layout/useDocumentTitle.ts';
+import { useSession } from '../../session/context.ts';
 import { GetStartedButton } from './GetStartedButton.tsx';
 import { HeroPreview } from './HeroPreview.tsx';
 import { useGetStarted } from './useGetStarted.ts';
@@ -48,14 +52,22 @@ const STEPS = [
   },
 ];
 
-/** The public landing page (spec §2 Landing). */
+/** The public landing page (docs/pages.md). */
 export default function LandingPage() {
   useDocumentTitle(null);
   const { checking, getStarted } = useGetStarted();
   const start = () => void getStarted();
+  const { state } = useSession();
+  const [noticeDismissed, setNoticeDismissed] = useState(false);
+  const deleted = state.status === 'anonymous' && state.accountDeleted === true && !noticeDismissed;
 
   return (
     <div className="landing">
+      {deleted ? (
+        <div className="container landing-notice">
+          <Banner onDismiss={() => setNoticeDismissed(true)}>{ACCOUNT_TEXTS.deleted}</Banner>
+        </div>
+      ) : null}
       <section className="hero" aria-labelledby="hero-title">
         <div className="container hero-grid">
           <div className="hero-copy">

@@ -5,7 +5,7 @@ import { useSession } from '../../session/context.ts';
 import { verifyStoredSession } from '../../session/verify.ts';
 
 /**
- * The Get Started action of spec §2 Landing: no stored token → /login; otherwise verify it
+ * The Get Started action (docs/auth.md#in-the-browser): no stored token → /login; otherwise verify it
  * (one refresh on a 401, both new tokens stored) → /dashboard; any failure clears the tokens
  * → /login. `checking` is true meanwhile, so the buttons can read 'Checking...'.
  */

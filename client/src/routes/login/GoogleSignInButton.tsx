@@ -6,7 +6,7 @@ interface GoogleSignInButtonProps {
   clientId: string;
   /** Receives the ID token Google issued after the user picked an account. */
   onCredential: (credential: string) => void;
-  /** Receives a user-facing error text (spec §8 sign-in provider problems). */
+  /** Receives a user-facing error text (Google's problems: docs/pages.md, Login). */
   onError: (message: string) => void;
 }
 

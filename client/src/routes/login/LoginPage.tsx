@@ -11,18 +11,22 @@ import type { SignInResult } from '../../session/types.ts';
 import { DemoSignInForm } from './DemoSignInForm.tsx';
 import { GoogleSignInButton } from './GoogleSignInButton.tsx';
 import { useAuthConfig } from './useAuthConfig.ts';
+import '../../styles/login.css';
 
 const LOGIN_FAILED = 'Login failed. Please try again.';
 
 /**
- * The spec's failure text (§8 Login failure). Only a rate limit keeps the server's sentence,
+ * The failure text (docs/pages.md, Login). Only a rate limit keeps the server's sentence,
  * since it tells the user how long to wait rather than to try again at once.
  */
 function loginFailure(err: unknown): string {
   return err instanceof ApiError && err.status === 429 && err.fromServer ? err.message : LOGIN_FAILED;
 }
 
-/** Sign-in (spec §2 Login): Google when configured, demo sign-in in demo mode. */
+/** Why a signed-in tab landed here: another tab of this browser signed out. */
+export const SIGNED_OUT_ELSEWHERE = 'You were signed out in another tab. Sign in again to continue.';
+
+/** Sign-in (docs/pages.md): Google when configured, demo sign-in in demo mode. */
 export default function LoginPage() {
   useDocumentTitle('Sign in');
   const [params] = useSearchParams();
@@ -73,6 +77,11 @@ export default function LoginPage() {
           </p>
         </div>
 
+        {state.status === 'anonymous' && state.signedOutElsewhere ? (
+          <p className="login-notice" role="status">
+            {SIGNED_OUT_ELSEWHERE}
+          </p>
+        ) : null}
         <ErrorBox message={error} onDismiss={() => setError(null)} />
         {busy ? <LoadingMessage>Signing you in...</LoadingMessage> : null}
 

@@ -1,7 +1,7 @@
 import { LegalDocument } from '../../components/LegalDocument.tsx';
 import { PRIVACY_SECTIONS } from './privacySections.tsx';
 
-/** Privacy Policy: twelve sections (spec §2 Terms and Privacy). */
+/** Privacy Policy: twelve sections (docs/pages.md). */
 export default function PrivacyPage() {
   return (
     <LegalDocument

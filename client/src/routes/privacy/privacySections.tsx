@@ -100,12 +100,19 @@ export const PRIVACY_SECTIONS: LegalSection[] = [
     id: 'your-rights',
     title: 'Your rights',
     body: (
-      <p>
-        You can ask to access, correct or delete your personal data, withdraw consent (which closes your
-        account), and nominate someone to exercise these rights on your behalf. Write to {mail}; we reply
-        within 24 hours and act on requests within 30 days. If you are not satisfied, you may complain to the
-        Data Protection Board of India.
-      </p>
+      <>
+        <p>
+          In Settings, under Your data, you can download a copy of your data (one JSON file) and delete your
+          account yourself at any time: your account and all its data are deleted at once, every device is
+          signed out and we send a last email to confirm it.
+        </p>
+        <p>
+          You can also ask to access, correct or delete your personal data, withdraw consent (which closes
+          your account), and nominate someone to exercise these rights on your behalf. Write to {mail}; we
+          reply within 24 hours and act on requests within 30 days. If you are not satisfied, you may complain
+          to the Data Protection Board of India.
+        </p>
+      </>
     ),
   },
   {

@@ -1,3 +1,4 @@
+import { quotaPolicy } from '@app/common/rules/tiers';
 import type { SessionUser } from '../../session/types.ts';
 import { accountDetails } from './accountDetails.ts';
 
@@ -23,6 +24,10 @@ export function AccountCard({ user }: { user: SessionUser | null }) {
           <dd>
             <span className="badge badge-primary">{details.tier}</span>
           </dd>
+        </div>
+        <div>
+          <dt>Email alerts</dt>
+          <dd>{quotaPolicy(user?.subscription_tier)}</dd>
         </div>
       </dl>
     </section>

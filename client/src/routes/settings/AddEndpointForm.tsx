@@ -14,8 +14,8 @@ interface AddEndpointFormProps {
 }
 
 /**
- * The inline Add form of spec §2 Settings: Email or WhatsApp, one value checked with the
- * server's own rules (spec §5) before it is sent. A failed add keeps what the user typed.
+ * The inline Add form of Settings (docs/notifications.md): Email or WhatsApp, one value checked
+ * with the server's own rules before it is sent. A failed add keeps what the user typed.
  */
 export function AddEndpointForm({ onAdd, onCancel }: AddEndpointFormProps) {
   const [type, setType] = useState<EndpointType>('email');

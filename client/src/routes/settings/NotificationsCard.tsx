@@ -1,16 +1,23 @@
-import type { EndpointType } from '@app/common/endpoints/validation';
+import { NO_ALERT_ENDPOINT_WARNING, type EndpointType } from '@app/common/endpoints/validation';
 import { useRef, useState } from 'react';
 import { Banner } from '../../components/Banner.tsx';
 import { ErrorBox } from '../../components/ErrorBox.tsx';
 import { BellIcon } from '../../components/icons.tsx';
 import { AddEndpointForm } from './AddEndpointForm.tsx';
 import { EndpointRow, WHATSAPP_NOTE } from './EndpointRow.tsx';
-import { InfoIcon, PlusIcon } from '../../components/icons.tsx';
+import { AlertCircleIcon, InfoIcon, PlusIcon } from '../../components/icons.tsx';
 import { useNotificationEndpoints } from './useNotificationEndpoints.ts';
+import { TelegramConnect } from './TelegramConnect.tsx';
+import { useTelegram } from './useTelegram.ts';
+import { PushDeviceControl } from './PushDeviceControl.tsx';
+import { usePushDevice } from './usePushDevice.ts';
+import type { ApiNotificationEndpoint } from '@app/common/endpoints/validation';
 
-/** The Notifications card of spec §2 Settings: where alerts are sent, and the Add form. */
-export function NotificationsCard() {
+/** The Notifications card of Settings (docs/notifications.md): where alerts are sent, the Add form, Connect Telegram. */
+export function NotificationsCard({ advanced }: { advanced: boolean }) {
   const state = useNotificationEndpoints();
+  const telegram = useTelegram(state.refresh);
+  const device = usePushDevice(state.addPush);
   const [adding, setAdding] = useState(false);
   const addButtonRef = useRef<HTMLButtonElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -27,8 +34,8 @@ export function NotificationsCard() {
     return failure;
   };
 
-  const remove = async (id: string) => {
-    const removed = await state.remove(id);
+  const remove = async (endpoint: ApiNotificationEndpoint) => {
+    const removed = await state.remove(endpoint);
     if (removed) headingRef.current?.focus();
     return removed;
   };
@@ -71,6 +78,14 @@ export function NotificationsCard() {
 
       {adding ? <AddEndpointForm onAdd={add} onCancel={closeForm} /> : null}
 
+      <PushDeviceControl
+        device={device}
+        listed={
+          state.endpoints?.some((e) => e.type === 'webpush' && e.value === device.thisEndpoint) ?? false
+        }
+        disabled={state.loading || state.loadFailed}
+      />
+
       {state.loading ? <EndpointsSkeleton /> : null}
       {state.endpoints?.length === 0 ? (
         <div className="settings-empty">
@@ -81,24 +96,43 @@ export function NotificationsCard() {
           <p className="text-muted">Add an endpoint to receive alerts</p>
         </div>
       ) : null}
+      {state.endpoints?.length && !state.endpoints.some((e) => e.notices.includes('alert')) ? (
+        <p className="notices-warning" role="status">
+          <AlertCircleIcon className="alert-icon" />
+          {NO_ALERT_ENDPOINT_WARNING}
+        </p>
+      ) : null}
       {state.endpoints?.length ? (
         <ul className="endpoint-list" aria-label="Notification endpoints">
           {state.endpoints.map((endpoint) => (
             <EndpointRow
               key={endpoint.id}
               endpoint={endpoint}
+              thisDevice={endpoint.type === 'webpush' && endpoint.value === device.thisEndpoint}
               resending={state.resendingId === endpoint.id}
               onResend={(id) => void state.resend(id)}
+              whatsappConfigured={state.whatsappConfigured === true}
+              onVerifyCode={state.verifyCode}
+              onResendCode={state.resendCode}
               onRemove={remove}
+              noticesFailure={state.noticeFailures[endpoint.id]}
+              onNotices={(e, notices) => void state.saveNotices(e, notices)}
+              onReconnect={() => void telegram.connect()}
+              onSendTest={state.sendTest}
             />
           ))}
         </ul>
       ) : null}
 
-      <div className="note-box">
-        <InfoIcon />
-        <p>{WHATSAPP_NOTE}</p>
-      </div>
+      <TelegramConnect telegram={telegram} endpoints={state.endpoints} advanced={advanced} />
+
+      {/* The note goes once the server says WhatsApp is configured (GET /api/whatsapp/status). */}
+      {state.whatsappConfigured === false ? (
+        <div className="note-box">
+          <InfoIcon />
+          <p>{WHATSAPP_NOTE}</p>
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -4,8 +4,9 @@ import '../../styles/settings.css';
 import { AccountCard } from './AccountCard.tsx';
 import { NotificationsCard } from './NotificationsCard.tsx';
 import { ProtectionCard } from './ProtectionCard.tsx';
+import { YourDataCard } from './YourDataCard.tsx';
 
-/** Settings (spec §2): notification endpoints, account information and protection. */
+/** Settings (docs/notifications.md): notification endpoints, account information, protection and your data. */
 export default function SettingsPage() {
   useDocumentTitle('Settings');
   const { user } = useSession();
@@ -13,13 +14,16 @@ export default function SettingsPage() {
     <div className="container page">
       <header className="page-header">
         <h1>Settings</h1>
-        <p>Where your alerts are sent, your account details, and how new holdings are protected.</p>
+        <p>
+          Where your alerts are sent, your account details, how new holdings are protected, and your data.
+        </p>
       </header>
       <div className="settings-grid">
-        <NotificationsCard />
+        <NotificationsCard advanced={user?.subscription_tier === 'advanced'} />
         <div className="settings-side">
           <AccountCard user={user} />
           <ProtectionCard />
+          <YourDataCard email={user?.email ?? null} />
         </div>
       </div>
     </div>

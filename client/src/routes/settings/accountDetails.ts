@@ -1,4 +1,4 @@
-/** The Account Information card's texts (spec §2 Settings). Pure: unit-tested in test/client. */
+/** The Account Information card's texts (docs/notifications.md). Pure: unit-tested in test/client. */
 import type { SessionUser } from '../../session/types.ts';
 
 const TIER_LABELS: Record<string, string> = { basic: 'Basic', advanced: 'Advanced' };

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { LegalDocument } from '../../components/LegalDocument.tsx';
 import { TERMS_SECTIONS } from './termsSections.tsx';
 
-/** Terms and Conditions (spec §2, last updated July 2025). */
+/** Terms and Conditions (docs/pages.md; last updated July 2025). */
 export default function TermsPage() {
   return (
     <LegalDocument

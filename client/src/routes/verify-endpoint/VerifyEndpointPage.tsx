@@ -5,7 +5,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { useDocumentTitle } from '../../layout/useDocumentTitle.ts';
 import { verifyEndpointToken, type VerifyOutcome } from './verifyToken.ts';
 
-/** Email endpoint verification landing: `/verify-endpoint?token=...` (spec §2). */
+/** Email endpoint verification landing: `/verify-endpoint?token=...` (docs/notifications.md). */
 export default function VerifyEndpointPage() {
   useDocumentTitle('Verify your email');
   const [params] = useSearchParams();
@@ -37,14 +37,21 @@ export default function VerifyEndpointPage() {
             <Spinner size="lg" />
             <h1>Verifying your email...</h1>
           </div>
-        ) : outcome.status === 'success' ? (
+        ) : outcome.status === 'success' || outcome.status === 'already' ? (
           <div className="status-card-body">
             <CheckCircleIcon size={48} className="status-icon status-icon-success" />
-            <h1>Email verified</h1>
-            <p>
-              Thank you for verifying your email address. You will now receive stock alert notifications when
-              your rules trigger.
-            </p>
+            <h1>{outcome.status === 'already' ? 'Email already verified' : 'Email verified'}</h1>
+            {outcome.status === 'already' ? (
+              <p>
+                This email address was already verified with this link: there is nothing more to do. Stock
+                alert notifications go to it when your rules trigger.
+              </p>
+            ) : (
+              <p>
+                Thank you for verifying your email address. You will now receive stock alert notifications
+                when your rules trigger.
+              </p>
+            )}
             <Link to="/settings" className="btn btn-primary">
               Go to Notification Settings
             </Link>

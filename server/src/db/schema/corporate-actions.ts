@@ -31,6 +31,12 @@ export const corporateActions = pgTable(
     adjustedAlerts: integer('adjusted_alerts'),
     adjustedHoldings: integer('adjusted_holdings'),
     notifiedUsers: integer('notified_users'),
+    /** Attempts to apply it that failed (each rolled back whole); the other actions go on. */
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    /** After a failure, when it is tried again, alone (back-off: corporate-actions/retry.ts). */
+    retryAt: tstz('retry_at'),
+    /** The last failure's error, for the operator (logged with the action too). */
+    lastFailure: text('last_failure'),
   },
   (t) => [
     uniqueIndex('corporate_actions_instrument_date_kind_uq').on(t.exchange, t.symbol, t.exDate, t.kind),

@@ -1,6 +1,7 @@
 /** Broker accounts and the holdings in them. */
+import { sql } from 'drizzle-orm';
 import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { id, createdAt, updatedAt, money, instrument } from './columns.ts';
+import { id, createdAt, updatedAt, money, instrument, tstz } from './columns.ts';
 import { ownerId } from './users.ts';
 
 export const brokerAccounts = pgTable(
@@ -40,11 +41,25 @@ export const holdings = pgTable(
     isin: text('isin'),
     quantity: money('quantity').notNull(),
     averagePrice: money('average_price').notNull(),
+    /**
+     * When the quantity and buy price were last set (entered, edited, or read from a broker file);
+     * a corporate action adjusts only a manual lot set before its ex-date's session opened.
+     */
+    lotSetAt: tstz('lot_set_at').notNull().defaultNow(),
+    /**
+     * Waiting for Price Guard since then: "Protect new holdings" was on when it was created but
+     * it had no price yet, so it gets its rule with its first price (rules/protect-on-price.ts).
+     */
+    guardPendingSince: tstz('guard_pending_since'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('holdings_user_account_symbol_uq').on(t.userId, t.brokerAccountId, t.symbol, t.exchange),
     index('holdings_instrument_idx').on(t.exchange, t.symbol),
+    // Each batch looks up the few holdings waiting for their first price: only they are indexed.
+    index('holdings_guard_pending_idx')
+      .on(t.exchange, t.symbol)
+      .where(sql`guard_pending_since is not null`),
   ],
 );

@@ -19,7 +19,7 @@ export const positionRules = pgTable(
       enum: ['FIXED_STOP_LOSS', 'TRAILING_STOP_LOSS', 'TAKE_PROFIT'],
     }).notNull(),
     triggerValue: money('trigger_value').notNull(),
-    valueType: text('value_type', { enum: ['PERCENT', 'ABSOLUTE'] }).notNull(),
+    valueType: text('value_type', { enum: ['PERCENT', 'ABSOLUTE', 'PRICE'] }).notNull(),
     /** What the trigger is measured from on every (re-)arming: the latest quote or the buy price. */
     reference: text('reference', { enum: ['current', 'buy_price'] })
       .notNull()
@@ -27,6 +27,13 @@ export const positionRules = pgTable(
     referencePrice: money('reference_price').notNull(),
     peakPrice: money('peak_price'),
     computedTriggerPrice: money('computed_trigger_price').notNull(),
+    /**
+     * When the levels were last set from a price (created, edited, enabled from the price,
+     * re-armed or raised to a new trailing peak); a corporate action adjusts only levels set
+     * before its ex-date's session opened. Enabling with the level kept, and the adjustment
+     * itself, leave it.
+     */
+    levelsSetAt: tstz('levels_set_at').notNull().defaultNow(),
     sellQuantityType: text('sell_quantity_type', { enum: ['ALL_REMAINING', 'PERCENTAGE', 'FIXED_AMOUNT'] })
       .notNull()
       .default('ALL_REMAINING'),
@@ -66,6 +73,8 @@ export const priceAlerts = pgTable(
     ...instrument(),
     direction: text('direction', { enum: ['above', 'below'] }).notNull(),
     price: money('price').notNull(),
+    /** When the user last set the price (a corporate action adjusts only a price set before its ex-date opened). */
+    priceSetAt: tstz('price_set_at').notNull().defaultNow(),
     note: text('note'),
     isActive: boolean('is_active').notNull().default(true),
     triggeredAt: tstz('triggered_at'),
@@ -95,10 +104,23 @@ export const ruleExecutions = pgTable(
     errorMessage: text('error_message'),
     message: text('message'),
     overQuota: boolean('over_quota').notNull().default(false),
+    /**
+     * The notice this execution was told in: rules of one user on one instrument that fire
+     * together make one notice (one email, one toast, one count against the quota), told by its
+     * lead execution, whose id this is; null on rows older than notices, and on notices
+     * (corporate actions, digests, re-armings) that are never grouped.
+     */
+    noticeId: uuid('notice_id'),
     readAt: tstz('read_at'),
     /** Dismissed from the in-app feed (the bell); History still lists it. */
     dismissedAt: tstz('dismissed_at'),
     executedAt: tstz('executed_at').notNull().defaultNow(),
   },
-  (t) => [index('rule_executions_user_time_idx').on(t.userId, t.executedAt)],
+  (t) => [
+    index('rule_executions_user_time_idx').on(t.userId, t.executedAt),
+    // The other members of a notice, found from its lead when its emails settle.
+    index('rule_executions_notice_members_idx')
+      .on(t.noticeId)
+      .where(sql`${t.noticeId} <> ${t.id}`),
+  ],
 );

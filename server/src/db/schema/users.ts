@@ -32,6 +32,8 @@ export const refreshTokens = pgTable(
     revokedAt: tstz('revoked_at'),
     rotatedAt: tstz('rotated_at'),
     replacedBy: uuid('replaced_by'),
+    /** The one token issued for a reuse inside the grace window (a second tab refreshing at once). */
+    graceSiblingId: uuid('grace_sibling_id'),
     createdAt: createdAt(),
   },
   (t) => [index('refresh_tokens_family_idx').on(t.familyId), index('refresh_tokens_user_idx').on(t.userId)],
@@ -58,3 +60,12 @@ export function ownerId() {
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' });
 }
+
+/**
+ * The last start of each daily maintenance job (server/src/retention): one conditional upsert
+ * claims the day's run, so of several instances exactly one runs it.
+ */
+export const maintenanceRuns = pgTable('maintenance_runs', {
+  job: text('job').primaryKey(),
+  startedAt: tstz('started_at').notNull(),
+});

@@ -1,6 +1,6 @@
 import { formatInr, formatIstDateTime } from '@app/common/format/index';
-import { fillTemplate, substitutionTag, type MailTemplate } from '../batch.ts';
-import type { RenderedEmail } from './layout.ts';
+import { holdingsUrl } from '../../notifications/links.ts';
+import { substitutionTag, type MailTemplate } from '../batch.ts';
 import {
   button,
   COLORS,
@@ -25,10 +25,17 @@ export interface AlertEmailInput {
   appUrl: string;
   /** This trigger used the last email alert of the month on the Basic tier. */
   overQuota?: boolean;
+  /**
+   * The notice's sentence when several rules on the stock fired together (issue #28): it names
+   * each account, quantity and the value, and heads the email instead of the one rule.
+   */
+  notice?: string | null;
+  /** How many other rules fired in the same notice. */
+  othersInNotice?: number;
 }
 
 const QUOTA_NOTE =
-  "You've reached this month's email alert limit on the Basic tier. Later triggers this month will be shown in the app but not emailed. Upgrade to Advanced for unlimited alerts.";
+  "You've reached this month's email alert limit on the Basic tier. Stop losses will still be emailed; later profit targets and price alerts this month will be shown in the app only. Upgrade to Advanced for unlimited alerts.";
 
 function detailRow(label: string, value: string): string {
   return `<tr><td style="padding:8px 0;border-bottom:1px solid ${COLORS.border};font-family:${FONT_STACK};font-size:14px;color:${COLORS.muted};">${escapeHtml(label)}</td><td align="right" style="padding:8px 0;border-bottom:1px solid ${COLORS.border};font-family:${FONT_STACK};font-size:14px;font-weight:600;color:${COLORS.text};">${escapeHtml(value)}</td></tr>`;
@@ -39,6 +46,8 @@ interface AlertWords {
   userName: string;
   symbol: string;
   instrument: string;
+  /** 'Your rule "…" on RELIANCE (NSE) has triggered.', or the notice's sentence. */
+  headline: string;
   ruleLabel: string;
   trigger: string;
   ltp: string;
@@ -51,6 +60,7 @@ const WORDS: ReadonlyArray<keyof AlertWords> = [
   'userName',
   'symbol',
   'instrument',
+  'headline',
   'ruleLabel',
   'trigger',
   'ltp',
@@ -64,8 +74,6 @@ const tagsFor = (suffix: string) =>
 const TEXT_TAGS = tagsFor('');
 const HTML_TAGS = tagsFor('Html');
 
-const holdingsLink = (appUrl: string) => `${appUrl.replace(/\/$/, '')}/holdings`;
-
 const subjectOf = (w: AlertWords) => `Alert: ${w.instrument} ${w.ruleLabel} triggered at ${w.ltp}`;
 
 /**
@@ -73,7 +81,7 @@ const subjectOf = (w: AlertWords) => `Alert: ${w.instrument} ${w.ruleLabel} trig
  * the same for every alert of one app, so a batch of alerts is one body and many recipients.
  */
 export function alertEmailTemplate(appUrl: string): MailTemplate {
-  const holdingsUrl = holdingsLink(appUrl);
+  const holdingsLink = holdingsUrl(appUrl);
   const t = TEXT_TAGS;
   const h = HTML_TAGS;
   const details = (w: AlertWords): Array<[string, string]> => [
@@ -83,15 +91,14 @@ export function alertEmailTemplate(appUrl: string): MailTemplate {
     ['Last traded price', w.ltp],
     ['Triggered at', w.when],
   ];
-  const headline = (w: AlertWords) => `Your rule "${w.ruleLabel}" on ${w.instrument} has triggered.`;
   const text = [
     `Hello ${t.userName},`,
     '',
-    headline(t),
+    t.headline,
     '',
     ...details(t).map(([label, value]) => `${label}: ${value}`),
     '',
-    `Review your holdings: ${holdingsUrl}${t.quotaNote}`,
+    `Review your holdings: ${holdingsLink}${t.quotaNote}`,
     '',
     `This is an alert only: ${PRODUCT_NAME} has not placed any order.`,
     `— ${PRODUCT_NAME}`,
@@ -99,13 +106,13 @@ export function alertEmailTemplate(appUrl: string): MailTemplate {
   // Tags hold no HTML-special character: escaping the text around them leaves them whole.
   const body = [
     paragraph(escapeHtml(`Hello ${h.userName},`)),
-    paragraph(escapeHtml(headline(h))),
+    paragraph(escapeHtml(h.headline)),
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 8px;">${details(
       h,
     )
       .map(([label, value]) => detailRow(label, value))
       .join('')}</table>`,
-    button(holdingsUrl, 'Review holdings'),
+    button(holdingsLink, 'Review holdings'),
     h.quotaNote,
     paragraph(escapeHtml(`This is an alert only: ${PRODUCT_NAME} has not placed any order.`), COLORS.muted),
   ].join('\n');
@@ -113,7 +120,7 @@ export function alertEmailTemplate(appUrl: string): MailTemplate {
     title: `${h.symbol}: ${h.ruleLabel} triggered`,
     preheader: `${h.instrument} at ${h.ltp}, trigger ${h.trigger}, ${h.when}`,
     body,
-    footer: `You receive alerts for the rules you set in ${PRODUCT_NAME}. Manage them at ${holdingsUrl}.`,
+    footer: `You receive alerts for the rules you set in ${PRODUCT_NAME}. Manage them at ${holdingsLink}.`,
   });
   return { text, html };
 }
@@ -123,11 +130,16 @@ export function alertEmailFields(input: AlertEmailInput): {
   subject: string;
   substitutions: Record<string, string>;
 } {
+  const instrument = `${input.symbol} (${input.exchange})`;
+  const others = input.othersInNotice ?? 0;
+  const ruleLabel =
+    others > 0 ? `${input.ruleLabel} and ${others} more rule${others === 1 ? '' : 's'}` : input.ruleLabel;
   const words: AlertWords = {
     userName: input.userName,
     symbol: input.symbol,
-    instrument: `${input.symbol} (${input.exchange})`,
-    ruleLabel: input.ruleLabel,
+    instrument,
+    headline: input.notice ? `${input.notice}.` : `Your rule "${ruleLabel}" on ${instrument} has triggered.`,
+    ruleLabel,
     trigger: formatInr(input.triggerPrice),
     ltp: formatInr(input.ltp),
     when: `${formatIstDateTime(input.triggeredAt)} IST`,
@@ -140,10 +152,4 @@ export function alertEmailFields(input: AlertEmailInput): {
   }
   substitutions.quotaNoteHtml = input.overQuota ? note(escapeHtml(QUOTA_NOTE)) : '';
   return { subject: subjectOf(words), substitutions };
-}
-
-/** The email a triggered rule sends: what fired, at which price, when (IST), and where to act. */
-export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
-  const { subject, substitutions } = alertEmailFields(input);
-  return { subject, ...fillTemplate(alertEmailTemplate(input.appUrl), substitutions) };
 }

@@ -10,9 +10,12 @@ import { alertQuota } from '../../executions/quota.ts';
 import { ok } from '../../http/envelope.ts';
 import { uuidParams } from '../../http/params.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
+import { jsonBody } from '../../http/json-body.ts';
 import { validate, validated } from '../../http/validate.ts';
 
-/** /alerts (spec §7): the bell's feed, one-off price alerts, history and the monthly quota. */
+/**
+ * /alerts (docs/exit-rules.md, Routes): the bell's feed, one-off price alerts, history and the monthly quota.
+ */
 export function alertsRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/alerts' });
   const writes = rateLimit(
@@ -30,17 +33,24 @@ export function alertsRouter(deps: AppDeps): Router {
     ok(ctx, await executionHistory(deps.db, { userId: currentUser(ctx).id, days }));
   });
 
-  router.post('/', writes, validate('body', createPriceAlertBody), async (ctx) => {
+  router.post('/', writes, jsonBody('priceAlert'), validate('body', createPriceAlertBody), async (ctx) => {
     const body = validated(ctx, createPriceAlertBody);
     ok(ctx, await createPriceAlert(deps, { user: currentUser(ctx), input: body }), 201);
   });
 
   router.post('/read-all', writes, async (ctx) => ok(ctx, await markAllRead(deps.db, currentUser(ctx).id)));
 
-  router.put('/:id', uuidParams('id'), writes, validate('body', updateAlertBody), async (ctx) => {
-    const body = validated(ctx, updateAlertBody);
-    ok(ctx, await updateAlert(deps, { user: currentUser(ctx), id: ctx.params.id!, input: body }));
-  });
+  router.put(
+    '/:id',
+    uuidParams('id'),
+    writes,
+    jsonBody('priceAlert'),
+    validate('body', updateAlertBody),
+    async (ctx) => {
+      const body = validated(ctx, updateAlertBody);
+      ok(ctx, await updateAlert(deps, { user: currentUser(ctx), id: ctx.params.id!, input: body }));
+    },
+  );
 
   router.delete('/:id', uuidParams('id'), writes, async (ctx) => {
     ok(ctx, await deleteAlert(deps, { user: currentUser(ctx), id: ctx.params.id! }));

@@ -1,9 +1,23 @@
 import Router from '@koa/router';
+import type { Redis } from 'ioredis';
 import type { AppDeps } from '../../deps.ts';
 import { ServiceUnavailable } from '../../http/errors.ts';
 import { ok } from '../../http/envelope.ts';
+import { redisWhenReady } from '../../util/redis-ready.ts';
+import { fulfilsWithin } from '../../util/settles-within.ts';
 
-/** GET /health (the process is up), /test-db (spec §7), /ready (database and Redis reachable). */
+/** The longest /ready waits for the database (Redis commands give up sooner: util/redis-ready.ts). */
+const READY_CHECK_MS = 800;
+
+/** Redis is connected and answers a PING (within the request connection's timeout). */
+async function redisAnswers(redis: Redis): Promise<boolean> {
+  const ready = redisWhenReady(redis);
+  return ready !== undefined && (await ready.ping().catch(() => 'down')) === 'PONG';
+}
+
+/**
+ * GET /health (the process is up), /test-db (a database round trip), /ready (database and Redis reachable).
+ */
 export function healthRouter(deps: AppDeps): Router {
   const router = new Router();
   router.get('/health', (ctx) => ok(ctx, { status: 'ok', time: new Date().toISOString() }));
@@ -17,17 +31,14 @@ export function healthRouter(deps: AppDeps): Router {
     ok(ctx, { database: deps.database.kind, connected: true });
   });
   router.get('/ready', async (ctx) => {
-    const checks = { database: false, redis: deps.redis ? false : ('not used' as const) };
-    try {
-      await deps.database.ping();
-      checks.database = true;
-    } catch (err) {
-      deps.log.warn({ err }, 'readiness: database unreachable');
-    }
-    if (deps.redis) {
-      checks.redis = (await deps.redis.ping().catch(() => 'down')) === 'PONG' ? true : false;
-    }
-    if (!checks.database || checks.redis === false) {
+    // Both asked at once, each bounded: the answer comes within READY_CHECK_MS whatever hangs.
+    const [database, redis] = await Promise.all([
+      fulfilsWithin(deps.database.ping(), READY_CHECK_MS),
+      deps.requestRedis ? redisAnswers(deps.requestRedis) : ('not used' as const),
+    ]);
+    if (!database) deps.log.warn('readiness: the database did not answer');
+    const checks = { database, redis };
+    if (!database || redis === false) {
       ctx.status = 503;
       ctx.body = { success: false, error: 'Not ready', data: checks };
       return;

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps.ts';
 import { ok, okEncoded } from '../../http/envelope.ts';
 import { uuidParams } from '../../http/params.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
+import { jsonBody } from '../../http/json-body.ts';
 import { validate, validated } from '../../http/validate.ts';
 import { holdingsResponseBody, listHoldings } from '../../holdings/list.ts';
 import {
@@ -18,7 +19,7 @@ import {
 } from '../../holdings/service.ts';
 import { handleUpload } from './upload.ts';
 
-/** /holdings: list, import, manual entry, inline edit, delete (spec §7). */
+/** /holdings: list, import, manual entry, inline edit, delete (docs/holdings.md, Routes). */
 export function holdingsRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/holdings' });
   const uploadLimit = rateLimit(
@@ -44,15 +45,21 @@ export function holdingsRouter(deps: AppDeps): Router {
     );
   });
 
-  router.post('/upload-csv', uploadLimit, validate('body', uploadCsvBody), async (ctx) => {
-    const result = await handleUpload(deps, {
-      userId: currentUser(ctx).id,
-      body: validated(ctx, uploadCsvBody),
-    });
-    ok(ctx, result, result.stored ? 201 : 200);
-  });
+  router.post(
+    '/upload-csv',
+    uploadLimit,
+    jsonBody('holdingsUpload'),
+    validate('body', uploadCsvBody),
+    async (ctx) => {
+      const result = await handleUpload(deps, {
+        userId: currentUser(ctx).id,
+        body: validated(ctx, uploadCsvBody),
+      });
+      ok(ctx, result, result.stored ? 201 : 200);
+    },
+  );
 
-  router.post('/manual', validate('body', manualHoldingBody), async (ctx) => {
+  router.post('/manual', jsonBody('manualHolding'), validate('body', manualHoldingBody), async (ctx) => {
     const user = currentUser(ctx);
     const body = validated(ctx, manualHoldingBody);
     const found = deps.instruments.find(body.symbol, body.exchange);
@@ -72,16 +79,22 @@ export function holdingsRouter(deps: AppDeps): Router {
     ok(ctx, { deleted });
   });
 
-  router.put('/:id', uuidParams('id'), validate('body', updateHoldingBody), async (ctx) => {
-    const user = currentUser(ctx);
-    const { holding, brokerType } = await ownedHolding(deps.db, { userId: user.id, id: ctx.params.id! });
-    const change = validated(ctx, updateHoldingBody);
-    await updateHolding(deps, { userId: user.id, id: holding.id, brokerType, change });
-    const [updated] = (
-      await listHoldings(deps, { userId: user.id, accountId: holding.brokerAccountId })
-    ).filter((h) => h.id === holding.id);
-    ok(ctx, updated);
-  });
+  router.put(
+    '/:id',
+    uuidParams('id'),
+    jsonBody('holdingEdit'),
+    validate('body', updateHoldingBody),
+    async (ctx) => {
+      const user = currentUser(ctx);
+      const { holding, brokerType } = await ownedHolding(deps.db, { userId: user.id, id: ctx.params.id! });
+      const change = validated(ctx, updateHoldingBody);
+      await updateHolding(deps, { userId: user.id, id: holding.id, brokerType, change });
+      const [updated] = (
+        await listHoldings(deps, { userId: user.id, accountId: holding.brokerAccountId })
+      ).filter((h) => h.id === holding.id);
+      ok(ctx, updated);
+    },
+  );
 
   router.delete('/:id', uuidParams('id'), async (ctx) => {
     await deleteHolding(deps, { userId: currentUser(ctx).id, id: ctx.params.id! });

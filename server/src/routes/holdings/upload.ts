@@ -3,8 +3,9 @@
  * then preview (what the upload adds, changes and removes there) or import.
  */
 import { brokerFormatName, MUTUAL_FUND_REFUSAL } from '@app/common/holdings/formats';
-import { parseHoldingsTable } from '@app/common/holdings/import';
+import { parseHoldingsTable, tooManyLines } from '@app/common/holdings/import';
 import { CSV_MESSAGES } from '@app/common/holdings/messages';
+import { fractionalRowProblems } from '@app/common/holdings/rows';
 import type { UploadCsvBody } from '@app/common/holdings/schemas';
 import {
   accountDisplayName,
@@ -13,7 +14,12 @@ import {
 } from '@app/common/holdings/upload-preview';
 import type { AppDeps } from '../../deps.ts';
 import { csvRows } from '../../holdings/csv-rows.ts';
-import { accountHoldings, diffHoldings, findDuplicateAccount } from '../../holdings/import-plan.ts';
+import {
+  accountHoldings,
+  diffHoldings,
+  findDuplicateAccount,
+  rulesRemovedWith,
+} from '../../holdings/import-plan.ts';
 import { importHoldings } from '../../holdings/import.ts';
 import {
   isMutualFundFile,
@@ -27,6 +33,8 @@ import { Conflict, Invalid } from '../../http/errors.ts';
 
 /** Previews or imports one uploaded file for the user (`body.dry_run`: preview only). */
 export async function handleUpload(deps: AppDeps, { userId, body }: { userId: string; body: UploadCsvBody }) {
+  const tooLong = tooManyLines(body.csvData);
+  if (tooLong) throw new Invalid(tooLong);
   let table: string[][];
   try {
     table = await csvRows(body.csvData);
@@ -54,7 +62,7 @@ export async function handleUpload(deps: AppDeps, { userId, body }: { userId: st
   const resolution = resolveImportRows(deps.instruments, rows);
   if (isMutualFundFile(resolution, rows.length)) throw new Invalid(MUTUAL_FUND_REFUSAL);
   const { rows: resolved, problems } = resolution;
-  problems.push(...mergedQuantityProblems(resolved));
+  problems.push(...fractionalRowProblems(resolved), ...mergedQuantityProblems(resolved));
 
   const fileBroker = brokerFormatName(parsed.broker).replace(/ \(.*\)$/, '');
   const [brokerName, accountLabel] = body.broker_name
@@ -69,6 +77,7 @@ export async function handleUpload(deps: AppDeps, { userId, body }: { userId: st
   });
   const { target } = choice;
   const merged = mergeDuplicateRows(resolved);
+  const changes = target ? diffHoldings(await accountHoldings(deps.db, target.id), merged) : null;
   const plan: UploadAccountPlan = {
     target_account: target && {
       id: target.id,
@@ -78,7 +87,12 @@ export async function handleUpload(deps: AppDeps, { userId, body }: { userId: st
     account_question: choice.question,
     account_options: choice.options,
     suggested_name: choice.suggestedName,
-    changes: target ? diffHoldings(await accountHoldings(deps.db, target.id), merged) : null,
+    changes,
+    rules_removed: await rulesRemovedWith(deps.db, {
+      userId,
+      accountId: target?.id ?? null,
+      removed: changes?.remove ?? [],
+    }),
     duplicate: await findDuplicateAccount(deps.db, { userId, exceptId: target?.id ?? null, rows: merged }),
   };
   const preview = {
@@ -98,6 +112,11 @@ export async function handleUpload(deps: AppDeps, { userId, body }: { userId: st
       known: r.known,
       renamed_from: r.renamedFrom ?? null,
       note: r.note ?? null,
+      suggestions: (r.suggestions ?? []).map((i) => ({
+        symbol: i.symbol,
+        exchange: i.exchange,
+        company_name: i.name,
+      })),
     })),
     problems,
     unresolved: rows

@@ -13,6 +13,7 @@ import type { AppDeps } from '../../deps.ts';
 import { ok } from '../../http/envelope.ts';
 import { uuidParams } from '../../http/params.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
+import { jsonBody } from '../../http/json-body.ts';
 import { validate, validated } from '../../http/validate.ts';
 import {
   bulkRuleAction,
@@ -26,7 +27,7 @@ import {
 } from '../../rules/index.ts';
 import { ruleCoverage } from '../../rules/coverage.ts';
 
-/** /position-rules (spec §7): exit rules on holdings, armed and checked by the server. */
+/** /position-rules (docs/exit-rules.md, Routes): exit rules on holdings, armed and checked by the server. */
 export function positionRulesRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/position-rules' });
   const writes = rateLimit(
@@ -48,38 +49,61 @@ export function positionRulesRouter(deps: AppDeps): Router {
     ok(ctx, await ruleCoverage(deps.db, currentUser(ctx).id));
   });
 
-  router.post('/', writes, validate('body', createRuleBody), async (ctx) => {
+  router.post('/', writes, jsonBody('rule'), validate('body', createRuleBody), async (ctx) => {
     const rule = validated(ctx, createRuleBody);
     const { rules } = await createRules(deps, { user: currentUser(ctx), rules: [rule], mode: 'single' });
     ok(ctx, rules[0], 201);
   });
 
-  router.post('/bulk', writes, validate('body', bulkCreateRulesBody), async (ctx) => {
+  router.post('/bulk', writes, jsonBody('rulesBulk'), validate('body', bulkCreateRulesBody), async (ctx) => {
     const { rules } = validated(ctx, bulkCreateRulesBody);
     const created = await createRules(deps, { user: currentUser(ctx), rules, mode: 'bulk' });
     ok(ctx, { created: created.rules.length, rules: created.rules, skipped: created.skipped }, 201);
   });
 
-  router.post('/bulk-action', writes, validate('body', bulkRuleActionBody), async (ctx) => {
-    ok(
-      ctx,
-      await bulkRuleAction(deps, { user: currentUser(ctx), input: validated(ctx, bulkRuleActionBody) }),
-    );
-  });
+  router.post(
+    '/bulk-action',
+    writes,
+    jsonBody('rulesBulkAction'),
+    validate('body', bulkRuleActionBody),
+    async (ctx) => {
+      ok(
+        ctx,
+        await bulkRuleAction(deps, { user: currentUser(ctx), input: validated(ctx, bulkRuleActionBody) }),
+      );
+    },
+  );
 
   router.get('/:id', uuidParams('id'), async (ctx) => {
     ok(ctx, await getRule(deps.db, { userId: currentUser(ctx).id, id: ctx.params.id! }));
   });
 
-  router.put('/:id', uuidParams('id'), writes, validate('body', updateRuleBody), async (ctx) => {
-    const change = validated(ctx, updateRuleBody);
-    ok(ctx, await updateRule(deps, { user: currentUser(ctx), id: ctx.params.id!, input: change }));
-  });
+  router.put(
+    '/:id',
+    uuidParams('id'),
+    writes,
+    jsonBody('rule'),
+    validate('body', updateRuleBody),
+    async (ctx) => {
+      const change = validated(ctx, updateRuleBody);
+      ok(ctx, await updateRule(deps, { user: currentUser(ctx), id: ctx.params.id!, input: change }));
+    },
+  );
 
-  router.patch('/:id', uuidParams('id'), writes, validate('body', patchRuleBody), async (ctx) => {
-    const { is_active } = validated(ctx, patchRuleBody);
-    ok(ctx, await setRuleActive(deps, { user: currentUser(ctx), id: ctx.params.id!, isActive: is_active }));
-  });
+  router.patch(
+    '/:id',
+    uuidParams('id'),
+    writes,
+    jsonBody('rule'),
+    validate('body', patchRuleBody),
+    async (ctx) => {
+      const { is_active, level } = validated(ctx, patchRuleBody);
+      ok(
+        ctx,
+        await setRuleActive(deps, { user: currentUser(ctx), id: ctx.params.id!, isActive: is_active, level }),
+      );
+    },
+  );
 
   router.delete('/:id', uuidParams('id'), writes, async (ctx) => {
     ok(ctx, await deleteRule(deps, { user: currentUser(ctx), id: ctx.params.id! }));

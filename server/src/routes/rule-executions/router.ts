@@ -1,14 +1,18 @@
 import Router from '@koa/router';
-import { executionsQuery } from '@app/common/api/rules';
+import { executionDeliveriesQuery, executionsQuery } from '@app/common/api/rules';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
-import { listExecutions } from '../../executions/history.ts';
+import { deliveriesByExecution, listExecutions } from '../../executions/history.ts';
 import { ok } from '../../http/envelope.ts';
 import { validate, validated } from '../../http/validate.ts';
 
 const DEFAULT_DAYS = 30;
 
-/** GET /rule-executions (spec §7): the History page, newest first, `{executions, total}`. */
+/**
+ * GET /rule-executions (docs/exit-rules.md, Routes): the History page, newest first, `{executions, total}`,
+ * each with its deliveries; GET /rule-executions/deliveries?ids=: the deliveries of rows whose
+ * status changed (docs/notifications.md#where-each-alert-went).
+ */
 export function ruleExecutionsRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/rule-executions' });
   router.use(requireUser(deps));
@@ -26,6 +30,10 @@ export function ruleExecutionsRouter(deps: AppDeps): Router {
         offset: q.offset,
       }),
     );
+  });
+  router.get('/deliveries', validate('query', executionDeliveriesQuery), async (ctx) => {
+    const { ids } = validated(ctx, executionDeliveriesQuery);
+    ok(ctx, await deliveriesByExecution(deps.db, { userId: currentUser(ctx).id, ids }));
   });
   return router;
 }

@@ -4,6 +4,7 @@ import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ok } from '../../http/envelope.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
+import { jsonBody } from '../../http/json-body.ts';
 import { validate, validated } from '../../http/validate.ts';
 import { getSettings, updateSettings } from '../../users/settings.ts';
 
@@ -20,7 +21,7 @@ export function settingsRouter(deps: AppDeps): Router {
     ok(ctx, await getSettings(deps.db, currentUser(ctx).id));
   });
 
-  router.put('/', writes, validate('body', updateSettingsBody), async (ctx) => {
+  router.put('/', writes, jsonBody('settings'), validate('body', updateSettingsBody), async (ctx) => {
     const change = validated(ctx, updateSettingsBody);
     ok(ctx, await updateSettings(deps.db, { userId: currentUser(ctx).id, change }));
   });

@@ -5,6 +5,7 @@ import { requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { NotFound } from '../../http/errors.ts';
 import { ok } from '../../http/envelope.ts';
+import { jsonBody } from '../../http/json-body.ts';
 import { validate, validated } from '../../http/validate.ts';
 
 const present = (i: { symbol: string; name: string; exchange: string; isin: string; kind: string }) => ({
@@ -23,7 +24,7 @@ export function symbolsRouter(deps: AppDeps): Router {
     const q = validated(ctx, symbolSearchQuery);
     ok(ctx, deps.instruments.search(q.query, { limit: q.limit, exchange: q.exchange }).map(present));
   });
-  router.post('/validate', validate('body', validateSymbolBody), (ctx) => {
+  router.post('/validate', jsonBody('symbolCheck'), validate('body', validateSymbolBody), (ctx) => {
     const { symbol, exchange } = validated(ctx, validateSymbolBody);
     const found = deps.instruments.find(symbol, exchange);
     ok(ctx, {

@@ -15,7 +15,7 @@ interface ManualEntryFormProps {
   labelledBy: string;
 }
 
-/** Inline manual entry of holdings (spec §4 Manual entry, §5, §9). */
+/** Inline manual entry of holdings (docs/holdings.md#holdings-and-dashboard-screens). */
 export function ManualEntryForm({ variant, onSaved, onCancel, labelledBy }: ManualEntryFormProps) {
   const entry = useManualEntry(variant, onSaved);
   const submit = (event: FormEvent<HTMLFormElement>) => {

@@ -1,5 +1,5 @@
 import { SymbolSearch } from '../../../components/SymbolSearch.tsx';
-import type { ManualRow } from './manualEntry.ts';
+import { rowPlaceholders, type ManualRow } from './manualEntry.ts';
 
 interface ManualEntryRowProps {
   row: ManualRow;
@@ -22,6 +22,7 @@ export function ManualEntryRow({
 }: ManualEntryRowProps) {
   const id = `manual-${row.key}`;
   const suffix = ` (row ${number})`;
+  const placeholders = rowPlaceholders(row);
   return (
     <fieldset className="manual-row" disabled={disabled}>
       <legend className="visually-hidden">
@@ -34,7 +35,7 @@ export function ManualEntryRow({
           label="Symbol"
           labelSuffix={suffix}
           value={row.symbol}
-          placeholder="e.g. RELIANCE"
+          placeholder={placeholders.symbol}
           onChange={(symbol) => onChange({ symbol })}
           onSelect={(match) => onChange({ symbol: match.symbol, exchange: match.exchange })}
         />
@@ -57,7 +58,8 @@ export function ManualEntryRow({
         id={`${id}-quantity`}
         label="Quantity"
         suffix={suffix}
-        placeholder="100"
+        placeholder={placeholders.quantity}
+        step={1}
         value={row.quantity}
         onChange={(quantity) => onChange({ quantity })}
       />
@@ -65,7 +67,7 @@ export function ManualEntryRow({
         id={`${id}-price`}
         label="Buy Price (₹)"
         suffix={suffix}
-        placeholder="2500.00"
+        placeholder={placeholders.averagePrice}
         value={row.averagePrice}
         onChange={(averagePrice) => onChange({ averagePrice })}
       />
@@ -87,12 +89,13 @@ export function ManualEntryRow({
   );
 }
 
-/** A number the row needs (quantity, buy price): above 0, to the paisa. */
+/** A number the row needs: a quantity (whole shares, `step` 1) or a buy price (to the paisa). */
 function AmountField({
   id,
   label,
   suffix,
   placeholder,
+  step = 0.01,
   value,
   onChange,
 }: {
@@ -101,6 +104,7 @@ function AmountField({
   /** ' (row N)', for screen readers only. */
   suffix: string;
   placeholder: string;
+  step?: number;
   value: string;
   onChange: (value: string) => void;
 }) {
@@ -114,9 +118,9 @@ function AmountField({
         id={id}
         className="input"
         type="number"
-        inputMode="decimal"
+        inputMode={step === 1 ? 'numeric' : 'decimal'}
         min={0}
-        step={0.01}
+        step={step}
         placeholder={placeholder}
         value={value}
         onChange={(event) => onChange(event.target.value)}

@@ -1,14 +1,17 @@
-/** Pure parts of the manual entry form (spec §4, §5, §9; unit-tested). */
+/** Pure parts of the manual entry form (docs/holdings.md#holdings-and-dashboard-screens; unit-tested). */
 import type { ManualRowInput } from '@app/common/holdings/manual';
 
 export interface ManualRow extends ManualRowInput {
   /** Stable React key. */
   key: number;
-  /** The pre-filled example row, which cannot be removed. */
+  /**
+   * The example row (docs/holdings.md), which cannot be removed: its fields are empty and show the example
+   * as placeholders, so an untouched example row is an empty row, which Save All ignores.
+   */
   example?: boolean;
 }
 
-/** Spec §9: 100 units at 2500.00 on NSE. */
+/** 100 units at 2500.00 on NSE, shown as the example row's placeholders. */
 export const EXAMPLE_ROW: ManualRowInput = {
   symbol: 'RELIANCE',
   exchange: 'NSE',
@@ -23,12 +26,19 @@ export function emptyRow(): ManualRow {
 }
 
 /**
- * The form's first rows: two with the pre-filled example first (spec §9), or one empty row
- * (the Holdings page's Add New).
+ * The form's first rows: two with the example first (docs/holdings.md; empty, its values shown as
+ * placeholders), or one empty row (the Holdings page's Add New).
  */
 export function initialManualRows(variant: 'example' | 'single'): ManualRow[] {
   if (variant === 'single') return [emptyRow()];
-  return [{ ...EXAMPLE_ROW, key: nextKey++, example: true }, emptyRow()];
+  return [{ ...emptyRow(), example: true }, emptyRow()];
+}
+
+/** The placeholders of a row's fields: the example's values on the example row. */
+export function rowPlaceholders(row: ManualRow): { symbol: string; quantity: string; averagePrice: string } {
+  return row.example
+    ? { symbol: EXAMPLE_ROW.symbol, quantity: EXAMPLE_ROW.quantity, averagePrice: EXAMPLE_ROW.averagePrice }
+    : { symbol: 'e.g. RELIANCE', quantity: '100', averagePrice: '2500.00' };
 }
 
 /** The last row and the example row cannot be removed. */
@@ -59,14 +69,14 @@ const ADD_ONE_FAILED = 'Failed to add holding';
 const ADD_MANY_FAILED = 'Failed to add holdings';
 
 /**
- * Spec §8 sorts a refused row by its message: one containing 'already exists' is a duplicate,
- * whatever the status code that carried it.
+ * A refused row is sorted by its message (docs/holdings.md#holdings-and-dashboard-screens): one
+ * containing 'already exists' is a duplicate, whatever the status code that carried it.
  */
 export function isDuplicateFailure(failure: AddFailure): boolean {
   return failure.message.includes('already exists');
 }
 
-/** Groups refused rows as spec §8 words them. */
+/** Groups refused rows in the words of docs/holdings.md#holdings-and-dashboard-screens. */
 export function describeAddFailures(failures: readonly AddFailure[], submitted: number): AddFailureReport {
   return {
     title: submitted === 1 ? ADD_ONE_FAILED : ADD_MANY_FAILED,

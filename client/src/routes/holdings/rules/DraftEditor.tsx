@@ -1,5 +1,5 @@
 import { formatInr } from '@app/common/format/money';
-import type { TriggerType } from '@app/common/rules/index';
+import { fittingValueType, type TriggerType } from '@app/common/rules/index';
 import { useId } from 'react';
 import { ErrorBox } from '../../../components/ErrorBox.tsx';
 import type { DraftState, DraftStore } from './draftStore.ts';
@@ -25,7 +25,7 @@ function previewText(triggerType: TriggerType, price: string): string {
 }
 
 /**
- * An unsaved rule of one account row (spec §4 Rule-draft flow): trigger type, value (digits and
+ * An unsaved rule of one account row (docs/exit-rules.md): trigger type, value (digits and
  * a dot only) and unit, the trigger price computed live from the LTP, Save and Cancel.
  */
 export function DraftEditor({ draft, store, ltp, subject, onSaved }: DraftEditorProps) {
@@ -62,12 +62,19 @@ export function DraftEditor({ draft, store, ltp, subject, onSaved }: DraftEditor
         <TriggerTypeField
           id={id}
           value={draft.triggerType}
-          onChange={(triggerType) => store.update(key, { triggerType, error: null })}
+          onChange={(triggerType) =>
+            store.update(key, {
+              triggerType,
+              valueType: fittingValueType(triggerType, draft.valueType),
+              error: null,
+            })
+          }
         />
         <TriggerValueField
           id={id}
           className="field rule-draft-value"
           value={draft.triggerValue}
+          valueType={draft.valueType}
           describedBy={`${id}-preview`}
           invalid={!preview.ok && preview.problem !== 'price'}
           onChange={(triggerValue) => store.update(key, { triggerValue, error: null })}
@@ -76,6 +83,7 @@ export function DraftEditor({ draft, store, ltp, subject, onSaved }: DraftEditor
           id={id}
           className="field rule-draft-unit"
           value={draft.valueType}
+          triggerType={draft.triggerType}
           onChange={(valueType) => store.update(key, { valueType, error: null })}
         />
       </div>
@@ -85,7 +93,8 @@ export function DraftEditor({ draft, store, ltp, subject, onSaved }: DraftEditor
             {previewText(draft.triggerType, formatInr(preview.triggerPrice))}
             <span className="text-muted"> · LTP {ltp === null ? '—' : formatInr(ltp)}</span>
           </>
-        ) : (
+        ) : draft.error ? null : (
+          // A draft that could not be saved says why once, in the box below.
           <span className="text-loss">{preview.error}</span>
         )}
       </p>

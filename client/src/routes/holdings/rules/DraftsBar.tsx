@@ -10,7 +10,9 @@ interface DraftsBarProps {
   onDismissProblem: () => void;
 }
 
-/** Shown while unsaved drafts exist (spec §2 Save All): stays in view at the bottom of the screen. */
+/**
+ * Shown while unsaved drafts exist (Save All: docs/exit-rules.md): stays in view at the bottom of the screen.
+ */
 export function DraftsBar({ store, saving, problem, onSaveAll, onDismissProblem }: DraftsBarProps) {
   const drafts = useDrafts(store);
   if (drafts.length === 0) return null;

@@ -1,16 +1,21 @@
 import { ShieldIcon } from '../../../components/icons.tsx';
-import { Modal } from '../Modal.tsx';
+import { Modal } from '../../../components/Modal.tsx';
+import type { BlockedTarget } from './ruleDrafts.ts';
 
 interface PriceGuardModalProps {
-  /** Null while the holdings are still loading. */
-  unguarded: { positions: number; holdings: number } | null;
+  /**
+   * What Price Guard can protect now (account rows, holdings) and what it cannot, with why.
+   * Null while the holdings are still loading.
+   */
+  unguarded: { positions: number; holdings: number; blocked: readonly BlockedTarget[] } | null;
   onSkip: () => void;
   onGuard: () => void;
 }
 
-/** The Price Guard intro (spec §2 Holdings): what it adds, 'Skip for Now' or 'Price Guard'. */
+/** The Price Guard intro (docs/exit-rules.md): what it adds, 'Skip for Now' or 'Price Guard'. */
 export default function PriceGuardModal({ unguarded, onSkip, onGuard }: PriceGuardModalProps) {
   const none = unguarded !== null && unguarded.positions === 0;
+  const blocked = unguarded?.blocked ?? [];
   return (
     <Modal
       title="Price Guard - Smart Protection"
@@ -51,14 +56,29 @@ export default function PriceGuardModal({ unguarded, onSkip, onGuard }: PriceGua
         {unguarded === null
           ? 'Loading your holdings…'
           : none
-            ? 'Every holding already has an active rule.'
+            ? blocked.length > 0
+              ? 'No holding can get a draft rule right now.'
+              : 'Every holding already has an active rule.'
             : `${unguarded.holdings} ${unguarded.holdings === 1 ? 'holding' : 'holdings'} will get a draft rule` +
               (unguarded.positions > unguarded.holdings
                 ? `, one per account (${unguarded.positions} in all).`
                 : '.')}
       </p>
+      {blocked.length > 0 ? (
+        <div className="guard-blocked">
+          <p>
+            {blocked.length} {blocked.length === 1 ? 'holding is' : 'holdings are'} left out, as{' '}
+            {blocked.length === 1 ? 'it' : 'they'} cannot be protected yet:
+          </p>
+          <ul>
+            {blocked.map((t) => (
+              <li key={`${t.rowKey}@${t.accountId}`}>{t.reason}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <p className="guard-note text-muted">
-        You review the drafts before saving, and can customise or remove these rules later.
+        You review them before saving, and can customise or remove these rules later.
       </p>
     </Modal>
   );

@@ -2,7 +2,7 @@ import type { ApiPositionRule } from '@app/common/api/rules';
 import { formatIstDateTime } from '@app/common/format/ist';
 import { formatInr } from '@app/common/format/money';
 import { instrumentKey } from '@app/common/market/tick-batch';
-import { describeRule } from '@app/common/rules/index';
+import { describeRule, isGeneratedName } from '@app/common/rules/index';
 import { useQuote } from '../../../live/hooks.ts';
 import { AdjustmentNote } from './AdjustmentNote.tsx';
 import { LiveNumber } from '../table/LiveNumber.tsx';
@@ -22,7 +22,7 @@ interface RuleItemProps {
 }
 
 /**
- * One saved rule in an account row (spec §4 Rule display): what it does, its trigger level
+ * One saved rule in an account row (docs/exit-rules.md): what it does, its trigger level
  * (a trailing stop's peak and level move live), Active / Triggered (orange) / Inactive, the
  * last check (price, distance to the level, time), and Enable or Disable and Delete.
  */
@@ -42,7 +42,7 @@ export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) 
       <div className="rule-item-head">
         <span className="rule-description">
           {description}
-          {rule.rule_name && rule.rule_name !== description ? (
+          {rule.rule_name && !isGeneratedName(rule.rule_name, rule) ? (
             <span className="rule-name">{rule.rule_name}</span>
           ) : null}
         </span>

@@ -3,9 +3,12 @@
  * badge, its Enable/Disable and Delete buttons, and the delete confirmation.
  */
 import type { ApiPositionRule, RuleStatus } from '@app/common/api/rules';
+import { formatInr } from '@app/common/format/money';
+import type { EnableQuestion } from '@app/common/rules/index';
 import type { ReactNode } from 'react';
 import { ErrorBox } from '../../../components/ErrorBox.tsx';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
+import { Modal } from '../../../components/Modal.tsx';
 import { STATUS_LABELS } from './ruleView.ts';
 import type { RuleActions } from './useRuleActions.ts';
 
@@ -75,6 +78,7 @@ export function RuleActionFeedback({
   return (
     <>
       <ErrorBox message={actions.error} onDismiss={actions.dismissError} />
+      {actions.question ? <EnableQuestionDialog actions={actions} question={actions.question} /> : null}
       {actions.confirming ? (
         <ConfirmDialog
           title="Delete this rule?"
@@ -90,5 +94,43 @@ export function RuleActionFeedback({
         </ConfirmDialog>
       ) : null}
     </>
+  );
+}
+
+/**
+ * Asked before enabling a fixed rule whose level the price has crossed: enable it at the level
+ * measured from the current price, or leave it off (a price rule can only be edited).
+ */
+function EnableQuestionDialog({ actions, question }: { actions: RuleActions; question: EnableQuestion }) {
+  const moved = question.movedLevel;
+  return (
+    <Modal
+      title="Enable this rule?"
+      size="sm"
+      busy={actions.busy}
+      onClose={actions.closeQuestion}
+      {...(moved === null
+        ? {
+            footer: (
+              <button type="button" className="btn btn-secondary" onClick={actions.closeQuestion}>
+                Close
+              </button>
+            ),
+          }
+        : {
+            actions: (
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={actions.busy}
+                onClick={() => void actions.enableFromPrice()}
+              >
+                {actions.busy ? 'Enabling...' : `Enable at ${formatInr(moved)}`}
+              </button>
+            ),
+          })}
+    >
+      <p>{question.text}</p>
+    </Modal>
   );
 }

@@ -8,7 +8,7 @@ interface RulesBarProps {
   onOpen: (dialog: RulesDialog) => void;
 }
 
-/** Above the table: how the rules stand, and the rule dialogs (create, templates, manage). */
+/** Below the table: how the rules stand, and the rule dialogs (new on one screen, the wizard, templates, manage). */
 export function RulesBar({ rules, onOpen }: RulesBarProps) {
   const tally = tallyRules(rules);
   return (
@@ -37,7 +37,15 @@ export function RulesBar({ rules, onOpen }: RulesBarProps) {
         </div>
       </div>
       <div className="rules-bar-actions" role="group" aria-label="Rule tools">
-        <button type="button" className="btn btn-secondary btn-sm" onClick={() => onOpen({ kind: 'wizard' })}>
+        <button type="button" className="btn btn-primary btn-sm" onClick={() => onOpen({ kind: 'quick' })}>
+          New Rule
+        </button>
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          title="Step by step: name, scope, trigger, action"
+          onClick={() => onOpen({ kind: 'wizard' })}
+        >
           Create Rule
         </button>
         <button

@@ -8,6 +8,9 @@ import {
   MAX_REARM_PERCENT,
   MIN_REARM_PERCENT,
   sanitizeTriggerInput,
+  VALUE_TYPE_CHOICES,
+  VALUE_TYPE_TRAITS,
+  valueTypeFits,
   type RearmMode,
   type TriggerType,
   type ValueType,
@@ -112,6 +115,7 @@ export function TriggerTypeField({
 export function TriggerValueField({
   id,
   value,
+  valueType,
   onChange,
   describedBy,
   invalid,
@@ -119,6 +123,8 @@ export function TriggerValueField({
 }: {
   id: string;
   value: string;
+  /** Names the field: 'Trigger price' for a price, 'Trigger value' for a distance. */
+  valueType: ValueType;
   /** Called with the input reduced to digits and one dot. */
   onChange: (value: string) => void;
   /** The id of the line that previews or checks the value. */
@@ -129,7 +135,7 @@ export function TriggerValueField({
   return (
     <div className={className}>
       <label className="field-label" htmlFor={`${id}-value`}>
-        Trigger value
+        {VALUE_TYPE_TRAITS[valueType].fieldLabel}
       </label>
       <input
         id={`${id}-value`}
@@ -145,17 +151,23 @@ export function TriggerValueField({
   );
 }
 
+/**
+ * The unit: the price itself first ('Price (₹)'), then percent and rupees from the price. A
+ * trailing stop cannot be set at a price, so that choice is off while the trigger type trails.
+ */
 export function ValueTypeField({
   id,
   value,
+  triggerType,
   onChange,
   spelledOut = false,
   className = 'field',
 }: {
   id: string;
   value: ValueType;
+  triggerType: TriggerType;
   onChange: (value: ValueType) => void;
-  /** 'Percent (%)' and 'Rupees (₹)' where there is room, else '%' and '₹'. */
+  /** 'Price (₹)', 'Percent (%)' where there is room, else 'At ₹', '%'. */
   spelledOut?: boolean;
   className?: string;
 }) {
@@ -170,8 +182,11 @@ export function ValueTypeField({
         value={value}
         onChange={(event) => onChange(event.target.value as ValueType)}
       >
-        <option value="PERCENT">{spelledOut ? 'Percent (%)' : '%'}</option>
-        <option value="ABSOLUTE">{spelledOut ? 'Rupees (₹)' : '₹'}</option>
+        {VALUE_TYPE_CHOICES.map((choice) => (
+          <option key={choice} value={choice} disabled={!valueTypeFits(triggerType, choice)}>
+            {spelledOut ? VALUE_TYPE_TRAITS[choice].choice : VALUE_TYPE_TRAITS[choice].shortChoice}
+          </option>
+        ))}
       </select>
     </div>
   );

@@ -9,7 +9,7 @@ import type { RuleDraft } from './ruleDrafts.ts';
 
 export interface DraftState extends RuleDraft {
   saving: boolean;
-  /** The spec's sentence for why it could not be saved, shown under the draft. */
+  /** The sentence (docs/exit-rules.md) for why it could not be saved, shown under the draft. */
   error: string | null;
 }
 

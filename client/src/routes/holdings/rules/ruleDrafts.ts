@@ -1,15 +1,15 @@
 /**
- * Unsaved rule drafts of the Holdings page (spec §4 Rule-draft flow, §5 Rule draft, §8 Save
- * All), pure and unit-tested: one draft per account row, its live preview, the request bodies,
- * the rows Price Guard fills, and the sentences a failed save shows.
+ * Unsaved rule drafts of the Holdings page (docs/exit-rules.md: drafts and Save All), pure and
+ * unit-tested: one draft per account row, its live preview, the request bodies, the rows Price
+ * Guard fills, and the sentences a failed save shows.
  */
 import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import {
   DEFAULT_RULE_DRAFT,
-  RULE_MESSAGES,
   SAVE_ALL_MESSAGES,
+  saveAllMessage,
   validateRuleDraft,
   type DraftCheck,
   type TriggerType,
@@ -37,7 +37,7 @@ export function draftKey(target: DraftTarget): string {
   return `${target.exchange}:${target.symbol}@${target.accountId}`;
 }
 
-/** The draft an account row starts with: alert, trailing stop loss, 7 percent (spec §9). */
+/** The draft an account row starts with: alert, trailing stop loss, 7 percent (docs/exit-rules.md). */
 export function newDraft(target: DraftTarget): RuleDraft {
   return {
     key: draftKey(target),
@@ -50,7 +50,7 @@ export function newDraft(target: DraftTarget): RuleDraft {
   };
 }
 
-/** The draft checked against the live price: its trigger price, or the spec's sentence. */
+/** The draft checked against the live price: its trigger price, or the sentence of docs/exit-rules.md. */
 export function draftPreview(draft: RuleDraft, currentPrice: number | null | undefined): DraftCheck {
   return validateRuleDraft({
     triggerType: draft.triggerType,
@@ -82,7 +82,7 @@ export interface GuardTarget extends DraftTarget {
 
 /**
  * Every holding-account pair without an active rule and without a draft, in table order
- * (spec §4: Price Guard creates drafts for every pair without an existing rule).
+ * (Price Guard drafts a rule for every pair without one: docs/exit-rules.md).
  */
 export function priceGuardTargets(
   rows: readonly AggregatedHolding[],
@@ -104,6 +104,46 @@ export function priceGuardTargets(
   return targets;
 }
 
+/** A Price Guard target that can be protected now: its live price and the level it would get. */
+export interface ReadyTarget extends GuardTarget {
+  price: number;
+  level: number;
+}
+
+/** A Price Guard target that cannot be protected now, and why ("no price for RELIANSE: …"). */
+export interface BlockedTarget extends GuardTarget {
+  reason: string;
+}
+
+/**
+ * Splits Price Guard's targets into those it can protect now (a price, a valid 7 % level) and
+ * those it cannot, each with its reason, so the count leaves them out and says why.
+ */
+export function planPriceGuard(
+  targets: readonly GuardTarget[],
+  priceOf: (target: GuardTarget) => number | null,
+  isListed: (target: GuardTarget) => boolean,
+): { ready: ReadyTarget[]; blocked: BlockedTarget[] } {
+  const ready: ReadyTarget[] = [];
+  const blocked: BlockedTarget[] = [];
+  for (const target of targets) {
+    const price = priceOf(target);
+    const check = draftPreview(newDraft(target), price);
+    if (check.ok && price !== null) ready.push({ ...target, price, level: check.triggerPrice });
+    else if (!check.ok)
+      blocked.push({ ...target, reason: saveAllMessage(target.symbol, check, isListed(target)) });
+  }
+  return { ready, blocked };
+}
+
+/** 'Saved 23 rules; 1 needs attention.', 'Saved 2 rules.' */
+export function savedSentence(saved: number, attention: number): string {
+  const rules = `Saved ${saved} ${saved === 1 ? 'rule' : 'rules'}`;
+  return attention === 0
+    ? `${rules}.`
+    : `${rules}; ${attention} ${attention === 1 ? 'needs' : 'need'} attention.`;
+}
+
 /** Added to a Save All failure when the server had no price for a holding yet. */
 export const PRICE_DATA_GUIDANCE =
   'Prices update every minute. Refresh the page, or wait a minute and press Save All again.';
@@ -114,7 +154,7 @@ export interface SaveProblem {
   message: string;
   /** One line per rule the server refused. */
   details: string[];
-  /** Extra guidance (spec §8), when the server had no price data. */
+  /** Extra guidance when the server had no price data (docs/exit-rules.md). */
   guidance: string | null;
 }
 
@@ -144,6 +184,3 @@ export function deleteRuleError(err: unknown): string {
 export function updateRuleError(err: unknown): string {
   return err instanceof ApiError && err.fromServer ? err.message : 'Failed to update rule';
 }
-
-/** The single-save sentence when the holding has no price (spec §8). */
-export const NO_PRICE_MESSAGE = RULE_MESSAGES.noPrice;

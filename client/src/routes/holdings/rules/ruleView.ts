@@ -22,7 +22,7 @@ export const TRIGGER_CHOICES: readonly { value: TriggerType; label: string }[] =
   { value: 'TAKE_PROFIT', label: 'Take profit' },
 ];
 
-/** The status words (spec §4 Rule display): Triggered is shown in orange. */
+/** The status words (docs/exit-rules.md): Triggered is shown in orange. */
 export const STATUS_LABELS: Record<RuleStatus, string> = {
   ACTIVE: 'Active',
   TRIGGERED: 'Triggered',
@@ -167,18 +167,10 @@ export function distanceText(distance: number): string {
 }
 
 /**
- * "₹2,410.50 · 3.2% away · checked 10:41 IST" (the date too when not checked today, IST), or
- * "Not checked yet" for an active rule without a quote. Null for a rule that is off.
+ * A rule's last check in parts, shown joined by ' · ': "₹2,410.50 · 3.2% away · checked 10:41
+ * IST" (the date too when not checked today, IST), or "Not checked yet" for an active rule without
+ * a quote. Null for a rule that is off. A line wraps between the parts, never inside one.
  */
-export function checkText(
-  status: RuleStatus,
-  check: RuleCheck | null,
-  now: number = Date.now(),
-): string | null {
-  return checkParts(status, check, now)?.join(' · ') ?? null;
-}
-
-/** The parts of {@link checkText}, for a line that wraps between them, never inside one. */
 export function checkParts(
   status: RuleStatus,
   check: RuleCheck | null,

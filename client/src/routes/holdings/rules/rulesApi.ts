@@ -1,4 +1,6 @@
-/** The rules calls of the Holdings page (spec §7, /api/position-rules and /api/rule-executions). */
+/**
+ * The rules calls of the Holdings page (/api/position-rules and /api/rule-executions: docs/exit-rules.md).
+ */
 import type {
   ApiBulkActionResult,
   ApiBulkCreateResult,
@@ -6,6 +8,7 @@ import type {
   ApiPositionRule,
 } from '@app/common/api/rules';
 import type { Exchange } from '@app/common/instruments/types';
+import type { EnableLevel } from '@app/common/rules/index';
 import { api } from '../../../api/client.ts';
 import { periodWindow } from '../../history/executionDisplay.ts';
 
@@ -38,8 +41,9 @@ export const rulesApi = {
   create: (rule: NewRule) => api.post<ApiPositionRule>('/position-rules', rule),
   createMany: (rules: NewRule[]) => api.post<ApiBulkCreateResult>('/position-rules/bulk', { rules }),
   update: (id: string, change: RuleChange) => api.put<ApiPositionRule>(`/position-rules/${id}`, change),
-  setActive: (id: string, isActive: boolean) =>
-    api.patch<ApiPositionRule>(`/position-rules/${id}`, { is_active: isActive }),
+  /** `from_price`: enable a fixed rule measured again from the current price (the user agreed). */
+  setActive: (id: string, isActive: boolean, level: EnableLevel = 'keep') =>
+    api.patch<ApiPositionRule>(`/position-rules/${id}`, { is_active: isActive, level }),
   remove: (id: string) => api.delete<unknown>(`/position-rules/${id}`),
   bulkAction: (ids: string[], action: BulkAction) =>
     api.post<ApiBulkActionResult>('/position-rules/bulk-action', { ids, action }),

@@ -1,45 +1,50 @@
 /**
  * The rules side of the Holdings page: the draft store, Price Guard (`?magic-setup=true`, the
- * intro modal after 0.5 s, drafts for every unguarded account row, scroll after 100 ms,
- * highlight for 3 s), Save All, and which rules dialog is open.
+ * intro modal after 0.5 s, then its compact review of every unguarded account row), Save All
+ * and the review's Save (both save what they can; rows that need attention are opened, scrolled
+ * to after 100 ms and highlighted for 3 s, saved rows fold back), and which rules dialog is open.
  */
 import type { ApiPositionRule } from '@app/common/api/rules';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
-import { planSaveAll } from '@app/common/rules/index';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useLiveEvent } from '../../../live/hooks.ts';
 import { quoteStore } from '../../../live/quoteStore.ts';
 import type { ApiHolding } from '../holdingsView.ts';
-import { DraftStore, type DraftState } from './draftStore.ts';
+import { DraftStore } from './draftStore.ts';
 import { levelStore } from './levelStore.ts';
 import {
   draftKey,
-  draftRequest,
   newDraft,
   priceGuardTargets,
-  saveAllProblem,
+  savedSentence,
+  type GuardTarget,
   type SaveProblem,
 } from './ruleDrafts.ts';
-import { rulesApi } from './rulesApi.ts';
 import type { RulesContextValue } from './RulesContext.ts';
+import { saveDrafts, type DraftPricing } from './saveDrafts.ts';
 
 export const GUARD_MODAL_DELAY_MS = 500;
 export const GUARD_SCROLL_DELAY_MS = 100;
 export const GUARD_HIGHLIGHT_MS = 3_000;
 
 export type RulesDialog =
-  { kind: 'guard' } | { kind: 'wizard'; holdingKey?: string } | { kind: 'manage' } | { kind: 'templates' };
+  | { kind: 'guard' }
+  | { kind: 'quick' }
+  | { kind: 'guard-review' }
+  | { kind: 'wizard'; holdingKey?: string }
+  | { kind: 'manage' }
+  | { kind: 'templates' };
 
 interface RulesPageInput {
-  /** Every aggregated holding, in the table's order. */
-  rows: readonly AggregatedHolding[];
   holdings: readonly ApiHolding[];
   rules: readonly ApiPositionRule[];
   reload: () => Promise<void>;
   /** Opens these table rows (`NSE:RELIANCE`). */
   expand: (rowKeys: readonly string[]) => void;
+  /** Folds these table rows back. */
+  collapse: (rowKeys: readonly string[]) => void;
   notify: (message: string) => void;
 }
 
@@ -52,7 +57,10 @@ function revealDraft(key: string): void {
   target.querySelector<HTMLInputElement>('input')?.focus({ preventScroll: true });
 }
 
-export function useRulesPage({ rows, holdings, rules, reload, expand, notify }: RulesPageInput) {
+const rowKeyOf = (draft: { symbol: string; exchange: GuardTarget['exchange'] }) =>
+  instrumentKey(draft.exchange, draft.symbol);
+
+export function useRulesPage({ holdings, rules, reload, expand, collapse, notify }: RulesPageInput) {
   const [drafts] = useState(() => new DraftStore());
   const [dialog, setDialog] = useState<RulesDialog | null>(null);
   const [saving, setSaving] = useState(false);
@@ -96,39 +104,35 @@ export function useRulesPage({ rows, holdings, rules, reload, expand, notify }: 
     drafts.keepOnly((draft) => held.has(draft.key));
   }, [holdings, drafts]);
 
-  /** Drafts for the unguarded account rows of `scope`; returns how many were added. */
-  const addDrafts = useCallback(
-    (scope: readonly AggregatedHolding[], highlight: boolean): number => {
-      const targets = priceGuardTargets(scope, (key) => drafts.has(key));
-      if (targets.length === 0) return 0;
-      drafts.add(targets.map(newDraft));
-      expand([...new Set(targets.map((t) => t.rowKey))]);
-      const keys = targets.map(draftKey);
+  /** Opens the rows of `keys`' drafts, moves to the first after 100 ms and highlights them for 3 s. */
+  const reveal = useCallback(
+    (keys: readonly string[], highlight: boolean) => {
+      if (keys.length === 0) return;
+      const rowKeys = keys.flatMap((key) => {
+        const draft = drafts.get(key);
+        return draft ? [rowKeyOf(draft)] : [];
+      });
+      expand([...new Set(rowKeys)]);
       later(GUARD_SCROLL_DELAY_MS, () => revealDraft(keys[0]!));
       if (highlight) {
         drafts.highlight(keys);
         later(GUARD_HIGHLIGHT_MS, () => drafts.clearHighlight());
       }
-      return targets.length;
     },
     [drafts, expand, later],
   );
 
-  const applyPriceGuard = useCallback(() => {
-    setDialog(null);
-    const added = addDrafts(rows, true);
-    notify(
-      added === 0
-        ? 'Every holding already has an active rule. Add more from any expanded row.'
-        : `Price Guard prepared ${added} ${added === 1 ? 'rule' : 'rules'}: a 7% trailing stop-loss alert on each unguarded holding. Review, then press Save All.`,
-    );
-  }, [addDrafts, rows, notify]);
-
   const addForRow = useCallback(
     (row: AggregatedHolding) => {
-      if (addDrafts([row], false) === 0) expand([instrumentKey(row.exchange, row.symbol)]);
+      const targets = priceGuardTargets([row], (key) => drafts.has(key));
+      if (targets.length === 0) {
+        expand([instrumentKey(row.exchange, row.symbol)]);
+        return;
+      }
+      drafts.add(targets.map(newDraft));
+      reveal(targets.map(draftKey), false);
     },
-    [addDrafts, expand],
+    [drafts, expand, reveal],
   );
 
   const snapshotPrices = useMemo(() => {
@@ -137,38 +141,73 @@ export function useRulesPage({ rows, holdings, rules, reload, expand, notify }: 
       if (h.current_price != null) map.set(instrumentKey(h.exchange, h.symbol), Number(h.current_price));
     return map;
   }, [holdings]);
+  const unlisted = useMemo(
+    () => new Set(holdings.filter((h) => h.listed === false).map((h) => instrumentKey(h.exchange, h.symbol))),
+    [holdings],
+  );
+  /** A holding's price now (the live quote, else the snapshot's) and whether its symbol is listed. */
+  const pricing = useCallback(
+    (target: { symbol: string; exchange: GuardTarget['exchange'] }): DraftPricing => {
+      const key = rowKeyOf(target);
+      return {
+        price: quoteStore.get(key)?.ltp ?? snapshotPrices.get(key) ?? null,
+        listed: !unlisted.has(key),
+      };
+    },
+    [snapshotPrices, unlisted],
+  );
 
-  const saveAll = useCallback(async () => {
-    const priced = drafts.list().map((draft: DraftState) => {
-      const key = instrumentKey(draft.exchange, draft.symbol);
-      return { ...draft, currentPrice: quoteStore.get(key)?.ltp ?? snapshotPrices.get(key) ?? null };
-    });
-    const plan = planSaveAll(priced);
-    if (!plan.ok) {
-      setProblem({ message: plan.error, details: plan.errors.length > 1 ? plan.errors : [], guidance: null });
-      return;
-    }
-    setSaving(true);
-    setProblem(null);
-    try {
-      const result = await rulesApi.createMany(
-        plan.rules.map((r) => draftRequest(r.draft, r.triggerValue, r.triggerPrice)),
-      );
-      drafts.remove(plan.rules.map((r) => r.draft.key));
-      const left = plan.skipped.length;
-      notify(
-        `Saved ${result.created} ${result.created === 1 ? 'rule' : 'rules'}.` +
-          (left > 0
-            ? ` ${left} ${left === 1 ? 'draft has' : 'drafts have'} no trigger value and stayed unsaved.`
-            : ''),
-      );
-      await reload();
-    } catch (err) {
-      setProblem(saveAllProblem(err));
-    } finally {
-      setSaving(false);
-    }
-  }, [drafts, snapshotPrices, notify, reload]);
+  /** Saves what it can of `keys`' drafts, says how it went, opens what needs attention. */
+  const saveKeys = useCallback(
+    async (keys: readonly string[]): Promise<boolean> => {
+      const chosen = keys.flatMap((key) => drafts.get(key) ?? []);
+      setSaving(true);
+      setProblem(null);
+      try {
+        const outcome = await saveDrafts(drafts, chosen, pricing);
+        if (!outcome.ok) {
+          setProblem(outcome.problem);
+          return false;
+        }
+        // Rows whose drafts are all saved fold back; a row with a draft left stays open.
+        const open = new Set(drafts.list().map(rowKeyOf));
+        const saved = new Set(outcome.saved);
+        collapse(
+          [...new Set(chosen.filter((d) => saved.has(d.key)).map(rowKeyOf))].filter((k) => !open.has(k)),
+        );
+        reveal(outcome.attention, true);
+        const left = outcome.noValue;
+        notify(
+          savedSentence(outcome.saved.length, outcome.attention.length) +
+            (left > 0
+              ? ` ${left} ${left === 1 ? 'draft has' : 'drafts have'} no trigger value and stayed unsaved.`
+              : ''),
+        );
+        if (outcome.saved.length > 0) await reload();
+        return true;
+      } finally {
+        setSaving(false);
+      }
+    },
+    [drafts, pricing, collapse, reveal, notify, reload],
+  );
+
+  const saveAll = useCallback(() => saveKeys(drafts.list().map((d) => d.key)), [drafts, saveKeys]);
+
+  /** Price Guard's review: from the intro to the list of every unguarded account row. */
+  const applyPriceGuard = useCallback(() => setDialog({ kind: 'guard-review' }), []);
+
+  /**
+   * The review's Save: a draft for each ticked row and each row that cannot be protected yet
+   * (it stays a draft with its reason), then saved as Save All saves.
+   */
+  const saveGuard = useCallback(
+    async (targets: readonly GuardTarget[]) => {
+      drafts.add(targets.map(newDraft));
+      if (await saveKeys(targets.map(draftKey))) setDialog(null);
+    },
+    [drafts, saveKeys],
+  );
 
   const context = useMemo<RulesContextValue>(() => ({ rules, drafts, reload }), [rules, drafts, reload]);
 
@@ -179,6 +218,8 @@ export function useRulesPage({ rows, holdings, rules, reload, expand, notify }: 
     openDialog: setDialog,
     closeDialog: useCallback(() => setDialog(null), []),
     applyPriceGuard,
+    saveGuard,
+    pricing,
     addForRow,
     saveAll,
     saving,

@@ -19,8 +19,9 @@ import {
 import { useLiveHolding, type HoldingViewProps, type LiveHoldingView } from './useLiveHolding.ts';
 
 /**
- * The mobile layout of a holding (spec §2): Qty, Buy Price, Gain %, Invested, LTP, Net P&L. In
- * the compact density a two-line row, Kite-like, that opens into those figures and the details.
+ * The mobile layout of a holding (docs/holdings.md#holdings-and-dashboard-screens): Qty, Buy Price,
+ * Gain %, Invested, LTP, Net P&L. In the compact density a two-line row, Kite-like, that opens into
+ * those figures and the details.
  */
 export const HoldingCard = memo(function HoldingCard(props: HoldingViewProps) {
   const { row, compact, expanded, accountNames, onSaved } = props;
@@ -40,7 +41,7 @@ export const HoldingCard = memo(function HoldingCard(props: HoldingViewProps) {
         >
           <span className="holding-line">
             <span className="holding-symbol-code">
-              {row.symbol} <small className="holding-line-exchange">{row.exchange}</small>
+              {row.symbol} <small className="holding-line-exchange holding-exchange">{row.exchange}</small>
             </span>
             <span className="holding-line-value" data-col="value">
               <CurrentValue row={live} />
@@ -74,7 +75,12 @@ export const HoldingCard = memo(function HoldingCard(props: HoldingViewProps) {
             >
               <TrashIcon size={18} /> Delete {row.symbol} ({row.exchange})
             </button>
-            <HoldingDetails id={`${detailsId}-accounts`} row={live} accountNames={accountNames} />
+            <HoldingDetails
+              id={`${detailsId}-accounts`}
+              row={live}
+              accountNames={accountNames}
+              onSaved={onSaved}
+            />
           </div>
         ) : null}
       </li>
@@ -87,7 +93,7 @@ export const HoldingCard = memo(function HoldingCard(props: HoldingViewProps) {
           <ExpandIcon open={expanded} />
           <span className="holding-symbol">
             <span className="holding-symbol-code">
-              {row.symbol} <span className="badge">{row.exchange}</span>
+              {row.symbol} <span className="badge holding-exchange">{row.exchange}</span>
             </span>
             <span className="holding-company">{row.company_name ?? ''}</span>
           </span>
@@ -95,12 +101,17 @@ export const HoldingCard = memo(function HoldingCard(props: HoldingViewProps) {
         <DeleteHoldingButton row={row} onClick={view.remove} />
       </div>
       {figures}
-      {expanded ? <HoldingDetails id={detailsId} row={live} accountNames={accountNames} /> : null}
+      {expanded ? (
+        <HoldingDetails id={detailsId} row={live} accountNames={accountNames} onSaved={onSaved} />
+      ) : null}
     </li>
   );
 });
 
-/** The card's figures (spec §2 order first), shared by the card and the opened compact row. */
+/**
+ * The card's figures (the card's first six in the documented order), shared by the card and the
+ * opened compact row.
+ */
 function CardFigures({
   row,
   view: { live, quote, editable, addRule },

@@ -15,8 +15,8 @@ import {
 } from './rowParts.tsx';
 import { useLiveHolding, type HoldingViewProps } from './useLiveHolding.ts';
 
-/** Columns of the comfortable table; the compact one adds Current value. */
-export const TABLE_COLUMNS = 9;
+/** Columns of the table, in both densities. */
+export const TABLE_COLUMNS = 10;
 
 /**
  * One holdings-table row (and its expanded details). Memoised and subscribed to its own
@@ -31,16 +31,22 @@ export const HoldingRow = memo(function HoldingRow(props: HoldingViewProps) {
 
   return (
     <>
-      <tr ref={rowRef} className="holding-row" data-symbol={row.symbol} data-expanded={expanded}>
+      <tr
+        ref={rowRef}
+        className="holding-row"
+        data-symbol={row.symbol}
+        data-exchange={row.exchange}
+        data-expanded={expanded}
+      >
         <th scope="row" className="holding-symbol-cell">
           <ExpandButton expanded={expanded} controls={detailsId} onClick={view.toggle}>
             <ExpandIcon open={expanded} />
             <span className="holding-symbol" title={compact ? (row.company_name ?? undefined) : undefined}>
-              <span className="holding-symbol-code">{row.symbol}</span>
-              {compact ? null : (
-                <span className="holding-company">
-                  {row.company_name && row.company_name !== row.symbol ? row.company_name : row.exchange}
-                </span>
+              <span className="holding-symbol-code">
+                {row.symbol} <span className="badge holding-exchange">{row.exchange}</span>
+              </span>
+              {compact || !row.company_name || row.company_name === row.symbol ? null : (
+                <span className="holding-company">{row.company_name}</span>
               )}
             </span>
             <span className="visually-hidden">{expanded ? ', hide accounts' : ', show accounts'}</span>
@@ -55,11 +61,9 @@ export const HoldingRow = memo(function HoldingRow(props: HoldingViewProps) {
         <td className="num" data-col="ltp">
           <LtpValue row={live} quote={quote} />
         </td>
-        {compact ? (
-          <td className="num" data-col="value">
-            <CurrentValue row={live} />
-          </td>
-        ) : null}
+        <td className="num" data-col="value">
+          <CurrentValue row={live} />
+        </td>
         <td className="num" data-col="day">
           <DayChangeValue row={live} quote={quote} />
         </td>
@@ -78,8 +82,8 @@ export const HoldingRow = memo(function HoldingRow(props: HoldingViewProps) {
       </tr>
       {expanded ? (
         <tr className="holding-details-row">
-          <td colSpan={TABLE_COLUMNS + (compact ? 1 : 0)}>
-            <HoldingDetails id={detailsId} row={live} accountNames={accountNames} />
+          <td colSpan={TABLE_COLUMNS}>
+            <HoldingDetails id={detailsId} row={live} accountNames={accountNames} onSaved={onSaved} />
           </td>
         </tr>
       ) : null}

@@ -22,14 +22,17 @@ const SORT_CHOICES: { field: HoldingSortField; label: string }[] = [
   { field: 'symbol', label: 'Symbol' },
   { field: 'total_quantity', label: 'Total Qty' },
   { field: 'weighted_avg_price', label: 'Buy Price' },
+  { field: 'current_price', label: 'LTP' },
+  { field: 'total_current_value', label: 'Current value' },
+  { field: 'day_change', label: 'Day change' },
   { field: 'total_pnl', label: 'P&L' },
   { field: 'total_pnl_percent', label: 'Gain %' },
   { field: 'active_rules_count', label: 'Rules' },
 ];
 
 /**
- * The holdings as a sortable table, or as cards below 768 px. Compact: shorter table rows with a
- * Current value column; on a phone, a two-line row per holding that opens into the full card.
+ * The holdings as a sortable table, or as cards below 768 px. Compact: shorter table rows, one
+ * line each; on a phone, a two-line row per holding that opens into the full card.
  */
 export function HoldingsList({
   rows,
@@ -80,17 +83,15 @@ export function HoldingsList({
             <SortHeader field="symbol" label="Symbol" sort={sort} onSort={onSort} />
             <SortHeader field="total_quantity" label="Total Qty" sort={sort} onSort={onSort} numeric />
             <SortHeader field="weighted_avg_price" label="Buy Price" sort={sort} onSort={onSort} numeric />
-            <th scope="col" className="num">
-              LTP
-            </th>
-            {compact ? (
-              <th scope="col" className="num">
-                Current value
-              </th>
-            ) : null}
-            <th scope="col" className="num">
-              Day change
-            </th>
+            <SortHeader field="current_price" label="LTP" sort={sort} onSort={onSort} numeric />
+            <SortHeader
+              field="total_current_value"
+              label="Current value"
+              sort={sort}
+              onSort={onSort}
+              numeric
+            />
+            <SortHeader field="day_change" label="Day change" sort={sort} onSort={onSort} numeric />
             <SortHeader field="total_pnl" label="P&L" sort={sort} onSort={onSort} numeric />
             <SortHeader field="total_pnl_percent" label="Gain %" sort={sort} onSort={onSort} numeric />
             <SortHeader field="active_rules_count" label="Rules" sort={sort} onSort={onSort} />

@@ -19,10 +19,10 @@ type EditState =
   { mode: 'view' } | { mode: 'edit'; text: string; error?: string } | { mode: 'saving'; text: string };
 
 /**
- * Click-to-edit quantity or buy price (spec §4/§5 Inline edit): Enter saves with
+ * Click-to-edit quantity or buy price (docs/holdings.md#holdings-and-dashboard-screens): Enter saves with
  * `PUT /api/holdings/:id`, and so does leaving the field (phone keypads often have no Enter);
  * Escape cancels, an empty or unchanged value cancels, anything not above 0 is refused with the
- * spec's message (the field stays open with it).
+ * documented message (the field stays open with it).
  */
 export function InlineEdit({ holdingId, field, value, display, label, onSaved }: InlineEditProps) {
   const [state, setState] = useState<EditState>({ mode: 'view' });

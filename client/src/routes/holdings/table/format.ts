@@ -9,8 +9,9 @@ export function formatQuantity(value: number): string {
   return quantityFormat.format(value);
 }
 
-/** Green for zero and gains, red for losses (spec §2). */
+/** Green for gains, red for losses, grey for no change (anything under half a paisa). */
 export function gainClass(value: number): string {
+  if (Math.round(Math.abs(value) * 100) === 0) return 'text-flat';
   return value < 0 ? 'text-loss' : 'text-gain';
 }
 

@@ -163,7 +163,7 @@ export function BuyPriceValue(props: EditableValueProps) {
   );
 }
 
-/** The Rules cell: the active rule count, or '+ Add' when there is none (spec §2). */
+/** The Rules cell: the active rule count, or '+ Add' when there is none (docs/exit-rules.md). */
 export function RulesValue({ row, onAdd }: { row: AggregatedHolding; onAdd: () => void }) {
   if (row.active_rules_count > 0) {
     return (

@@ -1,6 +1,12 @@
 import { formatInr } from '@app/common/format/money';
-import type { ImportChanges } from '@app/common/holdings/upload-preview';
+import {
+  countsOfChanges,
+  importCountsText,
+  type ImportChanges,
+  type PreviewRuleRemoval,
+} from '@app/common/holdings/upload-preview';
 import { instrumentKey } from '@app/common/market/tick-batch';
+import type { ReactNode } from 'react';
 
 const quantity = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 4 });
 
@@ -10,31 +16,28 @@ export function holdingFigures(h: { quantity: number; average_price: number }): 
 }
 
 /**
- * What the upload does to the account, before anything is stored: counts, and the holdings it
- * removes (listed one by one, marked as removals), since the file replaces the account's holdings.
+ * What the upload does to the account, before anything is stored: counts (the notice after the
+ * upload repeats them), and the holdings it removes (listed one by one, marked as removals) with
+ * the exit rules that go with them, since the file replaces the account's holdings.
  */
 export function UploadChanges({
   changes,
+  rulesRemoved,
   accountName,
   isNew,
   skipped,
 }: {
   changes: ImportChanges;
+  rulesRemoved: readonly PreviewRuleRemoval[];
   accountName: string;
   isNew: boolean;
   skipped: number;
 }) {
-  const parts = [
-    `${changes.add.length} new`,
-    `${changes.update.length} changed`,
-    ...(changes.unchanged ? [`${changes.unchanged} unchanged`] : []),
-    `${changes.remove.length} removed`,
-    ...(skipped ? [`${skipped} skipped`] : []),
-  ];
   return (
     <div className="upload-changes" aria-live="polite">
       <p className="upload-changes-summary">
-        {isNew ? 'Into the new account' : 'Into'} <strong>{accountName}</strong>: {parts.join(', ')}.
+        {isNew ? 'Into the new account' : 'Into'} <strong>{accountName}</strong>:{' '}
+        {importCountsText(countsOfChanges(changes, skipped))}.
       </p>
       {changes.remove.length > 0 ? (
         <div className="upload-removals" role="group" aria-label="Holdings this upload removes">
@@ -45,7 +48,7 @@ export function UploadChanges({
             </strong>{' '}
             from {accountName}: the file no longer lists {changes.remove.length === 1 ? 'it' : 'them'}.
           </p>
-          <ul>
+          <ScrollingList label="Holdings removed">
             {changes.remove.map((h) => (
               <li key={instrumentKey(h.exchange, h.symbol)}>
                 <span className="upload-removed-symbol">
@@ -54,9 +57,45 @@ export function UploadChanges({
                 <span className="upload-removed-figures">{holdingFigures(h)}</span>
               </li>
             ))}
-          </ul>
+          </ScrollingList>
+          {rulesRemoved.length > 0 ? <RulesRemoved rules={rulesRemoved} /> : null}
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/** The exit rules deleted with the removed holdings, by name: a file missing a row by mistake says so here. */
+function RulesRemoved({ rules }: { rules: readonly PreviewRuleRemoval[] }) {
+  return (
+    <div className="upload-rules-removed">
+      <p>
+        <strong>
+          {rules.length === 1 ? '1 exit rule' : `${rules.length} exit rules`} will be deleted too
+        </strong>
+        , as nothing else holds {rules.length === 1 ? 'its stock' : 'their stocks'}:
+      </p>
+      <ScrollingList label="Exit rules this upload deletes">
+        {rules.map((rule) => (
+          <li key={rule.id}>
+            <span>
+              {rule.rule_name} <span className="text-muted">({rule.symbol})</span>
+            </span>
+          </li>
+        ))}
+      </ScrollingList>
+    </div>
+  );
+}
+
+/**
+ * A list of the preview that scrolls once long: a named region that takes keyboard focus, so that
+ * keyboard users can scroll it too (as the table of rows).
+ */
+function ScrollingList({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="upload-scroll-list" tabIndex={0} role="region" aria-label={label}>
+      <ul>{children}</ul>
     </div>
   );
 }

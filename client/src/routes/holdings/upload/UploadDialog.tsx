@@ -4,7 +4,7 @@ import { useId, useState, type DragEvent } from 'react';
 import { ErrorBox } from '../../../components/ErrorBox.tsx';
 import { CheckCircleIcon, UploadIcon } from '../../../components/icons.tsx';
 import { LoadingMessage } from '../../../components/Spinner.tsx';
-import { Modal } from '../Modal.tsx';
+import { Modal } from '../../../components/Modal.tsx';
 import { ACCEPTED_FILES, FILE_TYPE_HINT } from './holdingsFile.ts';
 import type { UploadSummary } from './uploadApi.ts';
 import { UploadPreviewPanel } from './UploadPreviewPanel.tsx';
@@ -12,7 +12,9 @@ import { useCsvUpload } from './useCsvUpload.ts';
 
 const SAMPLE_HREF = `data:text/csv;charset=utf-8,${encodeURIComponent(`${SAMPLE_CSV}\n`)}`;
 
-/** The CSV upload dialog (spec §4 CSV dialog): pick, check, preview, fix, upload. */
+/**
+ * The CSV upload dialog (docs/holdings.md#holdings-and-dashboard-screens): pick, check, preview, fix, upload.
+ */
 export function UploadDialog({
   onClose,
   onUploaded,
@@ -45,7 +47,8 @@ export function UploadDialog({
         <div className="file-chip">
           <div className="file-chip-text">
             <span className="file-chip-name">{file.name}</span>
-            {phase === 'reading' ? null : (
+            {/* Said only of a file that was read and understood: never beside its error. */}
+            {phase === 'reading' || problem ? null : (
               <span className="file-chip-status">
                 <CheckCircleIcon size={16} /> File loaded successfully
               </span>

@@ -4,6 +4,7 @@ import { SymbolSearch } from '../../../components/SymbolSearch.tsx';
 import { pickedAccountName, type AccountPick } from './accountPick.ts';
 import { UploadAccountPicker } from './UploadAccountPicker.tsx';
 import { holdingFigures, UploadChanges } from './UploadChanges.tsx';
+import { DidYouMean, FixedFrom, LeftOutRows, type TypoFix } from './TypoFixes.tsx';
 import type { PreviewRow, SymbolOverride, UnresolvedRow, UploadPreview } from './uploadApi.ts';
 
 interface UploadPreviewPanelProps {
@@ -29,6 +30,19 @@ const quantity = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 4 });
  */
 export function UploadPreviewPanel(props: UploadPreviewPanelProps) {
   const { preview, toFix, account, disabled } = props;
+  const [typoFixes, setTypoFixes] = useState<ReadonlyMap<number, TypoFix>>(new Map());
+  const fixActions = {
+    onOverride: props.onOverride,
+    onSkip: props.onSkip,
+    onFix: (fix: TypoFix | null, line: number) =>
+      setTypoFixes((prev) => {
+        const next = new Map(prev);
+        if (fix) next.set(line, fix);
+        else next.delete(line);
+        return next;
+      }),
+    disabled,
+  };
   const rowCount = preview.rows.length + toFix.length;
   const accountName = pickedAccountName(account, preview) ?? preview.target_account?.name ?? '';
   return (
@@ -54,17 +68,27 @@ export function UploadPreviewPanel(props: UploadPreviewPanelProps) {
       {preview.changes && preview.target_account && account ? (
         <UploadChanges
           changes={preview.changes}
+          rulesRemoved={preview.rules_removed}
           accountName={accountName}
           isNew={preview.target_account.new}
           skipped={preview.skipped_lines.length}
         />
       ) : null}
-      <PreviewRows preview={preview} />
+      <LeftOutRows fixes={[...typoFixes.values()]} {...fixActions} />
+      <PreviewRows preview={preview} typoFixes={typoFixes} fixActions={fixActions} />
     </section>
   );
 }
 
-function PreviewRows({ preview }: { preview: UploadPreview }) {
+function PreviewRows({
+  preview,
+  typoFixes,
+  fixActions,
+}: {
+  preview: UploadPreview;
+  typoFixes: ReadonlyMap<number, TypoFix>;
+  fixActions: Omit<Parameters<typeof FixedFrom>[0], 'fix'>;
+}) {
   const changes = preview.changes;
   const status = (row: PreviewRow) => {
     if (!changes) return null;
@@ -79,7 +103,13 @@ function PreviewRows({ preview }: { preview: UploadPreview }) {
     ) : null;
   };
   return (
-    <div className="table-wrap upload-rows">
+    // It scrolls: focusable, so that keyboard users can scroll it too.
+    <div
+      className="table-wrap upload-rows"
+      tabIndex={0}
+      role="region"
+      aria-label="Holdings found in the file"
+    >
       <table className="table">
         <caption className="visually-hidden">Holdings found in the file</caption>
         <thead>
@@ -117,6 +147,10 @@ function PreviewRows({ preview }: { preview: UploadPreview }) {
                 ) : (
                   <span className="upload-note">{row.company_name}</span>
                 )}
+                <DidYouMean row={row} {...fixActions} />
+                {typoFixes.get(row.line) ? (
+                  <FixedFrom fix={typoFixes.get(row.line)!} {...fixActions} />
+                ) : null}
               </td>
               <td className="num">{quantity.format(row.quantity)}</td>
               <td className="num">{formatInr(row.average_price)}</td>

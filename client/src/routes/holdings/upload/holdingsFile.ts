@@ -7,7 +7,7 @@ import { CSV_MESSAGES } from '@app/common/holdings/messages';
 
 export type HoldingsFileKind = 'csv' | 'xlsx';
 
-/** The spec's sentence, then what else is accepted. */
+/** The documented sentence (docs/holdings.md#holdings-and-dashboard-screens), then what else is accepted. */
 export const FILE_TYPE_MESSAGE = CSV_MESSAGES.notCsvFile;
 export const FILE_TYPE_HINT = 'Excel holdings files (.xlsx) downloaded from your broker are accepted too.';
 
@@ -25,6 +25,29 @@ export function holdingsFileKind(name: string, type: string): HoldingsFileKind |
   if (type === 'text/csv') return 'csv';
   if (type === XLSX_TYPE) return 'xlsx';
   return null;
+}
+
+/** The sentence for a chosen .csv that is empty. */
+export const EMPTY_FILE_MESSAGE =
+  'This file is empty: download your holdings from your broker again (in Kite: Holdings → Download → CSV) and choose the new file.';
+/** The sentence for a PDF renamed .csv (a contract note or a statement). */
+export const PDF_FILE_MESSAGE =
+  'This looks like a PDF, not a CSV: download Holdings as CSV from your broker (in Kite: Holdings → Download → CSV) and choose that file.';
+
+/**
+ * What is wrong with a file named .csv, judged from its first bytes: empty, or a PDF (`%PDF`)
+ * renamed; null when it may be text. An XLSX renamed .csv (`PK` of a zip) is read as XLSX instead.
+ */
+export function csvFileProblem(head: Uint8Array): string | null {
+  if (head.length === 0) return EMPTY_FILE_MESSAGE;
+  const text = String.fromCharCode(...head.subarray(0, 4));
+  if (text === '%PDF') return PDF_FILE_MESSAGE;
+  return null;
+}
+
+/** True when the file's first bytes are a zip's (an XLSX, whatever its name says). */
+export function isZip(head: Uint8Array): boolean {
+  return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
 }
 
 /** A sheet as read-excel-file returns it. */

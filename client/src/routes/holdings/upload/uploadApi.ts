@@ -19,6 +19,8 @@ export interface PreviewRow {
   renamed_from: string | null;
   /** What the server says about the row: a series suffix dropped, an exchange kept as the file said. */
   note: string | null;
+  /** For a symbol no exchange lists: the listed symbols a typo away ("did you mean RELIANCE?"). */
+  suggestions: { symbol: string; exchange: Exchange; company_name: string }[];
 }
 
 export interface UnresolvedRow {
@@ -42,8 +44,12 @@ export interface UploadPreview extends UploadAccountPlan {
 
 export interface UploadSummary {
   created: number;
+  /** Holdings kept with a new quantity or buy price ("changed", as the preview said). */
   updated: number;
+  unchanged: number;
   removed: number;
+  /** The names of the exit rules deleted with the removed holdings. */
+  rules_removed: string[];
   skipped: number;
   total: number;
   account_name: string;

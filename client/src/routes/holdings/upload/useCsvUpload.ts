@@ -15,7 +15,10 @@ import {
   type UploadSummary,
 } from './uploadApi.ts';
 
-/** Spec §4 CSV dialog: idle → file loaded → validating → (preview) → uploading. */
+/**
+ * The upload dialog (docs/holdings.md#holdings-and-dashboard-screens): idle → file loaded →
+ * validating → (preview) → uploading.
+ */
 export type UploadPhase = 'idle' | 'reading' | 'validating' | 'preview' | 'uploading';
 
 export interface UploadProblem {

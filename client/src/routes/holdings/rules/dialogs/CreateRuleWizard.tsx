@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { ErrorBox } from '../../../../components/ErrorBox.tsx';
 import { useQuote } from '../../../../live/hooks.ts';
 import '../../../../styles/rule-dialogs.css';
-import { Modal } from '../../Modal.tsx';
+import { Modal } from '../../../../components/Modal.tsx';
 import { createRuleError } from '../ruleDrafts.ts';
 import { rulesApi } from '../rulesApi.ts';
 import {
@@ -29,7 +29,7 @@ interface CreateRuleWizardProps {
 
 const keyOf = (row: AggregatedHolding) => instrumentKey(row.exchange, row.symbol);
 
-/** Create Position Rule (spec §4 Wizard): name, scope, trigger, action; Next and Previous. */
+/** Create Position Rule (docs/exit-rules.md): name, scope, trigger, action; Next and Previous. */
 export default function CreateRuleWizard({
   rows,
   accountNames,

@@ -1,6 +1,6 @@
 import type { ApiPositionRule } from '@app/common/api/rules';
 import { formatInr } from '@app/common/format/money';
-import { describeRule } from '@app/common/rules/index';
+import { describeRule, isGeneratedName } from '@app/common/rules/index';
 import { useId, useState } from 'react';
 import { AdjustmentNote } from '../AdjustmentNote.tsx';
 import { CheckLine } from '../CheckLine.tsx';
@@ -49,7 +49,9 @@ export function ManageRuleRow({
             <span className="manage-row-name">{rule.rule_name}</span>
           </label>
           <span className="manage-row-meta">
-            {description} · trigger {formatInr(rule.computed_trigger_price)} ·{' '}
+            {/* A generated name already says what the rule does. */}
+            {isGeneratedName(rule.rule_name, rule) ? null : `${description} · `}
+            trigger {formatInr(rule.computed_trigger_price)} ·{' '}
             {rule.rule_scope === 'all_holdings' ? 'All holdings' : (accountName ?? 'One account')}
           </span>
           {check ? <CheckLine parts={check} className="manage-row-check" /> : null}

@@ -2,7 +2,7 @@ import type { ApiPositionRule } from '@app/common/api/rules';
 import { useState } from 'react';
 import '../../../../styles/rule-dialogs.css';
 import '../../../../styles/rule-manage.css';
-import { Modal } from '../../Modal.tsx';
+import { Modal } from '../../../../components/Modal.tsx';
 import { ExecutionHistoryTab } from './ExecutionHistoryTab.tsx';
 import { ManageRulesTab } from './ManageRulesTab.tsx';
 import { Tabs } from './Tabs.tsx';
@@ -21,7 +21,9 @@ interface ManageRulesDialogProps {
   onClose: () => void;
 }
 
-/** Manage Position Rules (spec §2): every rule with bulk and per-rule actions, and the executions. */
+/**
+ * Manage Position Rules (docs/exit-rules.md): every rule with bulk and per-rule actions, and the executions.
+ */
 export default function ManageRulesDialog({
   rules,
   accountNames,

@@ -3,6 +3,8 @@ import { formatInr } from '@app/common/format/money';
 import {
   MAX_REARM_PERCENT,
   MIN_REARM_PERCENT,
+  fittingValueType,
+  rearmPrice,
   renamedAfterEdit,
   validateRuleDraft,
   type RearmMode,
@@ -87,15 +89,29 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
     >
       <div className="rule-edit-fields">
         <RuleNameField id={id} className="field rule-edit-name" value={name} onChange={setTypedName} />
-        <TriggerTypeField id={id} value={triggerType} onChange={setTriggerType} />
+        <TriggerTypeField
+          id={id}
+          value={triggerType}
+          onChange={(type) => {
+            setTriggerType(type);
+            setValueType(fittingValueType(type, valueType));
+          }}
+        />
         <TriggerValueField
           id={id}
           className="field rule-draft-value"
           value={value}
+          valueType={valueType}
           describedBy={`${id}-check`}
           onChange={setValue}
         />
-        <ValueTypeField id={id} className="field rule-draft-unit" value={valueType} onChange={setValueType} />
+        <ValueTypeField
+          id={id}
+          className="field rule-draft-unit"
+          value={valueType}
+          triggerType={triggerType}
+          onChange={setValueType}
+        />
       </div>
       <RearmField
         id={id}
@@ -108,7 +124,12 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
       />
       <p id={`${id}-check`} className="rule-draft-preview">
         {!triggerChanged ? (
-          <span className="text-muted">The level stays at {formatInr(rule.computed_trigger_price)}.</span>
+          <span className="text-muted">
+            The level stays at {formatInr(rule.computed_trigger_price)}.
+            {rule.status === 'TRIGGERED' && rearm === 'after_recovery' && !percentBad
+              ? ` It is armed again once the price is back at ${formatInr(rearmPrice(triggerType, rule.computed_trigger_price, percent))}.`
+              : null}
+          </span>
         ) : check.ok ? (
           <>New level about {formatInr(check.triggerPrice)}, set from the latest price when saved.</>
         ) : check.problem === 'price' ? (

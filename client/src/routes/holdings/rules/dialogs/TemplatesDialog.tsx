@@ -5,7 +5,7 @@ import { useId, useMemo, useState } from 'react';
 import { ErrorBox } from '../../../../components/ErrorBox.tsx';
 import '../../../../styles/rule-dialogs.css';
 import '../../../../styles/rule-manage.css';
-import { Modal } from '../../Modal.tsx';
+import { Modal } from '../../../../components/Modal.tsx';
 import { saveAllProblem, type SaveProblem } from '../ruleDrafts.ts';
 import { rulesApi } from '../rulesApi.ts';
 import { TargetAccountField } from '../TriggerFields.tsx';
@@ -21,7 +21,7 @@ interface TemplatesDialogProps {
 const keyOf = (row: AggregatedHolding) => instrumentKey(row.exchange, row.symbol);
 
 /**
- * Apply Rule Templates (spec §2, §5): a template, the holdings, and all accounts or one; saved
+ * Apply Rule Templates (docs/exit-rules.md): a template, the holdings, and all accounts or one; saved
  * in one call, measured from each account's own buy price. A holding whose price has already
  * crossed the level is skipped (it would fire at once) and named; any other problem saves nothing.
  */

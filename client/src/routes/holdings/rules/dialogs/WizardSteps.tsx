@@ -1,7 +1,7 @@
 import { formatInr } from '@app/common/format/money';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
-import { describeRule, RULE_MESSAGES, type TriggerType } from '@app/common/rules/index';
+import { describeRule, fittingValueType, RULE_MESSAGES, type TriggerType } from '@app/common/rules/index';
 import { useId } from 'react';
 import { TRIGGER_CHOICES } from '../ruleView.ts';
 import {
@@ -150,7 +150,12 @@ export function TriggerStep({
               name={`${id}-trigger`}
               checked={form.trigger_type === choice.value}
               autoFocus={form.trigger_type === choice.value}
-              onChange={() => onChange({ trigger_type: choice.value })}
+              onChange={() =>
+                onChange({
+                  trigger_type: choice.value,
+                  value_type: fittingValueType(choice.value, form.value_type),
+                })
+              }
             />
             <span>
               <strong>{choice.label}</strong>
@@ -163,6 +168,7 @@ export function TriggerStep({
         <TriggerValueField
           id={id}
           value={form.trigger_value}
+          valueType={form.value_type}
           describedBy={`${id}-preview`}
           onChange={(trigger_value) => onChange({ trigger_value })}
         />
@@ -170,6 +176,7 @@ export function TriggerStep({
           id={id}
           spelledOut
           value={form.value_type}
+          triggerType={form.trigger_type}
           onChange={(value_type) => onChange({ value_type })}
         />
       </div>

@@ -1,5 +1,5 @@
 /**
- * The Create Position Rule wizard's form (spec §4 Wizard, §5, §9), pure and unit-tested: its
+ * The Create Position Rule wizard's form (docs/exit-rules.md), pure and unit-tested: its
  * defaults, what stops each step, and the request it sends. Field names are the API's.
  */
 import type { Exchange } from '@app/common/instruments/types';
@@ -35,7 +35,7 @@ export interface WizardForm extends WizardState {
 
 export const REARM_PERCENT_PROBLEM = `Re-arm percent must be from ${MIN_REARM_PERCENT} to ${MAX_REARM_PERCENT}`;
 
-/** Spec §9: trailing stop loss 10, sell all remaining, market order, priority 1. */
+/** Trailing stop loss 10, sell all remaining, market order, priority 1. */
 export function initialWizardForm(holding: string): WizardForm {
   return {
     ...WIZARD_DEFAULTS,
@@ -64,7 +64,7 @@ export function wizardPreview(form: WizardForm, ltp: number | null | undefined):
 }
 
 /**
- * Why Next cannot leave `step`, or null: the spec's checks (wizardStepError), and on step 3 a
+ * Why Next cannot leave `step`, or null: the checks of docs/exit-rules.md (wizardStepError), and on step 3 a
  * trigger price that would be refused (out of the 10%–200% band). A missing live price does not
  * stop the wizard: the server arms the rule from its own quote.
  */

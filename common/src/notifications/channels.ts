@@ -1,0 +1,39 @@
+/**
+ * The notification layer's vocabulary (docs/notifications.md), typed once: the channels a notice
+ * goes out on, the kinds of notice an endpoint can choose to receive, and the statuses a
+ * delivery is shown with in History.
+ */
+
+/** Where a notice can go: an email address, a browser's push subscription, a Telegram chat, a WhatsApp number. */
+export const CHANNELS = ['email', 'webpush', 'telegram', 'whatsapp'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** The channels of messaging apps: the spec puts them on the Advanced tier. */
+export const MESSAGING_CHANNELS: ReadonlySet<Channel> = new Set(['telegram', 'whatsapp']);
+
+/**
+ * What an endpoint receives, chosen per endpoint in Settings: alerts (rules and price alerts
+ * that fired), the evening digest, corporate-action adjustments.
+ */
+export const NOTICE_KINDS = ['alert', 'digest', 'corporate_action'] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+
+/**
+ * A delivery as History shows it: queued (not yet handed over), sent (the provider took it:
+ * email, Telegram), accepted (a push service or WhatsApp took it for later delivery), delivered
+ * and read (WhatsApp's receipts), failed.
+ */
+export const DELIVERY_STATUSES = ['queued', 'sent', 'accepted', 'delivered', 'read', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+const CHANNEL_NAMES: Record<Channel, string> = {
+  email: 'Email',
+  webpush: 'Web Push',
+  telegram: 'Telegram',
+  whatsapp: 'WhatsApp',
+};
+
+/** A channel as a sentence names it: 'Email', 'Web Push', 'Telegram', 'WhatsApp'. */
+export function channelName(channel: Channel): string {
+  return CHANNEL_NAMES[channel];
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "rule_executions" ADD COLUMN "notice_id" uuid;--> statement-breakpoint
+CREATE INDEX "rule_executions_notice_members_idx" ON "rule_executions" USING btree ("notice_id") WHERE "rule_executions"."notice_id" <> "rule_executions"."id";

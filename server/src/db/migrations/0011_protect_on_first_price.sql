@@ -1,0 +1,2 @@
+ALTER TABLE "holdings" ADD COLUMN "guard_pending_since" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "holdings_guard_pending_idx" ON "holdings" USING btree ("exchange","symbol") WHERE guard_pending_since is not null;

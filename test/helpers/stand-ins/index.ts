@@ -1,0 +1,62 @@
+/**
+ * What the tests write for each file of `../shared` they read when that folder is absent (a clone
+ * on a machine of its own): the file's own format, from code. `lost` says which check of the real
+ * file a run on the stand-in does not make.
+ */
+import { bcFile } from './bc-file.ts';
+import { consoleEquityLayout, dhanHoldings, growwStatementLayout, kiteHoldings } from './broker-files.ts';
+import { whatsappStatuses } from './whatsapp-statuses.ts';
+import {
+  telegramTextUpdate,
+  telegramTooLong,
+  telegramTooManyRequests,
+  telegramUserDeactivated,
+} from './telegram-samples.ts';
+import { webpushEncryptionDraft } from './webpush-vector.ts';
+import { bseScripList, nseEquityList, nseEtfList, nseSmeList, nseSymbolChanges } from './exchange-files.ts';
+
+export interface StandIn {
+  write: () => string | Uint8Array;
+  lost: string;
+}
+
+const fromSnapshot = 'written from server/snapshot/instruments.json, not the exchange download';
+const brokerSample = "the shared broker sample's own bytes";
+const telegramSample = "Telegram's recorded answers (the fake Bot API's texts checked against themselves)";
+
+export const STAND_INS: Record<string, StandIn> = {
+  'data/EQUITY_L_2026-07-10.csv': { write: nseEquityList, lost: `NSE's EQUITY_L (${fromSnapshot})` },
+  'data/SME_EQUITY_L_head50_2026-05-17.csv': { write: nseSmeList, lost: "NSE's SME list" },
+  'data/eq_etfseclist_2026-05-17.csv': { write: nseEtfList, lost: "NSE's ETF list and its stray bytes" },
+  'data/symbolchange_2026-05-17.csv': { write: nseSymbolChanges, lost: "NSE's symbol changes" },
+  'data/BSE_Equity_head60.csv': { write: bseScripList, lost: "BSE's scrip list" },
+  'data/bc16122025_equity_rows.csv': { write: bcFile, lost: "NSE's bc file of 16 Dec 2025" },
+  'data/samples/whatsapp/pywa_tests_data_updates_message_status.json': {
+    write: whatsappStatuses,
+    lost: "the recorded WhatsApp status webhooks' own fields",
+  },
+  'data/samples/webpush/draft-ietf-webpush-encryption.md': {
+    write: webpushEncryptionDraft,
+    lost: "the Web Push draft's own text (its test vector is the RFC's)",
+  },
+  'fixtures/brokers/zerodha_kite_holdings.csv': { write: kiteHoldings, lost: brokerSample },
+  'fixtures/brokers/dhan_holdings.csv': { write: dhanHoldings, lost: brokerSample },
+  'fixtures/brokers/groww_stocks_holdings_statement_layout.csv': {
+    write: growwStatementLayout,
+    lost: brokerSample,
+  },
+  'fixtures/brokers/zerodha_console_holdings_Equity_sheet_layout.csv': {
+    write: consoleEquityLayout,
+    lost: brokerSample,
+  },
+  'data/samples/telegram/nutgram_Responses_too_many_requests.json': {
+    write: telegramTooManyRequests,
+    lost: telegramSample,
+  },
+  'data/samples/telegram/nutgram_Responses_user_deactivated.json': {
+    write: telegramUserDeactivated,
+    lost: telegramSample,
+  },
+  'data/samples/telegram/nutgram_Responses_too_long.json': { write: telegramTooLong, lost: telegramSample },
+  'data/samples/telegram/nutgram_Updates_text.json': { write: telegramTextUpdate, lost: telegramSample },
+};
