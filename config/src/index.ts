@@ -4,6 +4,9 @@
  * Tests and tools build their own with `parseConfig(env)`.
  */
 import { z } from 'zod';
+import { brokerPairIssues, brokersConfig, brokerVariables, type BrokersConfig } from './brokers.ts';
+
+export type { BrokersConfig, RedirectBrokerApp } from './brokers.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -136,8 +139,12 @@ const schema = z
     WEBPUSH_ALLOW_PRIVATE_ENDPOINTS: bool.default(false),
     METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ...brokerVariables,
   })
   .superRefine((env, ctx) => {
+    for (const issue of brokerPairIssues(env)) {
+      ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+    }
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
       ctx.addIssue({
         code: 'custom',
@@ -239,6 +246,8 @@ export interface Config extends Readonly<Env> {
   readonly isProduction: boolean;
   /** The bot token, username and webhook secret are all set. */
   readonly telegramConfigured: boolean;
+  /** The broker apps investors can connect through (null: not available on this server). */
+  readonly brokers: BrokersConfig;
 }
 
 export class ConfigError extends Error {
@@ -271,6 +280,7 @@ export function parseConfig(env: Record<string, string | undefined>, role: Confi
     isProduction: e.NODE_ENV === 'production',
     whatsapp: whatsappConfig(e),
     telegramConfigured: Boolean(e.TELEGRAM_BOT_TOKEN && e.TELEGRAM_BOT_USERNAME && e.TELEGRAM_WEBHOOK_SECRET),
+    brokers: brokersConfig(e),
   });
 }
 
