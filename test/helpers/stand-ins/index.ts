@@ -5,6 +5,7 @@
  */
 import { bcFile } from './bc-file.ts';
 import { consoleEquityLayout, dhanHoldings, growwStatementLayout, kiteHoldings } from './broker-files.ts';
+import { kiteGenerateSession, kiteHoldingsAnswer } from './kite-samples.ts';
 import { whatsappStatuses } from './whatsapp-statuses.ts';
 import {
   telegramTextUpdate,
@@ -23,6 +24,8 @@ export interface StandIn {
 const fromSnapshot = 'written from server/snapshot/instruments.json, not the exchange download';
 const brokerSample = "the shared broker sample's own bytes";
 const telegramSample = "Telegram's recorded answers (the fake Bot API's texts checked against themselves)";
+
+const kiteSample = "Kite Connect's sample answers (zerodha/kiteconnect-mocks) beyond the fields the app reads";
 
 export const STAND_INS: Record<string, StandIn> = {
   'data/EQUITY_L_2026-07-10.csv': { write: nseEquityList, lost: `NSE's EQUITY_L (${fromSnapshot})` },
@@ -59,4 +62,6 @@ export const STAND_INS: Record<string, StandIn> = {
   },
   'data/samples/telegram/nutgram_Responses_too_long.json': { write: telegramTooLong, lost: telegramSample },
   'data/samples/telegram/nutgram_Updates_text.json': { write: telegramTextUpdate, lost: telegramSample },
+  'data/samples/kite/generate_session.json': { write: kiteGenerateSession, lost: kiteSample },
+  'data/samples/kite/holdings.json': { write: kiteHoldingsAnswer, lost: kiteSample },
 };

@@ -13,7 +13,20 @@ export const brokerAccounts = pgTable(
     /** USER_ADDED for manual entry, CSV_IMPORT for uploads, API for future broker connections. */
     brokerType: text('broker_type').notNull(),
     accountLabel: text('account_label').notNull().default(''),
+    /** ACTIVE for imports and manual entry; CONNECTED, EXPIRED or ERROR for an API connection. */
     accountStatus: text('account_status').notNull().default('ACTIVE'),
+    /** The broker an API account is connected through (`kite`…); null for imports and manual entry. */
+    brokerId: text('broker_id'),
+    /** The broker session, AES-256-GCM encrypted (brokers/token-vault.ts): never the token in plain text. */
+    tokenCiphertext: text('token_ciphertext'),
+    tokenExpiresAt: tstz('token_expires_at'),
+    lastSyncedAt: tstz('last_synced_at'),
+    /** When account_status last changed (an expiry, an error, a reconnect). */
+    statusChangedAt: tstz('status_changed_at'),
+    /** A sync's lease: one sync per account at a time across instances (brokers/sync.ts). */
+    syncStartedAt: tstz('sync_started_at'),
+    /** The last sync failure, for the log and support: never shown with a token in it. */
+    lastError: text('last_error'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -63,3 +76,16 @@ export const holdings = pgTable(
       .where(sql`guard_pending_since is not null`),
   ],
 );
+
+/**
+ * The `state` of a broker login in flight: single-use, ten minutes, bound to the user who asked
+ * for it. Kept by its sha256 so a database read never yields a usable state.
+ */
+export const brokerLoginStates = pgTable('broker_login_states', {
+  stateHash: text('state_hash').primaryKey(),
+  userId: ownerId(),
+  brokerId: text('broker_id').notNull(),
+  createdAt: createdAt(),
+  expiresAt: tstz('expires_at').notNull(),
+  usedAt: tstz('used_at'),
+});
