@@ -7,17 +7,11 @@
  * changes nothing.
  */
 import { accountDisplayName } from '@app/common/holdings/upload-preview';
-import { instrumentKey } from '@app/common/market/tick-batch';
 import type { ApiNewHoldingsProtection } from '@app/common/rules/index';
-import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { HoldingsRemovalDeps } from './service.ts';
-import { holdings } from '../db/schema.ts';
-import { protectNewHoldings } from '../rules/protect.ts';
-import { deleteUncoveredRules } from '../rules/uncovered.ts';
 import { Conflict } from '../http/errors.ts';
 import { ensureAccount } from '../accounts/broker-accounts.ts';
-import { accountHoldings, diffHoldings, rulesRemovedWith } from './import-plan.ts';
-import { assertHoldingsRoom } from './limits.ts';
+import { replaceAccountHoldings } from './replace.ts';
 import { mergeDuplicateRows, type ResolvedRow } from './resolve.ts';
 import type { ImportTarget } from './target-account.ts';
 
@@ -64,79 +58,28 @@ export async function importHoldings(
     });
     const accountName = accountDisplayName(account.brokerName, account.accountLabel);
     // The file replaces the account's holdings: it will keep exactly these rows.
-    await assertHoldingsRoom(tx, {
+    const replaced = await replaceAccountHoldings(tx, {
       userId: cmd.userId,
       accountId: account.id,
       accountName,
-      accountAfter: rows.length,
-    });
-    const existing = await accountHoldings(tx, account.id);
-    const changes = diffHoldings(existing, rows);
-    assertRemovalsConfirmed(accountName, changes.remove, cmd.confirmRemovals);
-    const rulesGoing = await rulesRemovedWith(tx, {
-      userId: cmd.userId,
-      accountId: account.id,
-      removed: changes.remove,
-    });
-    const had = new Set(existing.map((h) => instrumentKey(h.exchange, h.symbol)));
-    const upserted = await tx
-      .insert(holdings)
-      .values(
-        rows.map((r) => ({
-          userId: cmd.userId,
-          brokerAccountId: account.id,
-          symbol: r.symbol,
-          exchange: r.exchange,
-          isin: r.isin || null,
-          quantity: String(r.quantity),
-          averagePrice: r.averagePrice.toFixed(4),
-          lotSetAt: at,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [holdings.userId, holdings.brokerAccountId, holdings.symbol, holdings.exchange],
-        set: {
-          quantity: sql`excluded.quantity`,
-          averagePrice: sql`excluded.average_price`,
-          lotSetAt: sql`excluded.lot_set_at`,
-          isin: sql`coalesce(excluded.isin, ${holdings.isin})`,
-          updatedAt: sql`now()`,
-        },
-      })
-      .returning({ id: holdings.id });
-    const removed = await tx
-      .delete(holdings)
-      .where(
-        and(
-          eq(holdings.brokerAccountId, account.id),
-          notInArray(
-            holdings.id,
-            upserted.map((u) => u.id),
-          ),
-        ),
-      )
-      .returning({ id: holdings.id });
-    const uncovered = new Set(removed.length > 0 ? await deleteUncoveredRules(tx, cmd.userId) : []);
-    const added = rows.filter((r) => !had.has(instrumentKey(r.exchange, r.symbol)));
-    const created = added.length;
-    const guard = await protectNewHoldings(tx, {
-      userId: cmd.userId,
-      created: added.map((r) => ({ symbol: r.symbol, exchange: r.exchange, accountId: account.id })),
+      rows,
       at,
+      uncoveredRules: 'delete',
+      check: (changes) => assertRemovalsConfirmed(accountName, changes.remove, cmd.confirmRemovals),
     });
     const summary: ImportSummary = {
       broker_account_id: account.id,
       account_name: accountName,
-      created,
-      updated: changes.update.length,
-      unchanged: changes.unchanged,
-      removed: removed.length,
-      rules_removed: rulesGoing.filter((r) => uncovered.has(r.id)).map((r) => r.rule_name),
+      created: replaced.created,
+      updated: replaced.changes.update.length,
+      unchanged: replaced.changes.unchanged,
+      removed: replaced.removed,
+      rules_removed: replaced.rules,
       skipped: cmd.skipped,
       total: rows.length,
-      price_guard: guard,
+      price_guard: replaced.priceGuard,
     };
-    return { summary, rulesChanged: uncovered.size > 0 || (guard?.protected ?? 0) > 0 };
+    return { summary, rulesChanged: replaced.rulesChanged };
   });
   void deps.events.publish([
     { type: 'holdings', userId: cmd.userId },
