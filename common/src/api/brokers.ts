@@ -72,6 +72,12 @@ export const connectBrokerBody = z.union([
 ]);
 export type ConnectBrokerBody = z.infer<typeof connectBrokerBody>;
 
+/**
+ * The execution type of a sync's History row ("Zerodha sync: 2 added, 1 sold"): told in the bell
+ * and History only, never sent to an endpoint, never counted in the monthly quota.
+ */
+export const BROKER_SYNC_EXECUTION = 'BROKER_SYNC';
+
 /** The sentences a user reads about a connection (the callback's `broker_error`, 409s, banners). */
 export const BROKER_TEXTS = {
   notConfigured: (name: string) => `${name} is not available on this server`,

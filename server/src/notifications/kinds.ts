@@ -4,6 +4,7 @@
  * the monthly quota counts (an allow-list of alert kinds) come from one table.
  */
 import type { NoticeKind } from '@app/common/notifications/channels';
+import { BROKER_SYNC_EXECUTION } from '@app/common/api/brokers';
 import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/index';
 import { DIGEST_EXECUTION } from '@app/common/digest/index';
 import { TEST_EXECUTION } from '@app/common/notifications/test-notice';
@@ -23,6 +24,7 @@ export const NOTICE_KIND_OF: Readonly<Record<string, NoticeKind | null>> = {
   [REARM_EXECUTION]: null,
   [PRICE_GUARD_EXECUTION]: null,
   [TEST_EXECUTION]: null,
+  [BROKER_SYNC_EXECUTION]: null,
 };
 
 /** The kinds the monthly quota counts: alerts only (docs/exit-rules.md#one-stock-one-alert-notices-and-the-quota). */
