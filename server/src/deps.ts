@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Database, DatabaseHandle } from './db/client.ts';
 import type { SessionUsers } from './auth/session-users.ts';
+import type { BrokerLinks } from './brokers/sync.ts';
 import type { VapidKeys } from './channels/webpush/vapid.ts';
 import type { CodeMessages } from './endpoints/whatsapp-code.ts';
 import type { ChangeFeed } from './events/change-feed.ts';
@@ -53,6 +54,8 @@ export interface AppDeps {
    * adjusts only what was set before the ex-date opened). Tests pass their own.
    */
   now: () => Date;
+  /** The brokers' connectors (the configured ones) and the vault their sessions are sealed in. */
+  brokers: BrokerLinks;
   /** Google's certificate endpoint; tests point it at a local fake. */
   googleCertsUrl?: string;
 }

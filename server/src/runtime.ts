@@ -22,6 +22,8 @@ import { createApp } from './app.ts';
 import { createCorporateActionsJob, type CorporateActionsJob } from './corporate-actions/job.ts';
 import { countFailingActions } from './corporate-actions/retry.ts';
 import { createDigestJob, type DigestJob } from './digest/job.ts';
+import { brokerConnectors } from './brokers/registry.ts';
+import { resolveTokenVault } from './brokers/token-vault.ts';
 import { createRetentionJob, type RetentionPass } from './retention/job.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
@@ -140,6 +142,7 @@ export async function startServerRuntime(
   // The one cross-instance change mechanism; the caches it keeps current are this instance's.
   const changes = createChangeFeed({ redis, requestRedis, log });
   const holdingsCache = new HoldingsCache(database.db);
+  const now = options.now ?? (() => new Date());
   const base: SenderDeps = {
     config,
     database,
@@ -161,7 +164,8 @@ export async function startServerRuntime(
       log,
       refreshMs: options.instrumentRefreshMs ?? DEFAULT_MASTER_REFRESH_MS,
     }),
-    now: options.now ?? (() => new Date()),
+    now,
+    brokers: { connectors: brokerConnectors(config, fetch, now), vault: resolveTokenVault(config) },
     googleCertsUrl: options.googleCertsUrl,
   };
   const senders = new Map(createSenders(base));

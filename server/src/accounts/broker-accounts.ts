@@ -58,6 +58,11 @@ export interface ApiBrokerAccount {
   account_status: string;
   holdings_count: number;
   created_at: string;
+  /** The broker an API account is connected through; null for imports and manual entry. */
+  broker_id: string | null;
+  last_synced_at: string | null;
+  token_expires_at: string | null;
+  status_changed_at: string | null;
 }
 
 /** The user's broker accounts (imports and manual), by broker and label, with their holdings counts. */
@@ -82,5 +87,9 @@ export async function listBrokerAccounts(
     account_status: a.accountStatus,
     holdings_count: count,
     created_at: a.createdAt.toISOString(),
+    broker_id: a.brokerId,
+    last_synced_at: a.lastSyncedAt?.toISOString() ?? null,
+    token_expires_at: a.tokenExpiresAt?.toISOString() ?? null,
+    status_changed_at: a.statusChangedAt?.toISOString() ?? null,
   }));
 }

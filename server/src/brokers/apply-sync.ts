@@ -15,7 +15,7 @@ import {
 } from '@app/common/api/brokers';
 import { accountDisplayName } from '@app/common/holdings/upload-preview';
 import { EXCHANGES } from '@app/common/instruments/types';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../deps.ts';
 import { brokerAccounts, ruleExecutions } from '../db/schema.ts';
 import type { Change } from '../events/changes.ts';
@@ -95,7 +95,13 @@ export async function applyBrokerSync(deps: SyncDeps, cmd: ApplySyncCommand): Pr
     };
     await tx
       .update(brokerAccounts)
-      .set({ lastSyncedAt: at, lastError: null, updatedAt: at })
+      .set({
+        lastSyncedAt: at,
+        lastError: null,
+        accountStatus: 'CONNECTED',
+        statusChangedAt: sql`case when ${brokerAccounts.accountStatus} = 'CONNECTED' then ${brokerAccounts.statusChangedAt} else ${at.toISOString()}::timestamptz end`,
+        updatedAt: at,
+      })
       .where(eq(brokerAccounts.id, cmd.accountId));
     const changed = counts.added + counts.changed + counts.removed > 0;
     const changes: Change[] = [];

@@ -36,6 +36,7 @@ export const BODY_LIMITS = {
   settings: 1 * KB,
   accountDelete: 1 * KB,
   endpointAdd: 2 * KB,
+  brokerConnect: 8 * KB,
   endpointNotices: 1 * KB,
   endpointVerify: 1 * KB,
   /** Meta's status webhooks: one POST may carry many entries and statuses. */

@@ -1,35 +1,89 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
+import { BROKER_IDS, BROKER_NAMES, connectBrokerBody, type ApiBrokerProvider } from '@app/common/api/brokers';
 import { currentUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
-import { NotImplemented } from '../../http/errors.ts';
 import { ok } from '../../http/envelope.ts';
+import { jsonBody } from '../../http/json-body.ts';
 import { uuidParams } from '../../http/params.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
+import { validate, validated } from '../../http/validate.ts';
 import { listBrokerAccounts, ownedAccount } from '../../accounts/broker-accounts.ts';
+import { completeLogin, connectWithToken, startLogin } from '../../brokers/connect.ts';
+import { syncAccount } from '../../brokers/sync.ts';
 import { listHoldings } from '../../holdings/list.ts';
 import { deleteBrokerAccount } from '../../holdings/service.ts';
 
-const COMING_SOON = 'Broker API connection is coming soon';
-
-/** /brokers: the user's broker accounts (imports and manual), and their holdings. */
+/**
+ * /brokers: the user's broker accounts (imports, manual entry and connected ones), connecting an
+ * account over its broker's API (docs/holdings.md#connect-a-broker), syncs, and holdings by account.
+ */
 export function brokersRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/brokers' });
-  router.use(requireUser(deps));
-  router.get('/', async (ctx) => {
+  const signedIn = requireUser(deps);
+  const byUser = (ctx: Context) => currentUser(ctx).id;
+  const connectLimit = rateLimit(
+    deps.rateLimiter({ name: 'brokers-connect', points: 20, durationSeconds: 3600 }),
+    byUser,
+  );
+  // The browser comes back from the broker without the app's token: limited by address.
+  const callbackLimit = rateLimit(
+    deps.rateLimiter({ name: 'brokers-callback', points: 30, durationSeconds: 600 }),
+  );
+
+  router.get('/callback/:broker', callbackLimit, async (ctx) => {
+    const query = Object.fromEntries(
+      Object.entries(ctx.query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]),
+    );
+    ctx.redirect(await completeLogin(deps, { brokerId: ctx.params.broker!, query }));
+  });
+  router.get('/', signedIn, async (ctx) => {
     ok(ctx, await listBrokerAccounts(deps.db, { userId: currentUser(ctx).id }));
   });
-  router.post('/connect', () => {
-    throw new NotImplemented(COMING_SOON);
+  router.get('/providers', signedIn, (ctx) => {
+    const providers: ApiBrokerProvider[] = BROKER_IDS.map((id) => {
+      const connector = deps.brokers.connectors.get(id);
+      return {
+        id,
+        name: BROKER_NAMES[id],
+        configured: id === 'dhan' || connector !== undefined,
+        connect: connector?.connect ?? (id === 'dhan' ? 'token' : 'redirect'),
+      };
+    });
+    ok(ctx, providers);
   });
-  router.post('/:id/sync', uuidParams('id'), async (ctx) => {
-    await ownedAccount(deps.db, { userId: currentUser(ctx).id, accountId: ctx.params.id! });
-    throw new NotImplemented(COMING_SOON);
+  router.post(
+    '/connect',
+    signedIn,
+    connectLimit,
+    jsonBody('brokerConnect'),
+    validate('body', connectBrokerBody),
+    async (ctx) => {
+      const body = validated(ctx, connectBrokerBody);
+      const userId = currentUser(ctx).id;
+      if ('access_token' in body) {
+        const { accountId, sync } = await connectWithToken(deps, {
+          userId,
+          brokerId: body.broker,
+          clientId: body.client_id,
+          accessToken: body.access_token,
+        });
+        ok(ctx, { broker_account_id: accountId, sync });
+        return;
+      }
+      ok(ctx, { login_url: await startLogin(deps, { userId, brokerId: body.broker }) });
+    },
+  );
+  router.post('/:id/sync', signedIn, uuidParams('id'), async (ctx) => {
+    const account = await ownedAccount(deps.db, { userId: currentUser(ctx).id, accountId: ctx.params.id! });
+    ok(ctx, await syncAccount(deps, account));
   });
-  router.get('/holdings/account/:id', uuidParams('id'), async (ctx) => {
+  router.get('/holdings/account/:id', signedIn, uuidParams('id'), async (ctx) => {
     const user = currentUser(ctx);
     const account = await ownedAccount(deps.db, { userId: user.id, accountId: ctx.params.id! });
     ok(ctx, await listHoldings(deps, { userId: user.id, accountId: account.id }));
   });
-  router.delete('/:id', uuidParams('id'), async (ctx) => {
+  router.delete('/:id', signedIn, uuidParams('id'), async (ctx) => {
     await deleteBrokerAccount(deps, { userId: currentUser(ctx).id, accountId: ctx.params.id! });
     ok(ctx, { deleted: true, broker_account_id: ctx.params.id });
   });
