@@ -88,9 +88,10 @@ export async function accounts(app: TestApp, user: SignedInUser): Promise<ApiBro
 
 /** The holdings of one account. */
 export async function holdingsOf(app: TestApp, user: SignedInUser, accountId: string) {
-  const res = await apiClient(app.url).get<{
-    holdings: { symbol: string; exchange: string; quantity: number }[];
-  }>(`/api/brokers/holdings/account/${accountId}`, user.token);
+  const res = await apiClient(app.url).get<{ symbol: string; exchange: string; quantity: number }[]>(
+    `/api/brokers/holdings/account/${accountId}`,
+    user.token,
+  );
   expect(res.status, res.body.error).to.equal(200);
   return res.body.data!;
 }
