@@ -52,11 +52,7 @@ export interface KiteCall {
   body: string;
 }
 
-export interface FakeKite {
-  url: string;
-  /** KITE_* for the app: this fake's keys and addresses. */
-  env: Record<string, string>;
-  calls: KiteCall[];
+export interface KiteScript {
   /** The app's registered redirect URL (Kite keeps it with the app). */
   redirectUrl: string;
   /** The client id the next logins sign in as (the sample's `XX0000` by default). */
@@ -64,6 +60,15 @@ export interface FakeKite {
   /** The rows holdings answers with (a copy of the sample's at start and after reset). */
   holdings: KiteHoldingRow[];
   fault: KiteFault | null;
+}
+
+export interface FakeKite {
+  url: string;
+  /** KITE_* for the app: this fake's keys and addresses. */
+  env: Record<string, string>;
+  calls: KiteCall[];
+  /** What the fake answers with; tests set its fields (reset() restores them, but redirectUrl). */
+  script: KiteScript;
   /** The sample's holdings rows. */
   sampleHoldings(): KiteHoldingRow[];
   /** Kills every access token issued so far (06:00 IST, or a logout). */
@@ -131,7 +136,7 @@ export async function startFakeKite(): Promise<FakeKite> {
     const extra = url.searchParams.get('redirect_params') ?? '';
     const rt = randomBytes(16).toString('hex');
     requestTokens.set(rt, true);
-    const back = (query: string) => `${fake.redirectUrl}?${query}${extra ? `&${extra}` : ''}`;
+    const back = (query: string) => `${fake.script.redirectUrl}?${query}${extra ? `&${extra}` : ''}`;
     const login = back(`action=login&type=login&status=success&request_token=${rt}`);
     const cancel = back('action=login&type=login&status=cancelled');
     const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
@@ -158,7 +163,7 @@ export async function startFakeKite(): Promise<FakeKite> {
     const answer = sample.session();
     send(res, 200, {
       ...answer,
-      data: { ...answer.data, user_id: fake.userId, api_key: apiKey, access_token: accessToken },
+      data: { ...answer.data, user_id: fake.script.userId, api_key: apiKey, access_token: accessToken },
     });
   }
 
@@ -166,18 +171,22 @@ export async function startFakeKite(): Promise<FakeKite> {
     const auth = /^token ([^:]+):(.+)$/.exec(req.headers.authorization ?? '');
     if (auth?.[1] !== FAKE_KITE_API_KEY || !accessTokens.get(auth[2]!)?.live)
       return send(res, 403, kiteError(KITE_ERRORS.token, 'TokenException'));
-    switch (fake.fault) {
+    switch (fake.script.fault) {
       case 'rate_limited':
         return send(res, 429, kiteError('Too many requests', 'NetworkException'), { 'Retry-After': '7' });
       case 'server_error':
         return send(res, 500, kiteError('Something went wrong', 'GeneralException'));
       case 'malformed':
-        return send(res, 200, { status: 'success', data: fake.holdings.map(({ quantity: _q, ...r }) => r) });
+        // The sample's rows with a field Kite documents missing.
+        return send(res, 200, {
+          status: 'success',
+          data: sample.holdings().map(({ quantity: _q, ...r }) => r),
+        });
       case 'hang':
         hanging.add(res);
         return;
       default:
-        send(res, 200, { status: 'success', data: fake.holdings });
+        send(res, 200, { status: 'success', data: fake.script.holdings });
     }
   }
 
@@ -193,10 +202,7 @@ export async function startFakeKite(): Promise<FakeKite> {
       KITE_LOGIN_URL: `${url}/connect/login`,
     },
     calls: [],
-    redirectUrl: '',
-    userId: 'XX0000',
-    holdings: sample.holdings(),
-    fault: null,
+    script: { redirectUrl: '', userId: 'XX0000', holdings: sample.holdings(), fault: null },
     sampleHoldings: sample.holdings,
     expireTokens: () => accessTokens.forEach((t) => (t.live = false)),
     issuedTokens: () => [...accessTokens.keys()],
@@ -207,10 +213,8 @@ export async function startFakeKite(): Promise<FakeKite> {
       return href.replace(/&quot;/g, '"').replace(/&amp;/g, '&');
     },
     reset() {
-      fake.calls = [];
-      fake.holdings = sample.holdings();
-      fake.fault = null;
-      fake.userId = 'XX0000';
+      fake.calls.length = 0;
+      Object.assign(fake.script, { userId: 'XX0000', holdings: sample.holdings(), fault: null });
     },
     async close() {
       for (const res of hanging) res.destroy();

@@ -32,7 +32,7 @@ export function kiteSuite(options: BootOptions = {}) {
     env: { ...started!.env, ...options.env },
   }));
   before(() => {
-    started!.redirectUrl = `${app.url}/api/brokers/callback/kite`;
+    started!.script.redirectUrl = `${app.url}/api/brokers/callback/kite`;
   });
   beforeEach(() => {
     fake.reset();
