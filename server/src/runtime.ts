@@ -23,6 +23,7 @@ import { createCorporateActionsJob, type CorporateActionsJob } from './corporate
 import { countFailingActions } from './corporate-actions/retry.ts';
 import { createDigestJob, type DigestJob } from './digest/job.ts';
 import { brokerConnectors } from './brokers/registry.ts';
+import { createDailySyncJob, type DailySyncJob } from './brokers/daily-sync.ts';
 import { resolveTokenVault } from './brokers/token-vault.ts';
 import { createRetentionJob, type RetentionPass } from './retention/job.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
@@ -93,6 +94,11 @@ export interface RuntimeOptions {
    * `runtime.digests.runOnce()` works either way.
    */
   digestTimer?: boolean;
+  /**
+   * Whether the after-close broker sync runs on its minute timer (default true); tests leave it
+   * off and call `runtime.brokerSyncs.runOnce()`.
+   */
+  brokerSyncTimer?: boolean;
   /** How often due corporate actions are looked for (default a minute). */
   corporateActionsIntervalMs?: number;
   /** Senders besides (or instead of) the configured ones, by channel: tests register fakes here. */
@@ -115,6 +121,8 @@ export interface ServerRuntime {
   /** Applies bonuses and splits on their ex-date (at start, then every minute). */
   corporateActions: CorporateActionsJob;
   digests: DigestJob;
+  /** Syncs every connected broker account once after each trading day's close. */
+  brokerSyncs: DailySyncJob;
   /** This runtime's prom-client registry, served at GET /metrics. */
   metrics: ServerMetrics;
   url: string;
@@ -233,6 +241,7 @@ export async function startServerRuntime(
     { now: deps.now, intervalMs: options.corporateActionsIntervalMs },
   );
   const digests = createDigestJob({ ...deps, deliveries }, { now: deps.now });
+  const brokerSyncs = createDailySyncJob(deps);
   const pipeline = createMarketPipeline({
     bus,
     db: database.market,
@@ -263,6 +272,7 @@ export async function startServerRuntime(
   retention.start();
   corporateActions.start();
   if (options.digestTimer !== false) digests.start();
+  if (options.brokerSyncTimer !== false) brokerSyncs.start();
   streamer?.start();
 
   const { port } = http.address() as AddressInfo;
@@ -291,6 +301,7 @@ export async function startServerRuntime(
     changes.stop();
     await corporateActions.stop();
     await digests.stop();
+    await brokerSyncs.stop();
     await engine.stop();
     await deliveries.stop();
     deps.mailer.close();
@@ -312,6 +323,7 @@ export async function startServerRuntime(
     retention,
     corporateActions,
     digests,
+    brokerSyncs,
     metrics,
     url: `http://127.0.0.1:${port}`,
     close: () => (closing ??= close()),

@@ -110,6 +110,7 @@ async function bootOn(databaseUrl: string | undefined, options: BootOptions): Pr
     corporateActionsIntervalMs: options.corporateActionsIntervalMs,
     senders: options.senders,
     digestTimer: options.digestTimer ?? false,
+    brokerSyncTimer: false,
   });
   queuePrefixes.set(runtime.deps.database, queuePrefix);
   return { url: runtime.url, runtime, close: () => runtime.close() };

@@ -48,6 +48,10 @@ export function kiteSuite(options: BootOptions = {}) {
     advance: (ms: number) => {
       offsetMs += ms;
     },
+    /** Sets the app's clock to `at` (moving on from there). */
+    setClock: (at: Date) => {
+      offsetMs = at.getTime() - Date.now();
+    },
   };
 }
 

@@ -35,7 +35,9 @@ export function brokersRouter(deps: AppDeps): Router {
     const query = Object.fromEntries(
       Object.entries(ctx.query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]),
     );
-    ctx.redirect(`${deps.config.appUrl}${await completeLogin(deps, { brokerId: ctx.params.broker!, query })}`);
+    ctx.redirect(
+      `${deps.config.appUrl}${await completeLogin(deps, { brokerId: ctx.params.broker!, query })}`,
+    );
   });
   router.get('/', signedIn, async (ctx) => {
     ok(ctx, await listBrokerAccounts(deps.db, { userId: currentUser(ctx).id }));
