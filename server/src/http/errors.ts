@@ -68,11 +68,6 @@ export class TooManyRequests extends AppError {
     super(message, 429, true, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
   }
 }
-export class NotImplemented extends AppError {
-  constructor(message: string) {
-    super(message, 501, true);
-  }
-}
 export class ServiceUnavailable extends AppError {
   constructor(
     message = 'The service is temporarily unavailable. Please try again shortly.',

@@ -25,7 +25,8 @@ const fromSnapshot = 'written from server/snapshot/instruments.json, not the exc
 const brokerSample = "the shared broker sample's own bytes";
 const telegramSample = "Telegram's recorded answers (the fake Bot API's texts checked against themselves)";
 
-const kiteSample = "Kite Connect's sample answers (zerodha/kiteconnect-mocks) beyond the fields the app reads";
+const kiteSample =
+  "Kite Connect's sample answers (zerodha/kiteconnect-mocks) beyond the fields the app reads";
 
 export const STAND_INS: Record<string, StandIn> = {
   'data/EQUITY_L_2026-07-10.csv': { write: nseEquityList, lost: `NSE's EQUITY_L (${fromSnapshot})` },

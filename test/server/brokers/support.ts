@@ -12,13 +12,6 @@ import { madeBefore } from '../../helpers/made-before.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import { rulesSuite } from '../rules/support.ts';
 
-export interface BrokerSuite {
-  app: TestApp;
-  fake: FakeKite;
-  /** Moves the app's clock by `ms` (from now on). */
-  advance(ms: number): void;
-}
-
 export function kiteSuite(options: BootOptions = {}) {
   let started: FakeKite | undefined;
   let offsetMs = 0;

@@ -1,3 +1,4 @@
+import { BROKER_TEXTS } from '@app/common/api/brokers';
 import { expect } from 'chai';
 import { appSuite } from '../../helpers/app.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
@@ -129,16 +130,15 @@ describe('holdings: manual entry, edit, delete, ownership', () => {
     expect((await api.get<Holding[]>('/api/holdings', user.token)).body.data).to.deep.equal([]);
   });
 
-  it('answers 501 for broker API connection and for syncing an own account', async () => {
+  it('refuses to connect a broker whose keys are not set, and to sync a manual account', async () => {
     const user = await signIn(app);
-    const res = await api.post('/api/brokers/connect', {}, user.token);
-    expect(res.status).to.equal(501);
-    expect(res.body.error).to.equal('Broker API connection is coming soon');
+    const res = await api.post('/api/brokers/connect', { broker: 'kite' }, user.token);
+    expect(res.status).to.equal(400);
+    expect(res.body.error).to.equal(BROKER_TEXTS.notConfigured('Zerodha'));
     await addManual(user, 'ITC', 10, 400);
     const [account] = (await api.get<{ broker_account_id: string }[]>('/api/brokers', user.token)).body.data!;
     const sync = await api.post(`/api/brokers/${account!.broker_account_id}/sync`, {}, user.token);
-    expect(sync.status).to.equal(501);
-    expect(sync.body).to.deep.equal({ success: false, error: 'Broker API connection is coming soon' });
+    expect(sync.status).to.equal(400);
   });
 
   it("lists one of the owner's accounts with only that account's holdings", async () => {
