@@ -85,6 +85,33 @@ describe('brokers: syncing a connected Zerodha account', function () {
     expect(again).to.have.length(history.length);
   });
 
+  it('finds holdings by ISIN first, then by symbol (series suffix dropped); keeps an unknown one as Kite names it', async () => {
+    const { user, accountId } = await connected();
+    const [aaron] = fake.sampleHoldings() as [KiteHoldingRow];
+    const row = (r: Partial<KiteHoldingRow>) => ({ ...aaron, t1_quantity: 0, ...r });
+    fake.script.holdings = [
+      // A symbol Kite spells its own way, found by its ISIN.
+      row({ tradingsymbol: 'INFOSYS', exchange: 'NSE', isin: 'INE009A01021', quantity: 2 }),
+      // A series suffix, no ISIN: the symbol without it.
+      row({ tradingsymbol: 'IDEA-BE', exchange: 'NSE', isin: '', quantity: 100 }),
+      // Neither the ISIN nor the symbol is listed: kept as given, unknown.
+      row({ tradingsymbol: 'NEWCO', exchange: 'NSE', isin: 'INE000Z09999', quantity: 5, average_price: 42 }),
+      // Sold today, still listed with nothing left: not a holding.
+      row({ tradingsymbol: 'TCS', exchange: 'NSE', isin: 'INE467B01029', quantity: 0 }),
+    ];
+    const res = await sync(app, user, accountId);
+    expect(res.status, res.body.error).to.equal(200);
+    expect((await snapshot(user, accountId)).holdings).to.deep.equal([
+      'IDEA:NSE:100',
+      'INFY:NSE:2',
+      'NEWCO:NSE:5',
+    ]);
+    const newco = (await holdingsOf(app, user, accountId)).find((h) => h.symbol === 'NEWCO') as
+      { current_price: number | null; average_price: number } | undefined;
+    expect(newco?.current_price ?? null).to.equal(null);
+    expect(Number(newco?.average_price)).to.equal(42);
+  });
+
   it('an expired session: 409 with the sentence, EXPIRED, holdings and rules kept, Kite not asked again', async () => {
     const { user, accountId } = await connected();
     const before = await snapshot(user, accountId);

@@ -28,7 +28,7 @@ export function brokersRouter(deps: AppDeps): Router {
   );
   // The browser comes back from the broker without the app's token: limited by address.
   const callbackLimit = rateLimit(
-    deps.rateLimiter({ name: 'brokers-callback', points: 30, durationSeconds: 600 }),
+    deps.rateLimiter({ name: 'brokers-callback', points: 60, durationSeconds: 600 }),
   );
 
   router.get('/callback/:broker', callbackLimit, async (ctx) => {
