@@ -3,7 +3,8 @@
  * session has closed and it is 16:00 IST or later (digest/job.ts's rule, the exchange calendar),
  * every API account CONNECTED whose token is still valid and not yet synced since then is
  * synced. Brokers run side by side; each broker's accounts one at a time with a pause that keeps
- * under its rate limit. An expired session marks the account EXPIRED (syncAccount), so it is not
+ * under its rate limit. A failure is not retried every minute: an account a broker answered
+ * badly is ERROR until the investor syncs it by hand or reconnects. An expired session marks the account EXPIRED (syncAccount), so it is not
  * tried again until the investor reconnects. Across instances the account's sync lease and its
  * last_synced_at keep each account to one sync a day.
  */
