@@ -5,6 +5,7 @@
  */
 import { bcFile } from './bc-file.ts';
 import { consoleEquityLayout, dhanHoldings, growwStatementLayout, kiteHoldings } from './broker-files.ts';
+import { dhanCurrentHoldings } from './dhan-samples.ts';
 import { whatsappStatuses } from './whatsapp-statuses.ts';
 import {
   telegramTextUpdate,
@@ -59,4 +60,8 @@ export const STAND_INS: Record<string, StandIn> = {
   },
   'data/samples/telegram/nutgram_Responses_too_long.json': { write: telegramTooLong, lost: telegramSample },
   'data/samples/telegram/nutgram_Updates_text.json': { write: telegramTextUpdate, lost: telegramSample },
+  'data/samples/dhan/DhanHQ-py_tests_data_get-current-holdings.json': {
+    write: dhanCurrentHoldings,
+    lost: "the DhanHQ-py holdings fixture's own fields",
+  },
 };
