@@ -77,7 +77,10 @@ export async function startFakeAngelOne(options: { clientCode?: string } = {}): 
   function refusal(req: { headers: RecordedRequest['headers'] }): FakeAnswer | undefined {
     const h = req.headers;
     if (h['x-privatekey'] !== ANGELONE_API_KEY) {
-      return { status: 400, json: { success: false, message: 'Invalid API Key', errorCode: 'AG8004', data: '' } };
+      return {
+        status: 400,
+        json: { success: false, message: 'Invalid API Key', errorCode: 'AG8004', data: '' },
+      };
     }
     if (
       h['x-usertype'] !== 'USER' ||
@@ -86,7 +89,10 @@ export async function startFakeAngelOne(options: { clientCode?: string } = {}): 
       !h['x-clientpublicip'] ||
       !h['x-macaddress']
     ) {
-      return { status: 400, json: { status: false, message: 'Invalid Headers', errorcode: 'AB1004', data: null } };
+      return {
+        status: 400,
+        json: { status: false, message: 'Invalid Headers', errorcode: 'AB1004', data: null },
+      };
     }
     const bearer = /^Bearer (.+)$/.exec(String(h.authorization ?? ''))?.[1];
     if (!bearer || !jwts.has(bearer)) return { status: 401, json: INVALID_TOKEN };

@@ -15,7 +15,9 @@ import { FailureScript, startFakeServer, type FakeAnswer, type RecordedRequest }
 
 /** The DhanHQ-py fixture's holdings rows, as the wire carries them (a bare array). */
 export function dhanFixtureHoldings(): Array<Record<string, unknown>> {
-  const wrapped = JSON.parse(readShared('data/samples/dhan/DhanHQ-py_tests_data_get-current-holdings.json')) as {
+  const wrapped = JSON.parse(
+    readShared('data/samples/dhan/DhanHQ-py_tests_data_get-current-holdings.json'),
+  ) as {
     data: Array<Record<string, unknown>>;
   };
   return wrapped.data;
@@ -98,9 +100,23 @@ export async function startFakeDhan(): Promise<FakeDhan> {
       case 'expired':
         return { status: 401, json: INVALID_AUTH };
       case 'rate_limited':
-        return { status: 429, json: dhanError('Rate_Limit', 'DH-904', 'Too many requests on server from single user breaching rate limits. Try throttling API calls.') };
+        return {
+          status: 429,
+          json: dhanError(
+            'Rate_Limit',
+            'DH-904',
+            'Too many requests on server from single user breaching rate limits. Try throttling API calls.',
+          ),
+        };
       case 'server_error':
-        return { status: 500, json: dhanError('Internal_Server_Error', 'DH-908', 'This is a rare occurence where server was not able to process request.') };
+        return {
+          status: 500,
+          json: dhanError(
+            'Internal_Server_Error',
+            'DH-908',
+            'This is a rare occurence where server was not able to process request.',
+          ),
+        };
       case 'hang':
         return 'hang';
       case 'malformed':
@@ -124,7 +140,14 @@ export async function startFakeDhan(): Promise<FakeDhan> {
   const server = await startFakeServer((req) => {
     const known = req.path === '/profile' || req.path === '/holdings';
     if (req.method !== 'GET' || !known) {
-      return { status: 404, json: dhanError('Input_Exception', 'DH-905', 'Missing required fields, bad values for parameters etc.') };
+      return {
+        status: 404,
+        json: dhanError(
+          'Input_Exception',
+          'DH-905',
+          'Missing required fields, bad values for parameters etc.',
+        ),
+      };
     }
     const injected = scripted(req.path === '/profile' ? 'profile' : 'holdings');
     if (injected) return injected;

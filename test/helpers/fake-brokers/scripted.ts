@@ -126,6 +126,7 @@ export function loginPage(broker: string, logIn: string, cancel: string): FakeAn
 /** `base` with `params` added to its query. */
 export function withQuery(base: string, params: Record<string, string | undefined>): string {
   const url = new URL(base);
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value);
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined) url.searchParams.set(key, value);
   return url.toString();
 }

@@ -170,7 +170,10 @@ export async function startFakeUpstox(options: { userId?: string } = {}): Promis
     if (form.get('redirect_uri') !== issued.redirectUri) {
       return {
         status: 400,
-        json: upstoxError('UDAPI100068', "Check your 'client_id' and 'redirect_uri'; one or both are incorrect."),
+        json: upstoxError(
+          'UDAPI100068',
+          "Check your 'client_id' and 'redirect_uri'; one or both are incorrect.",
+        ),
       };
     }
     const accessToken = `eyJ0eXAiOiJKV1QiLCJrZXlfaWQiOiJza192MS4wIn0.${randomBytes(24).toString('base64url')}`;
@@ -200,7 +203,10 @@ export async function startFakeUpstox(options: { userId?: string } = {}): Promis
       if (client_id !== UPSTOX_API_KEY || !redirect_uri || response_type !== 'code') {
         return {
           status: 400,
-          json: upstoxError('UDAPI100068', "Check your 'client_id' and 'redirect_uri'; one or both are incorrect."),
+          json: upstoxError(
+            'UDAPI100068',
+            "Check your 'client_id' and 'redirect_uri'; one or both are incorrect.",
+          ),
         };
       }
       return loginPage(

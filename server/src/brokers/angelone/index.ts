@@ -30,7 +30,13 @@ const errorAnswer = z.union([
 ]);
 
 /** Angel sends numbers, and in some answers the same numbers as strings. */
-const amount = z.union([z.number(), z.string().regex(/^\s*-?\d+(\.\d+)?\s*$/).transform(Number)]);
+const amount = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^\s*-?\d+(\.\d+)?\s*$/)
+    .transform(Number),
+]);
 
 const profileAnswer = z.object({
   status: z.literal(true),
@@ -125,7 +131,11 @@ export function createAngelOneConnector(
 
     async holdings(session): Promise<BrokerHolding[]> {
       const what = 'Angel One holdings';
-      const answer = await get(what, '/rest/secure/angelbroking/portfolio/v1/getHolding', session.accessToken);
+      const answer = await get(
+        what,
+        '/rest/secure/angelbroking/portfolio/v1/getHolding',
+        session.accessToken,
+      );
       if (answer.status === 200 && errorCodeOf(answer.body) === NO_HOLDINGS) return [];
       if (answer.status !== 200 || errorAnswer.safeParse(answer.body).success) throw failure(what, answer);
       const { data } = readAnswer(what, holdingsAnswer, answer.body);

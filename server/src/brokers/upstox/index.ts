@@ -31,7 +31,11 @@ const RATE_ERRORS = new Set(['UDAPI10005']);
 const errorAnswer = z.object({
   status: z.literal('error'),
   errors: z.array(
-    z.object({ errorCode: z.string().optional(), error_code: z.string().optional(), message: z.string().optional() }),
+    z.object({
+      errorCode: z.string().optional(),
+      error_code: z.string().optional(),
+      message: z.string().optional(),
+    }),
   ),
 });
 
@@ -61,7 +65,8 @@ function failure(what: string, answer: BrokerAnswer, refusal: 'expired' | 'denie
   if (byStatus) return byStatus;
   if (codes.some((c) => RATE_ERRORS.has(c))) return new BrokerError('rate_limited', detail);
   if (codes.some((c) => KEY_ERRORS.has(c))) return new BrokerError('wrong_keys', detail);
-  if (codes.some((c) => TOKEN_ERRORS.has(c)) || answer.status === 401) return new BrokerError(refusal, detail);
+  if (codes.some((c) => TOKEN_ERRORS.has(c)) || answer.status === 401)
+    return new BrokerError(refusal, detail);
   if (answer.status >= 400 && answer.status < 500) return new BrokerError(refusal, detail);
   return new BrokerError('malformed', detail);
 }

@@ -45,7 +45,9 @@ describe('brokers: the Angel One connector', () => {
   async function logIn(link: 'Log in' | 'Cancel' = 'Log in'): Promise<Record<string, string>> {
     const page = await fetch(connector().loginUrl!('state-456', REDIRECT));
     expect(page.status).to.equal(200);
-    const href = new RegExp(`<a href="([^"]+)">${link}</a>`).exec(await page.text())![1]!.replace(/&amp;/g, '&');
+    const href = new RegExp(`<a href="([^"]+)">${link}</a>`)
+      .exec(await page.text())![1]!
+      .replace(/&amp;/g, '&');
     expect(href.startsWith(REDIRECT)).to.equal(true);
     return Object.fromEntries(new URL(href).searchParams);
   }
@@ -80,7 +82,9 @@ describe('brokers: the Angel One connector', () => {
   });
 
   it('is denied when the investor cancels, and says expired when the token is refused', async () => {
-    expect((await failureOf(connector().completeLogin!(await logIn('Cancel'), REDIRECT))).kind).to.equal('denied');
+    expect((await failureOf(connector().completeLogin!(await logIn('Cancel'), REDIRECT))).kind).to.equal(
+      'denied',
+    );
     const forged = { ...(await logIn()), auth_token: 'eyJhbGciOiJIUzUxMiJ9.forged.token' };
     expect((await failureOf(connector().completeLogin!(forged, REDIRECT))).kind).to.equal('expired');
   });
@@ -88,7 +92,13 @@ describe('brokers: the Angel One connector', () => {
   it('reads the documented holding with its -EQ symbol, exchange, ISIN, quantity and average price', async () => {
     const session = await connector().completeLogin!(await logIn(), REDIRECT);
     expect(await connector().holdings(session)).to.deep.equal([
-      { brokerSymbol: 'TATASTEEL-EQ', exchange: 'NSE', isin: 'INE081A01020', quantity: 2, averagePrice: 111.87 },
+      {
+        brokerSymbol: 'TATASTEEL-EQ',
+        exchange: 'NSE',
+        isin: 'INE081A01020',
+        quantity: 2,
+        averagePrice: 111.87,
+      },
     ]);
   });
 

@@ -6,7 +6,12 @@
 import { expect } from 'chai';
 import { createUpstoxConnector } from '../../../../server/src/brokers/upstox/index.ts';
 import { BrokerError, type BrokerConnector } from '../../../../server/src/brokers/connector.ts';
-import { startFakeUpstox, UPSTOX_API_KEY, UPSTOX_API_SECRET, type FakeUpstox } from '../../../helpers/fake-brokers/upstox.ts';
+import {
+  startFakeUpstox,
+  UPSTOX_API_KEY,
+  UPSTOX_API_SECRET,
+  type FakeUpstox,
+} from '../../../helpers/fake-brokers/upstox.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/api/brokers/callback/upstox';
 /** 19:30 IST on 27 Nov 2026. */
@@ -27,7 +32,12 @@ describe('brokers: the Upstox connector', () => {
   let now = EVENING;
   const connector = (timeoutMs = 2000): BrokerConnector =>
     createUpstoxConnector(
-      { apiKey: UPSTOX_API_KEY, apiSecret: UPSTOX_API_SECRET, apiUrl: fake.url, loginUrl: fake.env.UPSTOX_LOGIN_URL! },
+      {
+        apiKey: UPSTOX_API_KEY,
+        apiSecret: UPSTOX_API_SECRET,
+        apiUrl: fake.url,
+        loginUrl: fake.env.UPSTOX_LOGIN_URL!,
+      },
       { timeoutMs, now: () => now },
     );
 
@@ -96,7 +106,9 @@ describe('brokers: the Upstox connector', () => {
   });
 
   it('is denied when the investor cancels, or the code was already used', async () => {
-    expect((await kindOf(connector().completeLogin!(await logIn('Cancel'), REDIRECT))).kind).to.equal('denied');
+    expect((await kindOf(connector().completeLogin!(await logIn('Cancel'), REDIRECT))).kind).to.equal(
+      'denied',
+    );
     const query = await logIn();
     await connector().completeLogin!(query, REDIRECT);
     expect((await kindOf(connector().completeLogin!(query, REDIRECT))).kind).to.equal('denied');
@@ -104,7 +116,12 @@ describe('brokers: the Upstox connector', () => {
 
   it("says wrong_keys when Upstox refuses the app's secret or redirect URI", async () => {
     const wrongSecret = createUpstoxConnector(
-      { apiKey: UPSTOX_API_KEY, apiSecret: 'not-the-secret', apiUrl: fake.url, loginUrl: fake.env.UPSTOX_LOGIN_URL! },
+      {
+        apiKey: UPSTOX_API_KEY,
+        apiSecret: 'not-the-secret',
+        apiUrl: fake.url,
+        loginUrl: fake.env.UPSTOX_LOGIN_URL!,
+      },
       { timeoutMs: 2000, now: () => now },
     );
     expect((await kindOf(wrongSecret.completeLogin!(await logIn(), REDIRECT))).kind).to.equal('wrong_keys');
@@ -141,7 +158,12 @@ describe('brokers: the Upstox connector', () => {
 
   it('is unavailable when nothing listens at the API address', async () => {
     const closed = createUpstoxConnector(
-      { apiKey: UPSTOX_API_KEY, apiSecret: UPSTOX_API_SECRET, apiUrl: 'http://127.0.0.1:9', loginUrl: fake.env.UPSTOX_LOGIN_URL! },
+      {
+        apiKey: UPSTOX_API_KEY,
+        apiSecret: UPSTOX_API_SECRET,
+        apiUrl: 'http://127.0.0.1:9',
+        loginUrl: fake.env.UPSTOX_LOGIN_URL!,
+      },
       { timeoutMs: 2000, now: () => now },
     );
     const err = await kindOf(closed.holdings({ accessToken: 't', clientId: 'c', expiresAt: now }));
