@@ -20,6 +20,8 @@ import { BrokerError, type BrokerConnector, type BrokerHolding, type BrokerSessi
 
 /** Token invalid, expired or missing; the AMX session expired; the client not logged in. */
 const TOKEN_ERRORS = new Set(['AG8001', 'AG8002', 'AG8003', 'AB1010', 'AB1011']);
+/** "Something Went Wrong, Please Try After Sometime", "Internal Error": Angel's own failures. */
+const ANGEL_FAILURES = new Set(['AB1004', 'AB2001']);
 /** "Holding not found": an account with no holdings. */
 const NO_HOLDINGS = 'AB1015';
 
@@ -69,6 +71,7 @@ function failure(what: string, answer: BrokerAnswer): BrokerError {
   if (answer.status === 403) return new BrokerError('rate_limited', detail);
   const byStatus = statusError(what, answer);
   if (byStatus) return byStatus;
+  if (ANGEL_FAILURES.has(code)) return new BrokerError('unavailable', detail);
   return new BrokerError('malformed', detail);
 }
 
