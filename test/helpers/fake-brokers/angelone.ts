@@ -61,7 +61,13 @@ export interface FakeAngelOne {
   close(): Promise<void>;
 }
 
-export async function startFakeAngelOne(options: { clientCode?: string } = {}): Promise<FakeAngelOne> {
+export interface FakeAngelOneOptions {
+  clientCode?: string;
+  /** The redirect URL registered under MyApps: where "Log in" goes whatever the link asked. */
+  redirectUrl?: string;
+}
+
+export async function startFakeAngelOne(options: FakeAngelOneOptions = {}): Promise<FakeAngelOne> {
   const clientCode = options.clientCode ?? 'A123456';
   const jwts = new Set<string>();
   const fail = new FailureScript();
@@ -123,14 +129,13 @@ export async function startFakeAngelOne(options: { clientCode?: string } = {}): 
 
   const server = await startFakeServer((req) => {
     if (req.method === 'GET' && req.path.replace(/\/$/, '') === '/publisher-login') {
-      const { api_key, state, redirect_url } = req.query;
-      if (api_key !== ANGELONE_API_KEY || !redirect_url) {
-        return { status: 400, text: 'Invalid API Key' };
-      }
+      const { api_key, state } = req.query;
+      const redirect = options.redirectUrl ?? req.query.redirect_url;
+      if (api_key !== ANGELONE_API_KEY || !redirect) return { status: 400, text: 'Invalid API Key' };
       return loginPage(
         'Angel One',
-        withQuery(redirect_url, { ...issueTokens(), state }),
-        withQuery(redirect_url, { state }),
+        withQuery(redirect, { ...issueTokens(), state }),
+        withQuery(redirect, { state }),
       );
     }
     if (req.method === 'GET' && req.path === '/rest/secure/angelbroking/user/v1/getProfile') {

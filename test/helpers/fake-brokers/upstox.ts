@@ -110,7 +110,13 @@ export interface FakeUpstox {
   close(): Promise<void>;
 }
 
-export async function startFakeUpstox(options: { userId?: string } = {}): Promise<FakeUpstox> {
+export interface FakeUpstoxOptions {
+  userId?: string;
+  /** The redirect URI registered with the app: the dialog refuses any other (UDAPI100068). */
+  redirectUri?: string;
+}
+
+export async function startFakeUpstox(options: FakeUpstoxOptions = {}): Promise<FakeUpstox> {
   const userId = options.userId ?? '7AB1CD';
   const codes = new Map<string, { redirectUri: string; used: boolean }>();
   const tokens = new Set<string>();
@@ -200,7 +206,8 @@ export async function startFakeUpstox(options: { userId?: string } = {}): Promis
   const server = await startFakeServer((req) => {
     if (req.method === 'GET' && req.path === '/v2/login/authorization/dialog') {
       const { client_id, redirect_uri, state, response_type } = req.query;
-      if (client_id !== UPSTOX_API_KEY || !redirect_uri || response_type !== 'code') {
+      const registered = options.redirectUri === undefined || redirect_uri === options.redirectUri;
+      if (client_id !== UPSTOX_API_KEY || !redirect_uri || !registered || response_type !== 'code') {
         return {
           status: 400,
           json: upstoxError(

@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { createAngelOneConnector } from '../../../../server/src/brokers/angelone/index.ts';
-import { BrokerError, type BrokerConnector } from '../../../../server/src/brokers/connector.ts';
+import type { BrokerConnector } from '../../../../server/src/brokers/connector.ts';
+import { failureOf } from './failure.ts';
 import {
   ANGELONE_API_KEY,
   startFakeAngelOne,
@@ -17,16 +18,6 @@ const REDIRECT = 'http://127.0.0.1:9/api/brokers/callback/angelone';
 /** 19:30 IST on 27 Nov 2026. */
 const EVENING = new Date('2026-11-27T14:00:00Z');
 
-async function failureOf(promise: Promise<unknown>): Promise<BrokerError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof BrokerError) return err;
-    throw err;
-  }
-  throw new Error('expected a BrokerError');
-}
-
 describe('brokers: the Angel One connector', () => {
   let fake: FakeAngelOne;
   const connector = (timeoutMs = 2000, apiKey = ANGELONE_API_KEY): BrokerConnector =>
@@ -36,7 +27,7 @@ describe('brokers: the Angel One connector', () => {
     );
 
   before(async () => {
-    fake = await startFakeAngelOne();
+    fake = await startFakeAngelOne({ redirectUrl: REDIRECT });
   });
   after(() => fake.close());
   beforeEach(() => fake.fail.clear());

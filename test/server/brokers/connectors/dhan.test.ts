@@ -6,7 +6,8 @@
  */
 import { expect } from 'chai';
 import { createDhanConnector } from '../../../../server/src/brokers/dhan/index.ts';
-import { BrokerError, type BrokerConnector } from '../../../../server/src/brokers/connector.ts';
+import type { BrokerConnector } from '../../../../server/src/brokers/connector.ts';
+import { failureOf } from './failure.ts';
 import {
   DHAN_DOCS_HOLDING,
   dhanFixtureHoldings,
@@ -16,16 +17,6 @@ import {
 import type { ScriptedFailure } from '../../../helpers/fake-brokers/scripted.ts';
 
 const CLIENT_ID = '1000000001';
-
-async function failureOf(promise: Promise<unknown>): Promise<BrokerError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof BrokerError) return err;
-    throw err;
-  }
-  throw new Error('expected a BrokerError');
-}
 
 describe('brokers: the Dhan connector', () => {
   let fake: FakeDhan;

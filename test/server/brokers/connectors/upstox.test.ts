@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { createUpstoxConnector } from '../../../../server/src/brokers/upstox/index.ts';
-import { BrokerError, type BrokerConnector } from '../../../../server/src/brokers/connector.ts';
+import type { BrokerConnector } from '../../../../server/src/brokers/connector.ts';
+import { failureOf } from './failure.ts';
 import {
   startFakeUpstox,
   UPSTOX_API_KEY,
@@ -16,16 +17,6 @@ import {
 const REDIRECT = 'http://127.0.0.1:9/api/brokers/callback/upstox';
 /** 19:30 IST on 27 Nov 2026. */
 const EVENING = new Date('2026-11-27T14:00:00Z');
-
-async function kindOf(promise: Promise<unknown>): Promise<BrokerError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof BrokerError) return err;
-    throw err;
-  }
-  throw new Error('expected a BrokerError');
-}
 
 describe('brokers: the Upstox connector', () => {
   let fake: FakeUpstox;
@@ -42,7 +33,7 @@ describe('brokers: the Upstox connector', () => {
     );
 
   before(async () => {
-    fake = await startFakeUpstox();
+    fake = await startFakeUpstox({ redirectUri: REDIRECT });
   });
   after(() => fake.close());
   beforeEach(() => {
@@ -106,12 +97,12 @@ describe('brokers: the Upstox connector', () => {
   });
 
   it('is denied when the investor cancels, or the code was already used', async () => {
-    expect((await kindOf(connector().completeLogin!(await logIn('Cancel'), REDIRECT))).kind).to.equal(
+    expect((await failureOf(connector().completeLogin!(await logIn('Cancel'), REDIRECT))).kind).to.equal(
       'denied',
     );
     const query = await logIn();
     await connector().completeLogin!(query, REDIRECT);
-    expect((await kindOf(connector().completeLogin!(query, REDIRECT))).kind).to.equal('denied');
+    expect((await failureOf(connector().completeLogin!(query, REDIRECT))).kind).to.equal('denied');
   });
 
   it("says wrong_keys when Upstox refuses the app's secret or redirect URI", async () => {
@@ -124,8 +115,10 @@ describe('brokers: the Upstox connector', () => {
       },
       { timeoutMs: 2000, now: () => now },
     );
-    expect((await kindOf(wrongSecret.completeLogin!(await logIn(), REDIRECT))).kind).to.equal('wrong_keys');
-    const other = await kindOf(connector().completeLogin!(await logIn(), 'http://127.0.0.1:9/elsewhere'));
+    expect((await failureOf(wrongSecret.completeLogin!(await logIn(), REDIRECT))).kind).to.equal(
+      'wrong_keys',
+    );
+    const other = await failureOf(connector().completeLogin!(await logIn(), 'http://127.0.0.1:9/elsewhere'));
     expect(other.kind).to.equal('wrong_keys');
   });
 
@@ -140,14 +133,14 @@ describe('brokers: the Upstox connector', () => {
     ];
     for (const [failure, kind] of cases) {
       fake.fail.push(failure);
-      const err = await kindOf(connector(200).holdings(session));
+      const err = await failureOf(connector(200).holdings(session));
       expect(err.kind, failure).to.equal(kind);
       expect(err.message).not.to.include(session.accessToken);
     }
     fake.fail.push('rate_limited');
-    expect((await kindOf(connector().holdings(session))).retryAfterS).to.equal(7);
+    expect((await failureOf(connector().holdings(session))).retryAfterS).to.equal(7);
     fake.expireTokens();
-    expect((await kindOf(connector().holdings(session))).kind).to.equal('expired');
+    expect((await failureOf(connector().holdings(session))).kind).to.equal('expired');
   });
 
   it('reads an account with no holdings as none', async () => {
@@ -166,7 +159,7 @@ describe('brokers: the Upstox connector', () => {
       },
       { timeoutMs: 2000, now: () => now },
     );
-    const err = await kindOf(closed.holdings({ accessToken: 't', clientId: 'c', expiresAt: now }));
+    const err = await failureOf(closed.holdings({ accessToken: 't', clientId: 'c', expiresAt: now }));
     expect(err.kind).to.equal('unavailable');
   });
 });
