@@ -6,6 +6,7 @@
 import { bcFile } from './bc-file.ts';
 import { consoleEquityLayout, dhanHoldings, growwStatementLayout, kiteHoldings } from './broker-files.ts';
 import { kiteGenerateSession, kiteHoldingsAnswer } from './kite-samples.ts';
+import { dhanCurrentHoldings } from './dhan-samples.ts';
 import { whatsappStatuses } from './whatsapp-statuses.ts';
 import {
   telegramTextUpdate,
@@ -65,4 +66,8 @@ export const STAND_INS: Record<string, StandIn> = {
   'data/samples/telegram/nutgram_Updates_text.json': { write: telegramTextUpdate, lost: telegramSample },
   'data/samples/kite/generate_session.json': { write: kiteGenerateSession, lost: kiteSample },
   'data/samples/kite/holdings.json': { write: kiteHoldingsAnswer, lost: kiteSample },
+  'data/samples/dhan/DhanHQ-py_tests_data_get-current-holdings.json': {
+    write: dhanCurrentHoldings,
+    lost: "the DhanHQ-py holdings fixture's own fields",
+  },
 };
