@@ -31,8 +31,12 @@ export function GettingStarted({ hasHoldings, rulesDone, onHoldingsAdded }: Gett
               </h3>
               <p className="text-muted">
                 Type in a few stocks below, or{' '}
-                <Link to="/holdings?upload=csv">upload your broker&apos;s file</Link> (CSV or XLSX).
+                <Link to="/holdings?upload=csv">upload your broker&apos;s file</Link> (CSV or XLSX), or
+                connect your broker and your holdings follow it.
               </p>
+              <Link to="/settings#brokers" className="btn btn-secondary btn-sm checklist-connect">
+                Connect your broker
+              </Link>
               <ManualEntryForm variant="example" labelledBy="step-holdings-title" onSaved={onHoldingsAdded} />
             </div>
           </li>

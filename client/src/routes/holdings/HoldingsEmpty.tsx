@@ -1,7 +1,8 @@
+import { Link } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { UploadIcon } from '../../components/icons.tsx';
 
-/** No holdings yet: upload a broker file or add stocks by hand. */
+/** No holdings yet: upload a broker file, add stocks by hand, or connect a broker on Settings. */
 export function HoldingsEmpty({ onUpload, onAdd }: { onUpload: () => void; onAdd: () => void }) {
   return (
     <EmptyState
@@ -15,6 +16,9 @@ export function HoldingsEmpty({ onUpload, onAdd }: { onUpload: () => void; onAdd
           <button type="button" className="btn btn-secondary" onClick={onAdd}>
             Add manually
           </button>
+          <Link to="/settings#brokers" className="btn btn-secondary">
+            Connect your broker
+          </Link>
         </div>
       }
     >

@@ -12,6 +12,7 @@ import '../../styles/rules-guard.css';
 import { applyQuotes, holdingKey } from '../../live/liveHoldings.ts';
 import { quoteStore } from '../../live/quoteStore.ts';
 import { addedNotice, uploadedNotice } from './addedNotice.ts';
+import { BrokerSyncStrip } from './BrokerSyncStrip.tsx';
 import { HoldingsActions } from './HoldingsActions.tsx';
 import { HoldingsDialogs } from './HoldingsDialogs.tsx';
 import { HoldingsEmpty } from './HoldingsEmpty.tsx';
@@ -37,13 +38,15 @@ import { useRulesPage } from './rules/useRulesPage.ts';
 import { useDensity } from './density.ts';
 import { HoldingsList } from './table/HoldingsList.tsx';
 import type { UploadSummary } from './upload/uploadApi.ts';
+import { useConnectedNotice } from './useConnectedNotice.ts';
 import { useHoldingDeletion } from './useHoldingDeletion.ts';
 import { usePortfolio } from './usePortfolio.ts';
 import { useRememberedValuesVisible, ValuesVisibleContext } from './valuesVisibility.ts';
 
 /**
- * Holdings (docs/holdings.md#holdings-and-dashboard-screens): summary, the live holdings table with
- * each account's rules, Price Guard, the rule dialogs, upload, manual entry, edit and delete.
+ * Holdings (docs/holdings.md#holdings-and-dashboard-screens): summary, each connected broker's last
+ * sync, the live holdings table with each account's rules, Price Guard, the rule dialogs, upload,
+ * manual entry, edit and delete.
  */
 export default function HoldingsPage() {
   useDocumentTitle('Holdings');
@@ -59,6 +62,7 @@ export default function HoldingsPage() {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [valuesVisible, toggleValuesVisible] = useRememberedValuesVisible();
   const [density, setDensity] = useDensity();
+  useConnectedNotice(setNotice);
 
   // ?upload=csv opens the upload dialog (then leaves the address).
   const wantsUpload = params.get('upload') === 'csv';
@@ -208,6 +212,7 @@ export default function HoldingsPage() {
               </button>
             </div>
           ) : null}
+          <BrokerSyncStrip />
           {adding ? (
             <section className="card add-holdings" aria-labelledby="add-holdings-title">
               <h2 id="add-holdings-title" className="card-title">
