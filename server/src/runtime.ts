@@ -173,7 +173,7 @@ export async function startServerRuntime(
       refreshMs: options.instrumentRefreshMs ?? DEFAULT_MASTER_REFRESH_MS,
     }),
     now,
-    brokers: { connectors: brokerConnectors(config, fetch, now), vault: resolveTokenVault(config) },
+    brokers: { connectors: brokerConnectors(config, now), vault: resolveTokenVault(config) },
     googleCertsUrl: options.googleCertsUrl,
   };
   const senders = new Map(createSenders(base));

@@ -89,6 +89,9 @@ export const BROKER_TEXTS = {
   unavailable: (name: string) => `${name} did not answer: nothing was changed, try again in a few minutes`,
   rateLimited: (name: string) => `${name} asked us to slow down: nothing was changed, try again in a minute`,
   malformed: (name: string) => `${name} sent an answer we could not read: nothing was changed`,
+  /** A pasted token (Dhan) the broker refused, expired or for another client ID. */
+  tokenRefused: (name: string) =>
+    `${name} did not accept that token for this client ID: generate a new one on web.dhan.co and paste it again`,
   syncRunning: (name: string) => `A ${name} sync is already running`,
   reconnect: (name: string) => `Reconnect ${name}`,
   /** History's line for a sync that changed something ("Zerodha sync: 2 added, 1 sold"). */

@@ -133,7 +133,8 @@ export async function connectWithToken(
   } catch (err) {
     if (!(err instanceof BrokerError)) throw err;
     // A pasted token the broker refuses is the investor's to fix: 400 with the sentence.
-    throw new Invalid(LOGIN_SENTENCES[err.kind](name));
+    const refused = err.kind === 'expired' || err.kind === 'denied' || err.kind === 'wrong_keys';
+    throw new Invalid(refused ? BROKER_TEXTS.tokenRefused(name) : LOGIN_SENTENCES[err.kind](name));
   }
   return connectSession(deps, { userId: cmd.userId, brokerId: cmd.brokerId, session });
 }

@@ -11,20 +11,16 @@ import type { RedirectBrokerApp } from '@app/config';
 import { EXCHANGES, type Exchange } from '@app/common/instruments/types';
 import type { z } from 'zod';
 import { BrokerError, type BrokerConnector, type BrokerHolding, type BrokerSession } from '../connector.ts';
-import { brokerCall, type BrokerAnswer, type FetchImpl } from '../http.ts';
+import {
+  callBroker,
+  nextIstTime,
+  statusError,
+  type BrokerAnswer,
+  type ConnectorOptions,
+} from '../broker-call.ts';
 import { kiteError, kiteHoldings, kiteSession, type KiteHolding } from './wire.ts';
 
 const KITE_HEADERS = { 'X-Kite-Version': '3' };
-/** 06:00 IST is 00:30 UTC. */
-const EXPIRY_UTC_MINUTES = 30;
-
-/** The first 06:00 IST after `now`: when Kite kills the day's tokens. */
-export function kiteTokenExpiry(now: Date): Date {
-  const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const today = new Date(day + EXPIRY_UTC_MINUTES * 60_000);
-  return today.getTime() > now.getTime() ? today : new Date(today.getTime() + 86_400_000);
-}
-
 /**
  * The investor's shares: `quantity` (settled, which Kite's docs call "T+1 + realised"; pledged and
  * collateral shares stay in it, so `collateral_quantity` is not added again) plus `t1_quantity`
@@ -57,6 +53,8 @@ function parsed<T>(
 ): T {
   const ok = schema.safeParse(answer.body);
   if (ok.success && answer.status === 200) return ok.data;
+  const byStatus = statusError(what, answer);
+  if (byStatus) throw byStatus;
   const error = kiteError.safeParse(answer.body);
   if (!error.success) throw new BrokerError('malformed', `${what}: ${answer.status}, not Kite's shape`);
   const { error_type: type, message } = error.data;
@@ -75,12 +73,9 @@ function parsed<T>(
 }
 
 /** The Kite connector of this server's Kite app. */
-export function kiteConnector(
-  app: RedirectBrokerApp,
-  opts: { fetchImpl: FetchImpl; timeoutMs: number; now: () => Date },
-): BrokerConnector {
+export function kiteConnector(app: RedirectBrokerApp, opts: ConnectorOptions): BrokerConnector {
   const call = (path: string, init: RequestInit) =>
-    brokerCall(opts.fetchImpl, `${app.apiUrl}${path}`, init, opts.timeoutMs);
+    callBroker(`Kite ${path}`, `${app.apiUrl}${path}`, init, opts);
   return {
     id: 'kite',
     connect: 'redirect',
@@ -109,7 +104,8 @@ export function kiteConnector(
       return {
         accessToken: data.access_token,
         clientId: data.user_id,
-        expiresAt: kiteTokenExpiry(opts.now()),
+        // Kite kills the day's tokens at 06:00 IST.
+        expiresAt: nextIstTime(opts.now(), 6),
       };
     },
     async holdings(session) {
