@@ -1,19 +1,11 @@
 import { expect } from 'chai';
 import { ConfigError, parseConfig } from '@app/config';
+import { configProblems } from './problems.ts';
 
 const SECRET = 'a-test-secret-that-is-at-least-32-characters';
 const GOOGLE = '1234567890-example.apps.googleusercontent.com';
 
-/** The problems parseConfig reports for `env`, or [] when it accepts it. */
-function problems(env: Record<string, string | undefined>): string[] {
-  try {
-    parseConfig(env);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-}
+const problems = configProblems;
 
 describe('config: parseConfig', () => {
   it('gives the embedded defaults for an empty environment', () => {

@@ -4,7 +4,8 @@
  * version; a partial set or a malformed template stops the config with a sentence naming them.
  */
 import { expect } from 'chai';
-import { ConfigError, parseConfig } from '@app/config';
+import { parseConfig } from '@app/config';
+import { configProblems } from './problems.ts';
 
 const ALL = {
   WHATSAPP_TOKEN: 'EAAGexample-permanent-token-0123456789',
@@ -15,15 +16,7 @@ const ALL = {
   WHATSAPP_CODE_TEMPLATE: 'portfolio_code:en_US',
 };
 
-function problems(env: Record<string, string>): string[] {
-  try {
-    parseConfig(env);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-}
+const problems = configProblems;
 
 describe('config: WhatsApp', () => {
   it('is off when none is set', () => {

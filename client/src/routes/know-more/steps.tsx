@@ -36,8 +36,8 @@ export const HOW_IT_WORKS_STEPS: HowItWorksStep[] = [
       { label: 'Manual entry', detail: 'Type in symbol, exchange, quantity and buy price for a few stocks.' },
       {
         label: 'Broker API connection',
-        badge: 'Coming soon',
-        detail: 'Link your broker account and keep holdings in sync automatically.',
+        detail:
+          'Connect Zerodha, Upstox, Angel One or Dhan once: holdings follow your broker every trading day, and on Sync now.',
       },
     ],
   },
