@@ -28,6 +28,7 @@ function rule(over: Partial<ApiPositionRule>): ApiPositionRule {
     order_type: 'MARKET',
     limit_price: null,
     is_active: true,
+    paused_at_broker: null,
     status: 'ACTIVE',
     rearm: 'never',
     rearm_percent: 3,

@@ -45,6 +45,8 @@ export interface ApiPositionRule {
   order_type: OrderType;
   limit_price: number | null;
   is_active: boolean;
+  /** The broker a sync found the holding sold at: the rule was paused and kept ("Sold at Zerodha"). */
+  paused_at_broker: string | null;
   status: RuleStatus;
   /** `never`: fires once; `after_recovery`: re-armed once the price recovers `rearm_percent` past its level. */
   rearm: RearmMode;

@@ -86,7 +86,7 @@ export async function applyBrokerSync(deps: SyncDeps, cmd: ApplySyncCommand): Pr
       accountName: accountDisplayName(name, cmd.accountLabel),
       rows,
       at,
-      uncoveredRules: 'pause',
+      uncoveredRules: { pauseAtBroker: name },
     });
     const counts = {
       added: replaced.created,

@@ -26,8 +26,11 @@ export interface ReplaceHoldingsCommand {
   /** The account's holdings from now on, one row per instrument (mergeDuplicateRows). */
   rows: readonly ResolvedRow[];
   at: Date;
-  /** What happens to the rules a removal leaves covering nothing. */
-  uncoveredRules: 'delete' | 'pause';
+  /**
+   * What happens to the rules a removal leaves covering nothing: deleted (an upload), or paused and
+   * kept, marked with the broker they were sold at (a sync).
+   */
+  uncoveredRules: 'delete' | { pauseAtBroker: string };
   /** Called with the plan before anything is written: it may refuse (throw), changing nothing. */
   check?: (changes: ImportChanges) => void;
 }
@@ -130,7 +133,7 @@ async function settleUncoveredRules(
   if (going.length === 0) return { names: [], touched: 0 };
   const paused = await tx
     .update(positionRules)
-    .set({ isActive: false, updatedAt: new Date() })
+    .set({ isActive: false, pausedAtBroker: cmd.uncoveredRules.pauseAtBroker, updatedAt: new Date() })
     .where(
       and(
         eq(positionRules.userId, cmd.userId),

@@ -42,7 +42,7 @@ async function disable(tx: Tx, rows: RuleRow[]): Promise<RuleRow[]> {
   if (rows.length === 0) return [];
   return tx
     .update(positionRules)
-    .set({ isActive: false, rearmAt: null, updatedAt: new Date() })
+    .set({ isActive: false, rearmAt: null, pausedAtBroker: null, updatedAt: new Date() })
     .where(
       inArray(
         positionRules.id,
@@ -110,7 +110,7 @@ async function enable(
     const levels = levelColumns(outcomes[i] as ArmedLevels, fromPrice(rule) ? setAt : null);
     const [row] = await tx
       .update(positionRules)
-      .set({ isActive: true, rearmAt: null, ...levels, updatedAt: now })
+      .set({ isActive: true, rearmAt: null, pausedAtBroker: null, ...levels, updatedAt: now })
       .where(eq(positionRules.id, rule.id))
       .returning();
     updated.set(rule.id, row!);

@@ -75,6 +75,7 @@ export function presentRule(
     order_type: row.orderType,
     limit_price: num(row.limitPrice),
     is_active: row.isActive,
+    paused_at_broker: row.pausedAtBroker,
     status: ruleStatus(row),
     rearm: row.rearm,
     rearm_percent: Number(row.rearmPercent),

@@ -3,7 +3,7 @@
  * goes (it would keep alerting and count toward the tier limit). Price alerts (POST /api/alerts)
  * live in their own table and are not touched: they may watch anything, held or not.
  */
-import { and, eq, notExists, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, notExists, or, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { holdings, positionRules } from '../db/schema.ts';
 
@@ -30,7 +30,8 @@ export async function deleteUncoveredRules(tx: Tx, userId: string): Promise<stri
     );
   const removed = await tx
     .delete(positionRules)
-    .where(and(eq(positionRules.userId, userId), notExists(covering)))
+    // A rule a broker sync paused is kept, said so on the rule, until the investor decides.
+    .where(and(eq(positionRules.userId, userId), isNull(positionRules.pausedAtBroker), notExists(covering)))
     .returning({ id: positionRules.id });
   return removed.map((r) => r.id);
 }

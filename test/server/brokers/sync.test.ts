@@ -85,6 +85,41 @@ describe('brokers: syncing a connected Zerodha account', function () {
     expect(again).to.have.length(history.length);
   });
 
+  it('keeps a rule it paused through later clean-ups, says "sold at Zerodha" on it, and clears that once the investor turns it on', async () => {
+    const { user, accountId } = await connected();
+    const [, sbin] = fake.sampleHoldings() as [KiteHoldingRow, KiteHoldingRow];
+    fake.script.holdings = [sbin];
+    expect((await sync(app, user, accountId)).body.data!.rules_paused).to.deep.equal(['AARON stop']);
+    const pausedRule = async () => (await listRules(app, user)).find((r) => r.rule_name === 'AARON stop');
+    expect(await pausedRule()).to.include({
+      is_active: false,
+      status: 'INACTIVE',
+      paused_at_broker: 'Zerodha',
+    });
+
+    // Deleting another holding runs the clean-up of rules that cover nothing: the paused one stays.
+    await addHolding(app, user, 'INFY', 5, 1400);
+    const manual = await apiClient(app.url).get<{ id: string; symbol: string }[]>(
+      '/api/holdings',
+      user.token,
+    );
+    const infy = manual.body.data!.find((h) => h.symbol === 'INFY')!;
+    expect((await apiClient(app.url).delete(`/api/holdings/${infy.id}`, user.token)).status).to.equal(200);
+    expect(await pausedRule()).to.include({ paused_at_broker: 'Zerodha' });
+
+    // Bought again at Zerodha, then turned on by the investor: an ordinary rule again.
+    fake.script.holdings = fake.sampleHoldings();
+    expect((await sync(app, user, accountId)).body.data).to.include({ added: 1 });
+    const rule = (await pausedRule())!;
+    const on = await apiClient(app.url).patch(
+      `/api/position-rules/${rule.id}`,
+      { is_active: true },
+      user.token,
+    );
+    expect(on.status, on.body.error).to.equal(200);
+    expect(await pausedRule()).to.include({ is_active: true, paused_at_broker: null });
+  });
+
   it('finds holdings by ISIN first, then by symbol (series suffix dropped); keeps an unknown one as Kite names it', async () => {
     const { user, accountId } = await connected();
     const [aaron] = fake.sampleHoldings() as [KiteHoldingRow];

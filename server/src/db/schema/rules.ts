@@ -43,6 +43,11 @@ export const positionRules = pgTable(
       .default('MARKET'),
     limitPrice: money('limit_price'),
     isActive: boolean('is_active').notNull().default(true),
+    /**
+     * The broker whose sync paused the rule because its holding was sold there (docs/holdings.md#connect-a-broker):
+     * such a rule is kept though it covers nothing, until the investor turns it on or deletes it.
+     */
+    pausedAtBroker: text('paused_at_broker'),
     /** `after_recovery`: after firing, re-armed once the price recovers rearm_percent past its level. */
     rearm: text('rearm', { enum: ['never', 'after_recovery'] })
       .notNull()

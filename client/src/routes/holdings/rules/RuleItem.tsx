@@ -46,7 +46,7 @@ export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) 
             <span className="rule-name">{rule.rule_name}</span>
           ) : null}
         </span>
-        <RuleStatusBadge status={rule.status} />
+        <RuleStatusBadge rule={rule} />
       </div>
       <p className="rule-levels">
         <span>

@@ -2,7 +2,7 @@
  * What a saved rule shows wherever it is listed (an account's row, Manage Rules): its status
  * badge, its Enable/Disable and Delete buttons, and the delete confirmation.
  */
-import type { ApiPositionRule, RuleStatus } from '@app/common/api/rules';
+import type { ApiPositionRule } from '@app/common/api/rules';
 import { formatInr } from '@app/common/format/money';
 import type { EnableQuestion } from '@app/common/rules/index';
 import type { ReactNode } from 'react';
@@ -12,11 +12,13 @@ import { Modal } from '../../../components/Modal.tsx';
 import { STATUS_LABELS } from './ruleView.ts';
 import type { RuleActions } from './useRuleActions.ts';
 
-/** Active, Triggered (orange) or Inactive. */
-export function RuleStatusBadge({ status }: { status: RuleStatus }) {
-  return (
-    <span className={`badge rule-status rule-status-${status.toLowerCase()}`}>{STATUS_LABELS[status]}</span>
-  );
+/** Active, Triggered (orange) or Inactive; "Paused: sold at Zerodha" for a rule a broker sync paused. */
+export function RuleStatusBadge({ rule }: { rule: Pick<ApiPositionRule, 'status' | 'paused_at_broker'> }) {
+  const label =
+    rule.status === 'INACTIVE' && rule.paused_at_broker
+      ? `Paused: sold at ${rule.paused_at_broker}`
+      : STATUS_LABELS[rule.status];
+  return <span className={`badge rule-status rule-status-${rule.status.toLowerCase()}`}>{label}</span>;
 }
 
 /**

@@ -57,7 +57,7 @@ export function ManageRuleRow({
           {check ? <CheckLine parts={check} className="manage-row-check" /> : null}
           <AdjustmentNote adjustments={rule.adjustments} />
         </div>
-        <RuleStatusBadge status={rule.status} />
+        <RuleStatusBadge rule={rule} />
       </div>
       {editing ? (
         <RuleEditForm

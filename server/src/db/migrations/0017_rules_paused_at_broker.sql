@@ -1,0 +1,1 @@
+ALTER TABLE "position_rules" ADD COLUMN "paused_at_broker" text;
