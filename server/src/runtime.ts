@@ -280,7 +280,7 @@ export async function startServerRuntime(
   const close = async () => {
     await streamer?.stop();
     pipeline.stop();
-    watchSet.stop();
+    const watchSetStopped = watchSet.stop();
     deps.instruments.stop();
     fanout.stop();
     stopFeedStatus();
@@ -306,6 +306,7 @@ export async function startServerRuntime(
     await deliveries.stop();
     deps.mailer.close();
     await retention.stop();
+    await watchSetStopped;
     await bus.close();
     redis?.disconnect();
     requestRedis?.disconnect();

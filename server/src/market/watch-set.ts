@@ -106,7 +106,11 @@ export interface WatchSetKeeper {
   userChanged(userId: string): void;
   /** Rebuilds the whole set from the database (at start, periodically, after a Redis restart). */
   rebuild(): Promise<void>;
-  stop(): void;
+  /**
+   * Stops the timers, drops the updates queued behind the running one and resolves once that one
+   * has finished: nothing reaches the bus or the database after (they close next).
+   */
+  stop(): Promise<void>;
 }
 
 export interface WatchSetOptions {
@@ -126,7 +130,9 @@ export function createWatchSetKeeper(
   const pending = new Map<string, NodeJS.Timeout>();
   // One update or rebuild at a time on this instance.
   let running: Promise<void> = Promise.resolve();
-  const serially = (work: () => Promise<void>) => (running = running.then(work));
+  let stopped = false;
+  const serially = (work: () => Promise<void>) =>
+    (running = running.then(() => (stopped ? undefined : work())));
 
   const rebuild = async () => {
     try {
@@ -156,6 +162,7 @@ export function createWatchSetKeeper(
   interval.unref();
   return {
     userChanged(userId) {
+      if (stopped) return;
       clearTimeout(pending.get(userId));
       const timer = setTimeout(() => {
         pending.delete(userId);
@@ -166,9 +173,11 @@ export function createWatchSetKeeper(
     },
     rebuild: () => serially(rebuild),
     stop() {
+      stopped = true;
       for (const timer of pending.values()) clearTimeout(timer);
       pending.clear();
       clearInterval(interval);
+      return running;
     },
   };
 }

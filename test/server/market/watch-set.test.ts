@@ -4,7 +4,10 @@
  * is touched (a rebuild of the whole set on every change was the old way).
  */
 import { expect } from 'chai';
+import { createMemoryBus } from '@app/streamer';
+import { createWatchSetKeeper } from '../../../server/src/market/watch-set.ts';
 import { appSuite } from '../../helpers/app.ts';
+import { captureLog } from '../../helpers/log.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { signIn } from '../../helpers/users.ts';
 import { waitFor } from '../../helpers/wait.ts';
@@ -46,5 +49,28 @@ describe('market: the watch set is updated by difference', function () {
     expect((await api.delete(`/api/holdings/${ashaTcs}`, asha.token)).status).to.equal(200);
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await watched()).to.deep.equal(['NSE:SBIN', 'NSE:TCS']);
+  });
+  it('stops without reaching the bus again: updates queued behind the running one are dropped, the running one awaited', async () => {
+    const api = apiClient(app.url);
+    const users = await Promise.all(Array.from({ length: 30 }, () => signIn(app)));
+    for (const user of users) {
+      const res = await api.post(
+        '/api/holdings/manual',
+        { symbol: 'ITC', exchange: 'NSE', quantity: 1, average_price: 400 },
+        user.token,
+      );
+      expect(res.status, res.body.error).to.equal(201);
+    }
+    const { log, lines } = captureLog();
+    const bus = createMemoryBus();
+    const keeper = createWatchSetKeeper(app.runtime.deps.db, bus, log, { debounceMs: 0 });
+    for (const user of users) keeper.userChanged(user.id);
+    // The debounce timers fire: thirty updates queue up one behind the other.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await keeper.stop();
+    await bus.close(); // what the server closes next
+    keeper.userChanged(users[0]!.id); // a request still finishing
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(lines.filter((l) => l.msg.startsWith('watch set')).map((l) => l.msg)).to.deep.equal([]);
   });
 });
