@@ -109,6 +109,8 @@ async function startApp(spec: AppSpec) {
     // As in every in-process test app: a run after 16:00 IST on a trading day would otherwise
     // record evening digests (History rows, emails) in the middle of what it measures.
     digestTimer: false,
+    // Nor may the after-close broker sync take B11's account's sync lease in the middle of a round.
+    brokerSyncTimer: false,
     senders: spec.pushCa
       ? (deps) => [
           createWebPushSender({
