@@ -67,6 +67,14 @@ describe('e2e: connect a broker (Zerodha through Kite Connect)', function () {
     const row = accountRow(page, ZERODHA);
     await row.getByRole('button', { name: `Sync now ${ZERODHA}` }).click();
     await row.getByRole('status').filter({ hasText: 'Zerodha sync: 1 sold' }).waitFor();
+    // The bell's toast tells it too: a sync has no instrument, no price and is never emailed.
+    const toast = page.locator('.toast').filter({ hasText: 'Zerodha sync: 1 sold' });
+    await toast.waitFor();
+    expect(await toast.locator('.toast-title').textContent()).to.equal('Broker sync');
+    expect(await toast.textContent())
+      .not.to.contain('₹')
+      .and.not.to.contain('not emailed');
+    await toast.getByRole('button', { name: 'Dismiss: Broker sync' }).click();
     await brokersScreenshots(page, 'settings-connected', () => showUnderHeader(brokersCard(page)));
 
     await page.goto(`${app.url}/holdings`);
