@@ -84,11 +84,7 @@ export async function answerKiteLogin(
  * `docs/brokers-<name>-1280.png` and `-375.png` of what `show` scrolls to (the page's viewport,
  * as a user sees it), checking the phone's page does not scroll sideways; back at 1280 after.
  */
-export async function brokersScreenshots(
-  page: Page,
-  name: string,
-  show: () => Promise<void>,
-): Promise<void> {
+export async function brokersScreenshots(page: Page, name: string, show: () => Promise<void>): Promise<void> {
   await page.setViewportSize(DESKTOP);
   await show();
   await docsScreenshot(page, `brokers-${name}-1280.png`);

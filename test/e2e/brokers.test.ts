@@ -41,7 +41,6 @@ describe('e2e: connect a broker (Zerodha through Kite Connect)', function () {
     const page = await openSignedIn(browser, app, user, '/settings');
     const errors = pageErrors(page);
     await brokersCard(page).getByText('No broker connected yet').waitFor();
-    await brokersScreenshots(page, 'settings-none', () => showUnderHeader(brokersCard(page)));
     await connectZerodha(page);
 
     await page.locator('tr.holding-row').nth(1).waitFor();
@@ -104,25 +103,25 @@ describe('e2e: connect a broker (Zerodha through Kite Connect)', function () {
     await page.goto(`${app.url}/settings`);
     const row = accountRow(page, ZERODHA);
     await row.getByRole('button', { name: `Sync now ${ZERODHA}` }).click();
-    await row.getByRole('alert').filter({ hasText: BROKER_TEXTS.expired('Zerodha') }).waitFor();
+    await row
+      .getByRole('alert')
+      .filter({ hasText: BROKER_TEXTS.expired('Zerodha') })
+      .waitFor();
     await row.getByText('Session expired', { exact: true }).waitFor();
     expect(await row.getByText(BROKER_TEXTS.expired('Zerodha')).count()).to.equal(1);
     await row.getByRole('button', { name: 'Reconnect Zerodha' }).waitFor();
     expect(await row.getByRole('button', { name: /^Sync now/ }).count()).to.equal(0);
-    await brokersScreenshots(page, 'settings-expired', () => showUnderHeader(brokersCard(page)));
 
     await page.goto(`${app.url}/holdings`);
     const strip = syncStrip(page);
     await strip.getByText(BROKER_TEXTS.expired('Zerodha')).waitFor();
     // The holdings stay while the session is gone.
     await page.locator('tr.holding-row').nth(1).waitFor();
-    await brokersScreenshots(page, 'holdings-expired', () => page.evaluate(() => window.scrollTo(0, 0)));
     await strip.getByRole('button', { name: 'Reconnect Zerodha' }).click();
     await answerKiteLogin(page, app, kite, 'Log in');
     await page.getByRole('status').filter({ hasText: 'Zerodha connected: holdings synced' }).waitFor();
     await strip.getByRole('listitem').filter({ hasText: SYNC_LINE }).waitFor();
     expect(await strip.getByRole('button').count()).to.equal(0);
-    await brokersScreenshots(page, 'holdings-synced', () => page.evaluate(() => window.scrollTo(0, 0)));
 
     const after = await accounts(app, user);
     expect(after.map((a) => [a.broker_account_id, a.account_status])).to.deep.equal([
@@ -136,7 +135,9 @@ describe('e2e: connect a broker (Zerodha through Kite Connect)', function () {
     await connectZerodha(page);
 
     await page.goto(`${app.url}/settings`);
-    await accountRow(page, ZERODHA).getByRole('button', { name: `Disconnect ${ZERODHA}` }).click();
+    await accountRow(page, ZERODHA)
+      .getByRole('button', { name: `Disconnect ${ZERODHA}` })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Disconnect Zerodha?' });
     expect(await dialog.innerText()).to.contain(
       'Its 2 holdings are removed from Portfolio Guard; your exit rules on them are removed too. Nothing changes at Zerodha.',
@@ -163,7 +164,9 @@ describe('e2e: connect a broker (Zerodha through Kite Connect)', function () {
       expect(await row.getByRole('button').count()).to.equal(0);
     }
     for (const name of ['Zerodha', 'Dhan'])
-      await providerRow(page, name).getByRole('button', { name: `Connect ${name}` }).waitFor();
+      await providerRow(page, name)
+        .getByRole('button', { name: `Connect ${name}` })
+        .waitFor();
   });
 
   it('History shows a sync that changed something: "Zerodha sync: 1 added", a broker sync, no prices', async () => {
@@ -178,9 +181,9 @@ describe('e2e: connect a broker (Zerodha through Kite Connect)', function () {
     await row.getByRole('button', { name: `Sync now ${ZERODHA}` }).click();
     await row.getByRole('status').filter({ hasText: 'Zerodha sync: 1 added' }).waitFor();
     const [account] = await accounts(app, user);
-    expect((await holdingsOf(app, user, account!.broker_account_id)).map((h) => h.symbol).sort()).to.deep.equal(
-      ['AARON', 'INFY', 'SBIN'],
-    );
+    expect(
+      (await holdingsOf(app, user, account!.broker_account_id)).map((h) => h.symbol).sort(),
+    ).to.deep.equal(['AARON', 'INFY', 'SBIN']);
 
     await page.goto(`${app.url}/history`);
     const rows = page.locator('tbody tr');
