@@ -1,7 +1,7 @@
 import type { ApiRuleExecution } from '@app/common/api/rules';
 import { Link } from 'react-router';
 import { ErrorBox } from '../components/ErrorBox.tsx';
-import { alertTitle, feedTime } from './alertDisplay.ts';
+import { alertHeading, feedTime } from './alertDisplay.ts';
 import { alertStore, useAlerts } from './alertStore.ts';
 import { PriceAlerts } from './PriceAlerts.tsx';
 
@@ -51,7 +51,7 @@ export default function AlertPanel({ id, onNavigate }: AlertPanelProps) {
 }
 
 function FeedItem({ item }: { item: ApiRuleExecution }) {
-  const title = `${item.symbol} · ${alertTitle(item.trigger_type, item.execution_type)}`;
+  const title = alertHeading(item);
   return (
     <li className="alert-item" data-read={item.read}>
       <span className="alert-dot" aria-hidden="true" />

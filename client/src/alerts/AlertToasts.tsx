@@ -59,9 +59,13 @@ function Toast({ execution, onDismiss }: { execution: AlertExecution; onDismiss:
         {ruleName ? <p className="toast-rule">{ruleName}</p> : null}
         <p className="toast-message">{toast.body}</p>
         <p className="toast-meta">
-          <strong>{toast.ltp}</strong>
-          {toast.inAppOnly ? <span> · Shown in the app only, not emailed</span> : null}
-          <span> · </span>
+          {toast.ltp ? (
+            <>
+              <strong>{toast.ltp}</strong>
+              <span> · </span>
+            </>
+          ) : null}
+          {toast.inAppOnly ? <span>Shown in the app only, not emailed · </span> : null}
           <Link to="/history">History</Link>
         </p>
       </div>

@@ -2,6 +2,7 @@
  * How alerts read behind the bell and in toasts (pure, unit-tested): titles per trigger type,
  * the bell's accessible name, feed times in IST, and the price-alert sentence.
  */
+import { BROKER_SYNC_EXECUTION } from '@app/common/api/brokers';
 import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/describe';
 import { formatIstDateTime } from '@app/common/format/ist';
 import { formatInr } from '@app/common/format/money';
@@ -22,6 +23,8 @@ const TITLES: Record<string, string> = {
   // Corporate actions (execution_type CORPORATE_ACTION): levels adjusted, nothing fired.
   BONUS: 'Rules adjusted for a bonus',
   SPLIT: 'Rules adjusted for a split',
+  // A broker sync (execution_type BROKER_SYNC): holdings changed, nothing fired, no instrument.
+  [BROKER_SYNC_EXECUTION]: 'Broker sync',
 };
 
 /**
@@ -34,14 +37,22 @@ export function alertTitle(triggerType: string, executionType?: string): string 
   return TITLES[triggerType] ?? triggerTypeLabel(triggerType);
 }
 
+/** 'RELIANCE · Trailing stop hit'; a notice about no one instrument (a broker sync) its title alone. */
+export function alertHeading(
+  execution: Pick<AlertExecution, 'symbol' | 'trigger_type' | 'execution_type'>,
+): string {
+  const title = alertTitle(execution.trigger_type, execution.execution_type);
+  return execution.symbol ? `${execution.symbol} · ${title}` : title;
+}
+
 export interface ToastContent {
   id: string;
   /** 'RELIANCE · Trailing stop hit'. */
   title: string;
   /** The crossing sentence, or the trigger and the price that crossed it. */
   body: string;
-  /** 'LTP ₹1,400.00'. */
-  ltp: string;
+  /** 'LTP ₹1,400.00'; null for a broker sync, which has no price. */
+  ltp: string | null;
   /** Set when no email went out (over the monthly limit, or no verified address). */
   inAppOnly: boolean;
   /** How it looks: a stop loss (money at risk, red), a profit target (green), anything else. */
@@ -51,18 +62,21 @@ export interface ToastContent {
 /** A toast for one `alert` push. */
 export function toastContent(execution: AlertExecution): ToastContent {
   const message = execution.message?.trim();
+  const sync = execution.execution_type === BROKER_SYNC_EXECUTION;
   return {
     id: execution.id,
-    title: `${execution.symbol} · ${alertTitle(execution.trigger_type, execution.execution_type)}`,
+    title: alertHeading(execution),
     body:
       message && message.length > 0
         ? message
         : `Trigger ${formatInr(execution.trigger_price)}, hit at ${formatInr(execution.execution_price)}`,
-    ltp:
-      execution.execution_type === CORPORATE_ACTION_EXECUTION
+    ltp: sync
+      ? null
+      : execution.execution_type === CORPORATE_ACTION_EXECUTION
         ? `${formatInr(execution.trigger_price)} → ${formatInr(execution.execution_price)}`
         : `LTP ${formatInr(execution.execution_price)}`,
-    inAppOnly: execution.over_quota || execution.status === 'IN_APP_ONLY',
+    // A sync is told in the app only by design: "not emailed" would read as a failure.
+    inAppOnly: !sync && (execution.over_quota || execution.status === 'IN_APP_ONLY'),
     tone:
       execution.execution_type !== 'ALERT'
         ? 'notice'

@@ -1,4 +1,5 @@
 /** How an execution reads on the History page (docs/exit-rules.md, History). Pure. */
+import { BROKER_SYNC_EXECUTION } from '@app/common/api/brokers';
 import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/describe';
 import { DIGEST_EXECUTION, DIGEST_HISTORY_LABEL } from '@app/common/digest/index';
 import { formatInr, formatIstDateTime } from '@app/common/format/index';
@@ -113,6 +114,7 @@ export function executionPriceLines(execution: AlertExecution): PriceLine[] {
   switch (execution.execution_type) {
     case DIGEST_EXECUTION:
     case TEST_EXECUTION:
+    case BROKER_SYNC_EXECUTION:
       return [];
     case CORPORATE_ACTION_EXECUTION:
       return [{ label: 'Adjusted', value: `${trigger} → ${hit}` }];
@@ -134,10 +136,17 @@ export function executionPriceLines(execution: AlertExecution): PriceLine[] {
   }
 }
 
+/**
+ * What a broker sync's History row is about ("Zerodha sync: 1 added" is its message, "Broker
+ * sync" its type): the account's holdings, not one instrument.
+ */
+const BROKER_SYNC_HISTORY_LABEL = 'Holdings';
+
 /** A row that names no instrument, by its execution type: what History shows instead. */
 const SUBJECT_LABELS: Readonly<Record<string, string>> = {
   [DIGEST_EXECUTION]: DIGEST_HISTORY_LABEL,
   [TEST_EXECUTION]: TEST_HISTORY_LABEL,
+  [BROKER_SYNC_EXECUTION]: BROKER_SYNC_HISTORY_LABEL,
 };
 
 /** What a row is about, in words: the stock, 'Evening digest' or 'Test message'. */

@@ -35,6 +35,8 @@ export function BrokerAccountRow({
   const name = BROKER_NAMES[account.broker_id];
   const status = connectionStatus(account);
   const expired = status === 'EXPIRED';
+  // The sync that found the session ended already says so: one sentence, not two.
+  const expiryTold = outcome !== undefined && !outcome.ok;
   return (
     <li className="endpoint-row broker-account" aria-labelledby={`${id}-name`} data-status={status}>
       <div className="endpoint-main">
@@ -45,7 +47,7 @@ export function BrokerAccountRow({
           <span className={`badge ${STATUS_BADGES[status]}`}>{CONNECTION_STATUS_LABELS[status]}</span>
           <span className="endpoint-note">{lastSyncedText(account.last_synced_at)}</span>
         </span>
-        {expired ? <span className="endpoint-note">{BROKER_TEXTS.expired(name)}</span> : null}
+        {expired && !expiryTold ? <span className="endpoint-note">{BROKER_TEXTS.expired(name)}</span> : null}
         {outcome ? (
           <span
             className={outcome.ok ? 'broker-sync-result' : 'field-error'}
