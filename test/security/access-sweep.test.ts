@@ -35,6 +35,10 @@ const PUBLIC = new Set([
   // Meta's webhook: the verify token and the body's signature are its authority (test/server/whatsapp).
   'GET /api/whatsapp/webhook',
   'POST /api/whatsapp/webhook',
+  // The broker sends the browser back without the app's token: the single-use state names the
+  // user, and a missing, forged or used one redirects to Settings with a sentence, touching
+  // nothing (test/server/brokers/connect.test.ts).
+  'GET /api/brokers/callback/:broker',
 ]);
 
 /** Routes whose parameters name market data, not a user's records. */
