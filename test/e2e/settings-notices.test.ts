@@ -101,7 +101,9 @@ describe('e2e: Settings, what each endpoint receives', function () {
     await page.route('**/api/notification-endpoints/*', (route) =>
       route.request().method() === 'PATCH' ? route.abort('connectionreset') : route.continue(),
     );
-    await alerts.uncheck();
+    // A click, not uncheck(): the refused save may put the tick back before Playwright looks,
+    // which uncheck() reports as a click that changed nothing.
+    await alerts.click();
     const failure = account.getByRole('alert');
     await failure.waitFor();
     expect(await failure.innerText()).to.equal(
