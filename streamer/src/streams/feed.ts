@@ -241,8 +241,9 @@ export function createStreamingFeed(deps: StreamingFeedDeps): StreamingFeed {
 
   async function hold(): Promise<void> {
     if (holding || !running) return;
-    await stopping;
     holding = true;
+    await stopping;
+    if (!holding) return;
     streamState = { state: 'connecting' };
     abort = new AbortController();
     log.info({ stream: stream.name, fallback: fallback.name, batchMs }, 'holding the stream');
