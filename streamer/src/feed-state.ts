@@ -37,7 +37,12 @@ export function createFeedStateReporter(deps: {
         identity = next;
         since = at;
         deps.log.info(
-          { provider: report.provider, state: report.state, fallback: report.fallback, reason: report.reason },
+          {
+            provider: report.provider,
+            state: report.state,
+            fallback: report.fallback,
+            reason: report.reason,
+          },
           'feed state',
         );
       }

@@ -58,7 +58,12 @@ process.on('SIGTERM', (signal) => void shutdown(signal));
 process.on('SIGINT', (signal) => void shutdown(signal));
 
 log.info(
-  { provider: config.QUOTE_PROVIDER, intervalMs: config.QUOTE_INTERVAL_MS, leaderTtlMs: ttlMs, token: leader.token },
+  {
+    provider: config.QUOTE_PROVIDER,
+    intervalMs: config.QUOTE_INTERVAL_MS,
+    leaderTtlMs: ttlMs,
+    token: leader.token,
+  },
   'streamer starting',
 );
 streamer.start();

@@ -34,7 +34,10 @@ export function createConfiguredStreamer(config: Config, deps: ConfiguredStreame
     const provider = createProvider({ ...config, QUOTE_PROVIDER: source }, { log });
     return createStreamer({ bus, provider, intervalMs: config.QUOTE_INTERVAL_MS, log, leader });
   }
-  const stream = createStream(source, config, { log, credentials: credentialsFromEnvironment(source, config) });
+  const stream = createStream(source, config, {
+    log,
+    credentials: credentialsFromEnvironment(source, config),
+  });
   return createStreamingFeed({
     bus,
     stream,

@@ -17,7 +17,7 @@ import type { MarketBus } from './bus/types.ts';
 import { createFeedStateReporter } from './feed-state.ts';
 import type { LeaderLock } from './leader.ts';
 import { createQuotePoller, type BackoffOptions } from './poll.ts';
-import type { QuoteProvider, WatchedInstrument } from './providers/types.ts';
+import type { QuoteProvider } from './providers/types.ts';
 
 /** What a streamer needs; every collaborator is injected (STYLE 7). */
 export interface StreamerDeps {

@@ -219,7 +219,12 @@ export function createStreamingFeed(deps: StreamingFeedDeps): StreamingFeed {
   }
 
   /** Runs `task` every `everyMs` while holding (first after `firstMs`), never two at once, logging failures. */
-  function every(everyMs: number, what: string, task: () => Promise<void>, firstMs = everyMs): () => Promise<void> {
+  function every(
+    everyMs: number,
+    what: string,
+    task: () => Promise<void>,
+    firstMs = everyMs,
+  ): () => Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     let inFlight: Promise<void> | undefined;
     const tick = () => {

@@ -51,7 +51,11 @@ export interface StreamOptions {
  * Builds the configured broker stream. Throws a ConfigError when this streamer has no such
  * stream built in (the caller reports it and exits).
  */
-export function createStream(source: StreamSource, _config: StreamConfig, _options: StreamOptions): QuoteStream {
+export function createStream(
+  source: StreamSource,
+  _config: StreamConfig,
+  _options: StreamOptions,
+): QuoteStream {
   throw new ConfigError([
     `QUOTE_PROVIDER=${source}: this broker's stream is not built into this streamer yet; choose simulated, replay or yahoo`,
   ]);

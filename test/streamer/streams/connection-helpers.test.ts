@@ -30,7 +30,9 @@ describe('streams: reconnect back-off (full jitter)', () => {
       return backoff.next(); // the sixth attempt: ceiling 30 s
     });
     expect(Math.min(...delays)).to.be.below(5000);
-    expect(Math.max(...delays)).to.be.above(25_000).and.below(30_000);
+    expect(Math.max(...delays))
+      .to.be.above(25_000)
+      .and.below(30_000);
   });
 });
 
@@ -86,7 +88,12 @@ describe('streams: subscription diffs and connection plans', () => {
     const first = planConnections(['A', 'B', 'C'], limits, (k) => k);
     expect(first.connections).to.deep.equal([['A', 'B'], ['C']]);
     // A goes; D and E come: B and C stay where they were, the newcomers fill the gaps.
-    const second = planConnections(['B', 'C', 'D', 'E'], limits, (k) => k, assignmentOf(first, (k) => k));
+    const second = planConnections(
+      ['B', 'C', 'D', 'E'],
+      limits,
+      (k) => k,
+      assignmentOf(first, (k) => k),
+    );
     expect(second.connections).to.deep.equal([
       ['B', 'D'],
       ['C', 'E'],

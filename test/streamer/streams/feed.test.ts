@@ -67,7 +67,14 @@ function streamDouble(limits = { perConnection: 10, connections: 1 }) {
     started: () => handlers !== undefined,
     state: (state: StreamState) => handlers!.onState(state),
     tick: (symbol: string, ltp: number, exchangeTime?: number) =>
-      handlers!.onQuote({ symbol, exchange: 'NSE', ltp, prevClose: 100, exchangeTime, receivedAt: Date.now() }),
+      handlers!.onQuote({
+        symbol,
+        exchange: 'NSE',
+        ltp,
+        prevClose: 100,
+        exchangeTime,
+        receivedAt: Date.now(),
+      }),
   };
 }
 
@@ -81,9 +88,15 @@ function delayedProvider() {
     async getQuotes(instruments) {
       calls.push(instruments.map(keyOf));
       const asOf = Date.now() - 14 * 60_000;
-      return instruments.map(
-        (i): Quote => ({ ...i, ltp: 50, prevClose: 50, change: 0, changePercent: 0, asOf, delayMinutes: 15 }),
-      );
+      return instruments.map((i): Quote => ({
+        ...i,
+        ltp: 50,
+        prevClose: 50,
+        change: 0,
+        changePercent: 0,
+        asOf,
+        delayMinutes: 15,
+      }));
     },
   };
   return { provider, calls };
@@ -148,7 +161,10 @@ describe('streamer: the streaming feed (a stream double of our seam)', () => {
     // ~100 ticks in 1.2 s at one batch per 200 ms: about six batches, each with one RELIANCE quote.
     expect(withReliance.length).to.be.within(4, 8);
     for (const batch of withReliance) {
-      expect(batch.quotes.filter((q) => q.symbol === 'RELIANCE'), batch.id).to.have.length(1);
+      expect(
+        batch.quotes.filter((q) => q.symbol === 'RELIANCE'),
+        batch.id,
+      ).to.have.length(1);
       expect(batch.source).to.equal('teststream');
     }
     const ltps = quotesOf('RELIANCE').map((q) => q.ltp);
@@ -252,9 +268,10 @@ describe('streamer: the streaming feed (a stream double of our seam)', () => {
     await waitFor('fallback', async () => (await feedState()).state === 'fallback');
     failing = true;
     await waitFor('down', async () => (await feedState()).state === 'down', 3000);
-    expect((await feedState()).reason).to.contain('connection closed (1006)').and.contain('fallback unreachable');
+    expect((await feedState()).reason)
+      .to.contain('connection closed (1006)')
+      .and.contain('fallback unreachable');
   });
-
 });
 
 describe('streamer: the streaming feed is held by the leader only (private redis-server)', function () {
@@ -323,6 +340,10 @@ describe('streamer: the configured source', () => {
 
   it('defaults to a 500 ms batch and the Yahoo fallback', () => {
     const config = parseConfig({ QUOTE_PROVIDER: 'dhan' }, 'streamer');
-    expect(config).to.include({ FEED_BATCH_MS: 500, QUOTE_FALLBACK: 'yahoo', DHAN_WS_URL: 'wss://api-feed.dhan.co' });
+    expect(config).to.include({
+      FEED_BATCH_MS: 500,
+      QUOTE_FALLBACK: 'yahoo',
+      DHAN_WS_URL: 'wss://api-feed.dhan.co',
+    });
   });
 });
