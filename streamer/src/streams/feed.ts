@@ -22,6 +22,7 @@ import type { MarketBus } from '../bus/types.ts';
 import { createFeedStateReporter } from '../feed-state.ts';
 import type { LeaderLock } from '../leader.ts';
 import { createQuotePoller, type BackoffOptions } from '../poll.ts';
+import { startPeriodicTask } from './periodic.ts';
 import type { QuoteProvider, WatchedInstrument } from '../providers/types.ts';
 import type { Streamer } from '../streamer.ts';
 import type { QuoteStream, StreamCredentials, StreamQuote, StreamState } from './types.ts';
@@ -218,30 +219,9 @@ export function createStreamingFeed(deps: StreamingFeedDeps): StreamingFeed {
     }
   }
 
-  /** Runs `task` every `everyMs` while holding (first after `firstMs`), never two at once, logging failures. */
-  function every(
-    everyMs: number,
-    what: string,
-    task: () => Promise<void>,
-    firstMs = everyMs,
-  ): () => Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    let inFlight: Promise<void> | undefined;
-    const tick = () => {
-      if (!holding || inFlight) return;
-      const begun = now();
-      inFlight = task()
-        .catch((err: unknown) => log.error({ err }, `${what} failed`))
-        .finally(() => {
-          inFlight = undefined;
-          if (holding) timer = setTimeout(tick, Math.max(0, begun + everyMs - now()));
-        });
-    };
-    timer = setTimeout(tick, firstMs);
-    return async () => {
-      clearTimeout(timer);
-      await inFlight;
-    };
+  /** Runs `task` every `everyMs` while holding (first after `firstMs`); returns its stop. */
+  function every(everyMs: number, what: string, task: () => Promise<void>, firstMs = everyMs) {
+    return startPeriodicTask({ everyMs, firstMs, task, active: () => holding, now, log, what });
   }
 
   async function hold(): Promise<void> {
