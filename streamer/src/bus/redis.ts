@@ -144,7 +144,14 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
     async getFeedState() {
       const raw = await commands.get(MARKET_KEYS.feedState);
       if (raw === null) return null;
-      const parsed = feedStateSchema.safeParse(JSON.parse(raw));
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch (err) {
+        log.warn({ err }, 'market bus: feed state is not JSON');
+        return null;
+      }
+      const parsed = feedStateSchema.safeParse(json);
       if (parsed.success) return parsed.data;
       log.warn({ issues: parsed.error.issues.slice(0, 3) }, 'market bus: feed state not understood');
       return null;

@@ -107,10 +107,12 @@ export function createStreamingFeed(deps: StreamingFeedDeps): StreamingFeed {
   function onState(next: StreamState): void {
     if (!holding) return;
     const wasLive = isLive();
+    // What arrived under the source in force so far goes out under its name, at once.
+    if (wasLive !== (next.state === 'live')) {
+      flush().catch((err: unknown) => log.error({ err }, 'tick batch failed'));
+    }
     streamState = next;
     log.info({ stream: stream.name, ...next }, 'stream state');
-    // Prices from a source no longer in force must not go out under the other's name.
-    if (wasLive !== isLive()) pending.clear();
     void reportState();
   }
 

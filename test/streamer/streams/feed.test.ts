@@ -194,8 +194,12 @@ describe('streamer: the streaming feed (a stream double of our seam)', () => {
     double.tick('RELIANCE', 2500);
     await waitFor('a streamed batch', () => quotesOf('RELIANCE').length > 0);
 
+    double.tick('RELIANCE', 2550); // the last tick before the refusal still goes out, as streamed
     const refusedAt = Date.now();
     double.state({ state: 'auth_refused', reason: 'token expired (403 on the upgrade)' });
+    await waitFor('the last streamed tick', () =>
+      batches.some((b) => b.source === 'teststream' && b.quotes.some((q) => q.ltp === 2550)),
+    );
     await waitFor('a fallback batch', () => batches.some((b) => b.source === 'slowpoll'), 2000);
     const fallbackBatch = batches.find((b) => b.source === 'slowpoll')!;
     expect(fallbackBatch.receivedAt - refusedAt, 'within one QUOTE_INTERVAL_MS').to.be.below(400 + 200);
