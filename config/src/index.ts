@@ -5,8 +5,10 @@
  */
 import { z } from 'zod';
 import { brokerPairIssues, brokersConfig, brokerVariables, type BrokersConfig } from './brokers.ts';
+import { feedVariables, POLLING_SOURCES, STREAMING_SOURCES } from './feeds.ts';
 
 export type { BrokersConfig, RedirectBrokerApp } from './brokers.ts';
+export { STREAMING_SOURCES } from './feeds.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -60,7 +62,7 @@ const schema = z
       .string()
       .regex(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
       .optional(),
-    QUOTE_PROVIDER: z.enum(['simulated', 'replay', 'yahoo']).default('simulated'),
+    QUOTE_PROVIDER: z.enum([...POLLING_SOURCES, ...STREAMING_SOURCES]).default('simulated'),
     REPLAY_FILE: z.string().min(1).optional(),
     REPLAY_LOOP: bool.default(false),
     QUOTE_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
@@ -140,6 +142,7 @@ const schema = z
     METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ...brokerVariables,
+    ...feedVariables,
   })
   .superRefine((env, ctx) => {
     for (const issue of brokerPairIssues(env)) {

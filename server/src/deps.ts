@@ -1,3 +1,4 @@
+import type { FeedState } from '@app/common/market/feed-state';
 import type { Config } from '@app/config';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -58,6 +59,8 @@ export interface AppDeps {
   brokers: BrokerLinks;
   /** Google's certificate endpoint; tests point it at a local fake. */
   googleCertsUrl?: string;
+  /** Where the streamer's quote feed stands, as it last reported on the market bus (null: not reported). */
+  feedState?: () => Promise<FeedState | null>;
 }
 
 /** The delivery worker as a service that records a notice sees it: send these committed outbox rows soon. */

@@ -6,13 +6,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '@app/config';
-import {
-  createMemoryBus,
-  createProvider,
-  createRedisBus,
-  createStreamer,
-  type MarketBus,
-} from '@app/streamer';
+import { createConfiguredStreamer, createMemoryBus, createRedisBus, type MarketBus } from '@app/streamer';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import type { ChannelSender } from './notifications/channel.ts';
@@ -150,6 +144,7 @@ export async function startServerRuntime(
   // The one cross-instance change mechanism; the caches it keeps current are this instance's.
   const changes = createChangeFeed({ redis, requestRedis, log });
   const holdingsCache = new HoldingsCache(database.db);
+  const bus = config.REDIS_URL ? createRedisBus(config.REDIS_URL, log) : createMemoryBus(log);
   const now = options.now ?? (() => new Date());
   const base: SenderDeps = {
     config,
@@ -175,6 +170,7 @@ export async function startServerRuntime(
     now,
     brokers: { connectors: brokerConnectors(config, now), vault: resolveTokenVault(config) },
     googleCertsUrl: options.googleCertsUrl,
+    feedState: () => bus.getFeedState(),
   };
   const senders = new Map(createSenders(base));
   for (const sender of options.senders?.(base) ?? []) senders.set(sender.channel, sender);
@@ -182,16 +178,8 @@ export async function startServerRuntime(
   // is what they use.
   const deps: AppDeps = Object.assign(base, { senders });
 
-  const bus = config.REDIS_URL ? createRedisBus(config.REDIS_URL, log) : createMemoryBus(log);
   const runStreamer = options.embeddedStreamer ?? !config.REDIS_URL;
-  const streamer = runStreamer
-    ? createStreamer({
-        bus,
-        provider: createProvider(config, { log }),
-        intervalMs: config.QUOTE_INTERVAL_MS,
-        log,
-      })
-    : undefined;
+  const streamer = runStreamer ? createConfiguredStreamer(config, { bus, log }) : undefined;
 
   const metrics = createServerMetrics();
   // Built before the app (a route dispatches an endpoint's test at once); it starts with the rest below.

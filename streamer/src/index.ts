@@ -3,7 +3,8 @@
  * in-process bus and streamer) and for scaled mode (the Redis bus and the watch set).
  */
 export { createMemoryBus, createRedisBus, BusClosedError, guardUnhandledRejections } from './bus/index.ts';
-export type { BatchHandler, MarketBus, WatchedInstrument } from './bus/index.ts';
+export type { BatchHandler, FeedState, MarketBus, WatchedInstrument } from './bus/index.ts';
+export { createConfiguredStreamer } from './source.ts';
 export { createStreamer } from './streamer.ts';
 export type { Streamer, StreamerDeps } from './streamer.ts';
 export { createProvider, QuoteProviderError, ReplayFileError } from './providers/index.ts';

@@ -4,7 +4,7 @@
  * cycle, releases the lock and exits.
  */
 import { MARKET_KEYS } from '@app/common/market/tick-batch';
-import { loadConfig } from '@app/config';
+import { ConfigError, loadConfig } from '@app/config';
 import { pino } from 'pino';
 import {
   closeRedisConnection,
@@ -13,8 +13,9 @@ import {
   guardUnhandledRejections,
 } from './bus/index.ts';
 import { createLeaderLock } from './leader.ts';
-import { createProvider, ReplayFileError } from './providers/index.ts';
-import { createStreamer } from './streamer.ts';
+import { ReplayFileError } from './providers/index.ts';
+import { createConfiguredStreamer } from './source.ts';
+import type { Streamer } from './streamer.ts';
 
 const config = loadConfig('streamer');
 const log = pino({ level: config.LOG_LEVEL, name: 'streamer' });
@@ -27,21 +28,19 @@ if (!config.REDIS_URL) {
   process.exit(1);
 }
 
-let provider;
-try {
-  provider = createProvider(config, { log });
-} catch (err) {
-  if (!(err instanceof ReplayFileError)) throw err;
-  console.error(err.message);
-  process.exit(1);
-}
-
 /** Lock lifetime: short enough for a quick takeover, long enough to ride out a slow renewal. */
 const ttlMs = Math.min(15_000, Math.max(1_000, config.QUOTE_INTERVAL_MS));
 const bus = createRedisBus(config.REDIS_URL, log);
 const lockConnection = createRedisConnection(config.REDIS_URL, log, 'leader');
 const leader = createLeaderLock({ redis: lockConnection, key: MARKET_KEYS.leaderLock, ttlMs, log });
-const streamer = createStreamer({ bus, provider, intervalMs: config.QUOTE_INTERVAL_MS, log, leader });
+let streamer: Streamer;
+try {
+  streamer = createConfiguredStreamer(config, { bus, log, leader });
+} catch (err) {
+  if (!(err instanceof ReplayFileError) && !(err instanceof ConfigError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}
 
 let stopping = false;
 async function shutdown(signal: NodeJS.Signals): Promise<void> {
@@ -59,7 +58,12 @@ process.on('SIGTERM', (signal) => void shutdown(signal));
 process.on('SIGINT', (signal) => void shutdown(signal));
 
 log.info(
-  { provider: provider.name, intervalMs: config.QUOTE_INTERVAL_MS, leaderTtlMs: ttlMs, token: leader.token },
+  {
+    provider: config.QUOTE_PROVIDER,
+    intervalMs: config.QUOTE_INTERVAL_MS,
+    leaderTtlMs: ttlMs,
+    token: leader.token,
+  },
   'streamer starting',
 );
 streamer.start();

@@ -10,12 +10,14 @@
  * than a batch can carry publishes several.
  */
 import type { MarketCalendar } from '@app/common/market/calendar';
-import { instrumentKey, MAX_QUOTES_PER_BATCH, type TickBatch } from '@app/common/market/tick-batch';
+import { MAX_QUOTES_PER_BATCH, type TickBatch } from '@app/common/market/tick-batch';
 import type { Logger } from 'pino';
+import { createAfterCloseFilter } from './after-close.ts';
 import type { MarketBus } from './bus/types.ts';
+import { createFeedStateReporter } from './feed-state.ts';
 import type { LeaderLock } from './leader.ts';
 import { createQuotePoller, type BackoffOptions } from './poll.ts';
-import type { QuoteProvider, WatchedInstrument } from './providers/types.ts';
+import type { QuoteProvider } from './providers/types.ts';
 
 /** What a streamer needs; every collaborator is injected (STYLE 7). */
 export interface StreamerDeps {
@@ -45,8 +47,10 @@ export function createStreamer(deps: StreamerDeps): Streamer {
   const calendar = deps.calendar ?? provider.calendar;
   const now = deps.now ?? Date.now;
   const poller = createQuotePoller({ provider, backoff: deps.backoff, now, intervalMs, calendar });
-  const polledSinceClose = new Set<string>();
-  let closeMark = 0;
+  const afterClose = createAfterCloseFilter(provider.ignoresWatchSet ? undefined : calendar);
+  // A report outlives three missed cycles before the key expires.
+  const feedState = createFeedStateReporter({ bus, log, now, ttlMs: Math.max(30_000, 3 * intervalMs) });
+  const idle = { streamed: 0, polled: 0, unsupported: [] };
   let running = false;
   let runStartedAt = 0;
   let seq = 0;
@@ -55,17 +59,6 @@ export function createStreamer(deps: StreamerDeps): Streamer {
   let abort = new AbortController();
   let unwatchLeader: (() => void) | undefined;
 
-  /** Out of hours: only instruments without a fresh quote since the last close. */
-  function dueOutOfHours(instruments: WatchedInstrument[], at: number): WatchedInstrument[] | undefined {
-    if (!calendar || provider.ignoresWatchSet || calendar.isMarketOpen(new Date(at))) return undefined;
-    const close = calendar.lastClose(new Date(at)).getTime();
-    if (close !== closeMark) {
-      closeMark = close;
-      polledSinceClose.clear();
-    }
-    return instruments.filter((i) => !polledSinceClose.has(instrumentKey(i.exchange, i.symbol)));
-  }
-
   async function cycle(): Promise<void> {
     if (leader && !leader.isLeader()) {
       log.debug('standing by: another streamer holds the leader lock');
@@ -73,16 +66,25 @@ export function createStreamer(deps: StreamerDeps): Streamer {
     }
     const startedAt = now();
     const watched = await bus.getWatchSet();
-    const due = dueOutOfHours(watched, startedAt);
+    const due = afterClose.due(watched, startedAt);
     const instruments = due ?? watched;
+    const delayMinutes = provider.delayMinutes ?? 0;
     if (instruments.length === 0 && !provider.ignoresWatchSet) {
       log.debug({ watched: watched.length, marketOpen: due === undefined }, 'nothing to poll this cycle');
+      await feedState.report({ provider: provider.name, state: 'live', delayMinutes, instruments: idle });
       return;
     }
     const result = await poller.poll(instruments, abort.signal);
-    if (due) {
-      for (const q of result.quotes) if (!q.stale) polledSinceClose.add(instrumentKey(q.exchange, q.symbol));
-    }
+    // Down only when it priced nothing and said why; an empty scripted cycle is not a failure.
+    const failed = result.fresh === 0 && result.errors.length > 0;
+    await feedState.report({
+      provider: provider.name,
+      state: failed ? 'down' : 'live',
+      ...(failed ? { reason: result.errors[0]!.message.slice(0, 500) } : {}),
+      delayMinutes,
+      instruments: { ...idle, polled: instruments.length },
+    });
+    if (due) afterClose.polled(result.quotes);
     // A watch set larger than one message goes out as several batches, never refused.
     const ids: string[] = [];
     for (let start = 0; start < result.quotes.length; start += MAX_QUOTES_PER_BATCH) {

@@ -16,13 +16,20 @@ const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
 /**
  * The variable names of the zod schema in config/src/index.ts (its `    NAME: z…` lines), with the
- * broker apps' of config/src/brokers.ts (`  NAME: z…`) where the schema spreads them.
+ * broker apps' of config/src/brokers.ts and the price feeds' of config/src/feeds.ts (`  NAME: z…`)
+ * where the schema spreads them.
  */
 function configVariables(): string[] {
-  const brokers = [...read('config/src/brokers.ts').matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]!);
+  const spread = (file: string) => [...read(file).matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]!);
+  const spreads: Record<string, string[]> = {
+    brokerVariables: spread('config/src/brokers.ts'),
+    feedVariables: spread('config/src/feeds.ts'),
+  };
   const names = [
-    ...read('config/src/index.ts').matchAll(/^ {4}(?:([A-Z][A-Z0-9_]*):|(\.\.\.brokerVariables),)/gm),
-  ].flatMap((m) => (m[2] ? brokers : [m[1]!]));
+    ...read('config/src/index.ts').matchAll(
+      /^ {4}(?:([A-Z][A-Z0-9_]*):|\.\.\.(brokerVariables|feedVariables),)/gm,
+    ),
+  ].flatMap((m) => (m[2] ? spreads[m[2]]! : [m[1]!]));
   if (names.length < 10) throw new Error(`found only ${names.length} variables in config/src/index.ts`);
   return names;
 }

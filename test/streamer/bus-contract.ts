@@ -186,4 +186,21 @@ export function describeBusContract(setup: () => BusUnderTest): void {
     expect(await t.bus.getWatchSet()).to.deep.equal([{ exchange: 'BSE', symbol: 'RELIANCE' }]);
     await t.bus.replaceWatchSet([]);
   });
+
+  it('keeps the feed state the streamer reported until it expires unrenewed', async () => {
+    const state = {
+      provider: 'kite',
+      state: 'live' as const,
+      fallback: 'yahoo',
+      since: 1_780_000_000_000,
+      delayMinutes: 0,
+      instruments: { streamed: 2, polled: 1, unsupported: ['NSE:TCS'], unsupportedCount: 1 },
+      at: 1_780_000_001_000,
+    };
+    expect(await t.bus.getFeedState()).to.equal(null);
+    await t.bus.setFeedState(state, 150);
+    expect(await t.bus.getFeedState()).to.deep.equal(state);
+    await sleep(250);
+    expect(await t.bus.getFeedState(), 'a streamer that stopped reporting is not reported').to.equal(null);
+  });
 }

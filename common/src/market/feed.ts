@@ -7,7 +7,7 @@
 import type { TickBatch } from './tick-batch.ts';
 
 /** The quote sources a streamer can run (`QUOTE_PROVIDER`). */
-export type QuoteSource = 'simulated' | 'replay' | 'yahoo';
+export type QuoteSource = 'simulated' | 'replay' | 'yahoo' | 'kite' | 'upstox' | 'angelone' | 'dhan';
 
 export interface MarketFeed {
   /** The provider that priced the newest batch (before any batch: the one configured). */
@@ -23,9 +23,16 @@ export function isSimulatedFeed(feed: Pick<MarketFeed, 'source'>): boolean {
   return feed.source === 'simulated';
 }
 
-/** The feed after `batch`: its source, and its newest price's time and delay when it is newer. */
+/**
+ * The feed after `batch`: its source, and its newest price's time and delay when it is newer.
+ * A batch from another source (a broker's stream falling back to Yahoo, or back) starts over
+ * from its own newest price, so the header follows the source in force, not the last stream tick.
+ */
 export function feedAfterBatch(feed: MarketFeed, batch: Pick<TickBatch, 'source' | 'quotes'>): MarketFeed {
-  let next: MarketFeed = { ...feed, source: batch.source };
+  const switched = batch.source !== feed.source && batch.quotes.some((q) => !q.stale);
+  let next: MarketFeed = switched
+    ? { source: batch.source, asOf: null, delayMinutes: 0 }
+    : { ...feed, source: batch.source };
   for (const quote of batch.quotes) {
     if (quote.stale) continue;
     if (next.asOf === null || quote.asOf > next.asOf) {

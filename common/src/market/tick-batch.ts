@@ -76,4 +76,6 @@ export const MARKET_KEYS = {
   /** Hash beside the watch set: BSE instrument key → its scrip code (how Yahoo names it). */
   watchScripCodes: 'market:watch:scrip',
   leaderLock: 'market:streamer:leader',
+  /** The streamer's feed state (`feed-state.ts`), rewritten while it runs, expiring when it stops. */
+  feedState: 'market:feed:state',
 } as const;

@@ -1,5 +1,5 @@
 /** The market bus: one interface, a Redis and an in-process implementation. */
-export type { BatchHandler, MarketBus, WatchedInstrument } from './types.ts';
+export type { BatchHandler, FeedState, MarketBus, WatchedInstrument } from './types.ts';
 export { createRedisBus } from './redis.ts';
 export { createMemoryBus, BusClosedError } from './memory.ts';
 export { createRedisConnection, closeRedisConnection } from './connection.ts';

@@ -3,6 +3,7 @@
  * are validated, serialised and delivered on a microtask (never inside `publishBatch`), each
  * subscriber getting the decoded copy, exactly as over Redis.
  */
+import type { FeedState } from '@app/common/market/feed-state';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { pino, type Logger } from 'pino';
 import { decodeBatch, dispatchBatch, logRejectedQuotesOnce, screenBatch } from './decode.ts';
@@ -25,6 +26,7 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
   const watch = new Set<string>();
   let attributes: WatchAttributes = { references: {}, scripCodes: {} };
   let closed = false;
+  let feedState: { state: FeedState; expiresAt: number } | undefined;
 
   const open = () => {
     if (closed) throw new BusClosedError();
@@ -84,6 +86,16 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
         delete attributes.references[key];
         delete attributes.scripCodes[key];
       }
+    },
+
+    async setFeedState(state, ttlMs) {
+      open();
+      feedState = { state: structuredClone(state), expiresAt: Date.now() + ttlMs };
+    },
+
+    async getFeedState() {
+      open();
+      return feedState && feedState.expiresAt > Date.now() ? structuredClone(feedState.state) : null;
     },
 
     async close() {

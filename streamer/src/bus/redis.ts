@@ -6,6 +6,7 @@
  * ioredis re-subscribes it after a reconnect. Redis being down never throws at the process:
  * connection errors are logged, and calls made meanwhile reject.
  */
+import { feedStateSchema } from '@app/common/market/feed-state';
 import { instrumentKey, MARKET_KEYS } from '@app/common/market/tick-batch';
 import type { ChainableCommander } from 'ioredis';
 import type { Logger } from 'pino';
@@ -134,6 +135,26 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
           .hdel(MARKET_KEYS.watchReference, ...keys)
           .hdel(MARKET_KEYS.watchScripCodes, ...keys),
       );
+    },
+
+    async setFeedState(state, ttlMs) {
+      await commands.set(MARKET_KEYS.feedState, JSON.stringify(state), 'PX', Math.max(1, Math.round(ttlMs)));
+    },
+
+    async getFeedState() {
+      const raw = await commands.get(MARKET_KEYS.feedState);
+      if (raw === null) return null;
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch (err) {
+        log.warn({ err }, 'market bus: feed state is not JSON');
+        return null;
+      }
+      const parsed = feedStateSchema.safeParse(json);
+      if (parsed.success) return parsed.data;
+      log.warn({ issues: parsed.error.issues.slice(0, 3) }, 'market bus: feed state not understood');
+      return null;
     },
 
     async close() {

@@ -2,10 +2,11 @@
  * The market bus between the streamer and the servers: tick batches out, the watch set in. Two implementations with the same semantics:
  * Redis (scaled mode, `./redis.ts`) and in-process (embedded mode, `./memory.ts`).
  */
+import type { FeedState } from '@app/common/market/feed-state';
 import type { TickBatch } from '@app/common/market/tick-batch';
 import type { WatchedInstrument } from '../providers/types.ts';
 
-export type { WatchedInstrument };
+export type { FeedState, WatchedInstrument };
 
 /** Receives each valid tick batch; a throw or rejection is logged, never propagated. */
 export type BatchHandler = (batch: TickBatch) => void | Promise<void>;
@@ -40,6 +41,14 @@ export interface MarketBus {
   addToWatchSet(list: readonly WatchedInstrument[]): Promise<void>;
   /** Removes instruments (by key, `NSE:RELIANCE`) and their reference prices from the watch set. */
   removeFromWatchSet(keys: readonly string[]): Promise<void>;
+  /**
+   * Publishes where the streamer's feed stands (`common/src/market/feed-state.ts`), for the
+   * servers' `GET /api/market/feed`. Over Redis it expires after `ttlMs` unless written again, so
+   * a streamer that died stops being reported.
+   */
+  setFeedState(state: FeedState, ttlMs: number): Promise<void>;
+  /** The feed state last published and not expired, or null (no streamer has reported). */
+  getFeedState(): Promise<FeedState | null>;
   /** Drops every handler and closes the connections. */
   close(): Promise<void>;
 }

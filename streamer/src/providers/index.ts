@@ -7,10 +7,10 @@ import type { QuoteProvider } from './types.ts';
 import { createYahooProvider } from './yahoo.ts';
 
 /** The configuration variables that choose and set up the provider. */
-export type ProviderConfig = Pick<
-  Config,
-  'QUOTE_PROVIDER' | 'REPLAY_FILE' | 'REPLAY_LOOP' | 'YAHOO_BASE_URL'
->;
+export type ProviderConfig = Pick<Config, 'REPLAY_FILE' | 'REPLAY_LOOP' | 'YAHOO_BASE_URL'> & {
+  /** A polling source (a streaming one is built by `../source.ts`, with one of these as its fallback). */
+  QUOTE_PROVIDER: Config['QUOTE_FALLBACK'];
+};
 
 /** Extras the configuration does not carry. */
 export interface ProviderOptions {

@@ -37,6 +37,11 @@ export interface QuoteProvider {
    */
   readonly calendar?: MarketCalendar;
   /**
+   * How many minutes its prices lag the exchange, as documented (Yahoo on NSE/BSE: 15); each
+   * quote still carries its own. Absent: 0. What `GET /api/market/feed` says before any quote.
+   */
+  readonly delayMinutes?: number;
+  /**
    * A scripted source (replay) that decides itself what to publish: called once per cycle with
    * the whole watch set, even an empty one, and its answer is published as is.
    */

@@ -192,6 +192,8 @@ export function createYahooProvider(options: YahooProviderOptions = {}): QuotePr
   return {
     name: 'yahoo',
     maxSymbolsPerRequest: 50,
+    // Yahoo's exchangeDataDelayedBy for NSE and BSE (docs/live-prices.md).
+    delayMinutes: 15,
     calendar: nseCalendar,
     async getQuotes(instruments) {
       if (instruments.length === 0) return [];

@@ -1,11 +1,15 @@
 import Router from '@koa/router';
+import { presentFeedState, type MarketFeedAnswer } from '@app/common/api/market-feed';
 import { requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { NotFound } from '../../http/errors.ts';
 import { ok } from '../../http/envelope.ts';
 import { loadPriceChart } from '../../market/chart.ts';
 
-/** /market/chart/:exchange/:symbol: today's minute bars, or recent daily closes (rule in market/chart.ts). */
+/**
+ * /market/chart/:exchange/:symbol: today's minute bars, or recent daily closes (rule in
+ * market/chart.ts); /market/feed: where the quote feed stands, as the streamer last reported it.
+ */
 export function marketRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/market' });
   router.use(requireUser(deps));
@@ -14,6 +18,21 @@ export function marketRouter(deps: AppDeps): Router {
     if (exchange !== 'NSE' && exchange !== 'BSE') throw new NotFound('Unknown exchange');
     const symbol = String(ctx.params.symbol).toUpperCase().slice(0, 40);
     ok(ctx, await loadPriceChart({ db: deps.db, exchange, symbol, now: Date.now() }));
+  });
+  router.get('/feed', async (ctx) => {
+    const state = await deps.feedState?.();
+    const answer: MarketFeedAnswer = state
+      ? presentFeedState(state)
+      : {
+          // No streamer has reported (none running, or it has not finished its first cycle).
+          provider: deps.config.QUOTE_PROVIDER,
+          state: 'down',
+          reason: 'The price feed has not reported yet.',
+          since: new Date().toISOString(),
+          delay_minutes: 0,
+          instruments: { streamed: 0, polled: 0, unsupported: [], unsupported_count: 0 },
+        };
+    ok(ctx, answer);
   });
   return router;
 }

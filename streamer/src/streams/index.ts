@@ -1,0 +1,62 @@
+/**
+ * The stream factory: `QUOTE_PROVIDER=kite|upstox|angelone|dhan` picks a broker's `QuoteStream`
+ * (one folder each); the credentials of a headless server come from the environment.
+ */
+import { ConfigError, type Config } from '@app/config';
+import type { Logger } from 'pino';
+import type { QuoteStream, StreamCredentials } from './types.ts';
+
+/** The streaming sources (`QUOTE_PROVIDER` values built here). */
+export type StreamSource = Exclude<Config['QUOTE_PROVIDER'], Config['QUOTE_FALLBACK']>;
+
+/** The configuration variables a stream reads. */
+export type StreamConfig = Pick<
+  Config,
+  | 'KITE_ACCESS_TOKEN'
+  | 'UPSTOX_ACCESS_TOKEN'
+  | 'ANGELONE_FEED_TOKEN'
+  | 'ANGELONE_CLIENT_CODE'
+  | 'DHAN_ACCESS_TOKEN'
+  | 'DHAN_CLIENT_ID'
+>;
+
+/** The feed credentials the environment gives a headless server, when it gives them. */
+export function credentialsFromEnvironment(
+  source: StreamSource,
+  config: StreamConfig,
+): StreamCredentials | undefined {
+  switch (source) {
+    case 'kite':
+      return config.KITE_ACCESS_TOKEN ? { accessToken: config.KITE_ACCESS_TOKEN } : undefined;
+    case 'upstox':
+      return config.UPSTOX_ACCESS_TOKEN ? { accessToken: config.UPSTOX_ACCESS_TOKEN } : undefined;
+    case 'angelone':
+      return config.ANGELONE_FEED_TOKEN
+        ? { accessToken: config.ANGELONE_FEED_TOKEN, clientId: config.ANGELONE_CLIENT_CODE }
+        : undefined;
+    case 'dhan':
+      return config.DHAN_ACCESS_TOKEN
+        ? { accessToken: config.DHAN_ACCESS_TOKEN, clientId: config.DHAN_CLIENT_ID }
+        : undefined;
+  }
+}
+
+/** Extras the configuration does not carry. */
+export interface StreamOptions {
+  log: Logger;
+  credentials?: StreamCredentials;
+}
+
+/**
+ * Builds the configured broker stream. Throws a ConfigError when this streamer has no such
+ * stream built in (the caller reports it and exits).
+ */
+export function createStream(
+  source: StreamSource,
+  _config: StreamConfig,
+  _options: StreamOptions,
+): QuoteStream {
+  throw new ConfigError([
+    `QUOTE_PROVIDER=${source}: this broker's stream is not built into this streamer yet; choose simulated, replay or yahoo`,
+  ]);
+}
