@@ -53,8 +53,7 @@ export function priceDivisor(instrumentToken: number): number {
 }
 
 /** The packet lengths Kite sends, by mode. */
-export const KITE_PACKET_LENGTH = { ltp: 8, indexQuote: 28, indexFull: 32, quote: 44, full: 184 } as const;
-const PACKET_LENGTH = KITE_PACKET_LENGTH;
+const PACKET_LENGTH = { ltp: 8, indexQuote: 28, indexFull: 32, quote: 44, full: 184 } as const;
 
 /** A frame that does not follow the framing (a truncated packet); its whole packets are kept. */
 export class KiteFrameError extends Error {

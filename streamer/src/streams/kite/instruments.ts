@@ -10,7 +10,7 @@ import type { Exchange } from '@app/common/instruments/types';
 import type { WatchedInstrument } from '../../providers/types.ts';
 
 /** The CSV's columns, in Kite's order. */
-export const KITE_INSTRUMENT_COLUMNS = [
+const KITE_INSTRUMENT_COLUMNS = [
   'instrument_token',
   'exchange_token',
   'tradingsymbol',
