@@ -9,22 +9,6 @@ import { gunzipSync } from 'node:zlib';
 import type { Exchange } from '@app/common/instruments/types';
 import type { WatchedInstrument } from '../../providers/types.ts';
 
-/** The CSV's columns, in Kite's order. */
-const KITE_INSTRUMENT_COLUMNS = [
-  'instrument_token',
-  'exchange_token',
-  'tradingsymbol',
-  'name',
-  'last_price',
-  'expiry',
-  'strike',
-  'tick_size',
-  'lot_size',
-  'instrument_type',
-  'segment',
-  'exchange',
-] as const;
-
 /** (exchange, symbol) ↔ instrument token, for the day it was loaded. */
 export interface KiteInstrumentMap {
   /** The token of an instrument we watch, or undefined when Kite does not list it. */
@@ -49,7 +33,7 @@ const key = (exchange: Exchange, symbol: string) => `${exchange}:${symbol.toUppe
 export function parseKiteInstruments(csv: string): KiteInstrumentMap {
   const lines = csv.split(/\r?\n/);
   const header = (lines[0] ?? '').replace(/^\uFEFF/, '').split(',');
-  const column = (name: (typeof KITE_INSTRUMENT_COLUMNS)[number]) => {
+  const column = (name: string) => {
     const at = header.indexOf(name);
     if (at < 0) throw new KiteInstrumentsError(`the instruments CSV has no ${name} column`);
     return at;
