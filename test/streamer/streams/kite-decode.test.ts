@@ -11,8 +11,9 @@ import {
   encodeKiteFrame,
   encodeKitePacket,
   type FakeKiteTick,
-} from '../../helpers/fake-brokers/kite-ticker.ts';
-import { readShared, readSharedBytes } from '../../helpers/shared-data.ts';
+} from '../../helpers/fake-brokers/kite-ticker-frames.ts';
+import { readShared, readSharedBytes, sharedDataPresent } from '../../helpers/shared-data.ts';
+import { STAND_INS } from '../../helpers/stand-ins/index.ts';
 
 const KITE = 'data/samples/kite';
 const packetFile = (mode: string) => readSharedBytes(`${KITE}/kiteconnectjs_${mode}Mode_binary.packet`);
@@ -157,3 +158,34 @@ describe("Kite's instruments list", () => {
     expect(map.tokenOf({ exchange: 'NSE', symbol: 'FFTF16BGR' })).to.equal(undefined);
   });
 });
+
+// Defined only where ../shared is (CI): without it the run's one line says the real files were not read.
+if (sharedDataPresent) {
+  describe('the Kite ticker stand-ins against the real samples of ../shared', () => {
+    const standIn = (file: string) => Buffer.from(STAND_INS[`${KITE}/${file}`]!.write());
+    const real = (file: string) => readSharedBytes(`${KITE}/${file}`);
+    const json = (bytes: Buffer) => {
+      const { change: _change, ...rest } = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+      return rest;
+    };
+
+    it("hold the kiteconnectjs packets byte for byte, and the mocks' packets and ticks", () => {
+      for (const mode of ['ltp', 'quote', 'full'])
+        expect(standIn(`kiteconnectjs_${mode}Mode_binary.packet`)).to.deep.equal(
+          real(`kiteconnectjs_${mode}Mode_binary.packet`),
+        );
+      for (const mode of ['quote', 'full']) {
+        expect(standIn(`ticker_${mode}.packet`).toString().trim()).to.equal(
+          real(`ticker_${mode}.packet`).toString().trim(),
+        );
+        expect(json(standIn(`ticker_${mode}.json`))).to.deep.equal(json(real(`ticker_${mode}.json`)));
+      }
+    });
+
+    it("hold rows of the mocks' instruments list, as they are", () => {
+      const rows = real('instruments_all.csv').toString('utf8').split('\r\n');
+      for (const row of standIn('instruments_all.csv').toString('utf8').split('\r\n'))
+        if (row !== '') expect(rows).to.include(row);
+    });
+  });
+}

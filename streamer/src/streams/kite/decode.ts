@@ -1,5 +1,5 @@
 /**
- * Kite Connect's ticker frames (docs/live-prices.md#kite). Binary frames are big-endian: an int16
+ * Kite Connect's ticker frames (docs/live-prices.md). Binary frames are big-endian: an int16
  * packet count, then for each packet an int16 length and the packet. A packet's length says its
  * mode: 8 LTP, 28 index quote, 32 index full, 44 quote, 184 full. Prices are integers in paise
  * (currency segments in smaller units, by the token's low byte). A 1-byte frame is a heartbeat.

@@ -1,5 +1,5 @@
 /**
- * Kite Connect's WebSocket ticker as a `QuoteStream` (docs/live-prices.md#kite): up to 3
+ * Kite Connect's WebSocket ticker as a `QuoteStream` (docs/live-prices.md): up to 3
  * connections per API key of up to 3,000 instruments each, instruments found by token in Kite's
  * instruments list (reloaded when the IST day changes: tokens can change each morning), quotes in
  * full mode so each carries the exchange's timestamp. A 403 (on the instruments list or on the

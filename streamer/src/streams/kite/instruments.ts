@@ -1,5 +1,5 @@
 /**
- * Kite's instrument tokens (docs/live-prices.md#kite): the ticker speaks only in tokens, which
+ * Kite's instrument tokens (docs/live-prices.md): the ticker speaks only in tokens, which
  * Kite's instruments CSV (`GET /instruments`, generated each morning; tokens can change from one
  * day to the next) maps to exchange and trading symbol. Only NSE and BSE equities are kept. Our
  * NSE symbols are Kite's trading symbols; a BSE instrument may be known to us by its symbol or its
