@@ -11,7 +11,12 @@ const TATAMOTORS: WatchedInstrument = { symbol: 'TATAMOTORS', exchange: 'NSE' };
 const INFY: WatchedInstrument = { symbol: 'INFY', exchange: 'NSE' };
 
 /** A stream on the fake, with what it reported. */
-function streamOn(fake: FakeKiteTicker, watchdogMs = 5000) {
+function streamOn(
+  fake: FakeKiteTicker,
+  watchdogMs = 5000,
+  now?: () => number,
+  accessToken = fake.accessToken,
+) {
   const { log, lines } = captureLog();
   const quotes: StreamQuote[] = [];
   const states: StreamState[] = [];
@@ -20,9 +25,10 @@ function streamOn(fake: FakeKiteTicker, watchdogMs = 5000) {
     apiKey: fake.apiKey,
     apiUrl: fake.url,
     wsUrl: fake.wsUrl,
-    credentials: { accessToken: fake.accessToken },
+    credentials: { accessToken },
     log,
-    timing: { watchdogMs, initialBackoffMs: 100, maxBackoffMs: 800, limitedBackoffMs: 800 },
+    now,
+    timing: { watchdogMs, initialBackoffMs: 100, maxBackoffMs: 800, limitedBackoffMs: 800, dayCheckMs: 100 },
   });
   const latest = () => new Map(quotes.map((q) => [`${q.exchange}:${q.symbol}`, q]));
   const state = () => states.at(-1)?.state;
@@ -58,8 +64,8 @@ describe('Kite ticker stream (against the fake ticker)', function () {
     await fake.close();
   });
 
-  function open(watchdogMs?: number) {
-    const s = streamOn(fake, watchdogMs);
+  function open(watchdogMs?: number, now?: () => number, accessToken?: string) {
+    const s = streamOn(fake, watchdogMs, now, accessToken);
     streams.push(s.stream);
     return s;
   }
@@ -150,6 +156,45 @@ describe('Kite ticker stream (against the fake ticker)', function () {
     );
   });
 
+  it('refused on the instruments list (a stale token at start): auth_refused, no socket, live on new credentials', async () => {
+    const s = open(undefined, undefined, 'yesterdays-token');
+    s.start();
+    s.stream.watch([TATAMOTORS]);
+    const refused = await waitFor('refused', () => s.states.find((st) => st.state === 'auth_refused'));
+    expect(refused)
+      .to.have.property('reason')
+      .that.matches(/instruments/);
+    await sleep(500);
+    expect(fake.upgrades).to.deep.equal([]);
+    s.stream.setCredentials({ accessToken: fake.accessToken });
+    await waitFor(
+      'live',
+      () => s.state() === 'live' && fake.connections()[0]?.subscribed.get(884737) === 'full',
+    );
+  });
+
+  it('on a 429 (every connection of the key taken) waits longer, then connects once one is free', async () => {
+    const url = `${fake.wsUrl}?api_key=${fake.apiKey}&access_token=${fake.accessToken}`;
+    const others = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const ws = new WebSocket(url);
+        await new Promise((resolve) => ws.once('open', resolve));
+        return ws;
+      }),
+    );
+    const s = open();
+    s.start();
+    s.stream.watch([TATAMOTORS]);
+    const down = await waitFor('down', () => s.states.find((st) => st.state === 'down'));
+    expect(down).to.have.property('reason').that.matches(/429/);
+    const refusedAt = fake.upgrades.length;
+    await sleep(350); // several ordinary back-offs (100 ms and up), less than the 800 ms after a 429
+    expect(fake.upgrades.length).to.equal(refusedAt);
+    others[0]!.close();
+    await waitFor('live', () => s.state() === 'live', 10_000);
+    for (const ws of others) ws.terminate();
+  });
+
   it('treats 5 s of silence (here shortened) as a dead socket and reconnects', async () => {
     const s = open(1200);
     s.start();
@@ -162,6 +207,30 @@ describe('Kite ticker stream (against the fake ticker)', function () {
       .that.matches(/no frame/);
     fake.muted = false;
     await waitFor('live again', () => s.state() === 'live');
+  });
+
+  it("reloads Kite's instruments list on a new IST day and follows a token that changed", async () => {
+    let clock = Date.UTC(2026, 10, 26, 10, 0);
+    const s = open(undefined, () => clock);
+    s.start();
+    s.stream.watch([TATAMOTORS]);
+    await waitFor('subscribed', () => fake.connections()[0]?.subscribed.get(884737) === 'full');
+    const listing = fake.instruments.find((i) => i.symbol === 'TATAMOTORS')!;
+    Object.assign(listing, { token: 884737 + 256 * 1000, exchangeToken: 3456 + 1000 });
+    await sleep(300);
+    expect(fake.connections()[0]!.subscribed.has(884737), 'the same day: the old token').to.equal(true);
+
+    clock += 24 * 3600_000;
+    const moved = await waitFor(
+      'the new token',
+      () => fake.connections()[0]?.subscribed.get(listing.token) === 'full',
+    );
+    expect(moved).to.equal(true);
+    expect(fake.connections()[0]!.subscribed.has(884737)).to.equal(false);
+    fake.tick([{ token: listing.token, ltp: 777.7, exchangeTime: clock }]);
+    expect((await waitFor('a quote', () => s.quotes.find((q) => q.ltp === 777.7))).symbol).to.equal(
+      'TATAMOTORS',
+    );
   });
 
   it('carries the latest price of each of 2,000 instruments ticking 4 times a second', async () => {

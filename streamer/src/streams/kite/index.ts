@@ -22,19 +22,23 @@ export interface KiteStreamOptions {
   credentials?: StreamCredentials;
   log: Logger;
   now?: () => number;
-  timing?: Partial<KiteTiming>;
+  timing?: Partial<KiteStreamTiming>;
+}
+
+/** A connection's timings, and how often to check whether the instruments list is from an earlier day. */
+interface KiteStreamTiming extends KiteTiming {
+  dayCheckMs: number;
 }
 
 const LIMITS = { perConnection: 3000, connections: 3 } as const;
-const DEFAULT_TIMING: KiteTiming = {
+const DEFAULT_TIMING: KiteStreamTiming = {
   watchdogMs: 5000,
   initialBackoffMs: 1000,
   maxBackoffMs: 60_000,
   limitedBackoffMs: 30_000,
   chunk: 500,
+  dayCheckMs: 15 * 60_000,
 };
-/** How often to check whether the instruments list is from an earlier day. */
-const DAY_CHECK_MS = 15 * 60_000;
 
 /** The IST calendar day of an instant (`2026-11-27`): Kite's list is one a day. */
 const istDay = (ms: number) => new Date(ms + 5.5 * 3600_000).toISOString().slice(0, 10);
@@ -235,7 +239,7 @@ export function createKiteStream(options: KiteStreamOptions): QuoteStream {
       void loadInstruments();
       dayTimer = setInterval(() => {
         if (!refused && mapDay !== istDay(now())) void loadInstruments();
-      }, DAY_CHECK_MS);
+      }, timing.dayCheckMs);
       dayTimer.unref();
     },
 
