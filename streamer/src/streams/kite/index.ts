@@ -71,6 +71,7 @@ export function createKiteStream(options: KiteStreamOptions): QuoteStream {
     if (stopped || !handlers || key === lastState) return;
     lastState = key;
     if (state.state === 'live') log.info({ connections: openConnections().length }, 'kite: stream live');
+    else if (state.state === 'connecting') log.info('kite: stream connecting');
     else log.warn({ ...state }, `kite: stream ${state.state}`);
     handlers.onState(state);
   }
