@@ -19,3 +19,6 @@ export {
 export type { CalendarData, MarketCalendar } from '@app/common/market/calendar';
 export { createLeaderLock } from './leader.ts';
 export type { LeaderLock } from './leader.ts';
+export { createKiteStream } from './streams/kite/index.ts';
+export type { KiteStreamOptions } from './streams/kite/index.ts';
+export type { QuoteStream, StreamCredentials, StreamQuote, StreamState } from './streams/types.ts';

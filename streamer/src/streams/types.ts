@@ -44,6 +44,11 @@ export interface StreamCredentials {
 export interface StreamHandlers {
   onQuote(quote: StreamQuote): void;
   onState(state: StreamState): void;
+  /**
+   * The instruments the stream cannot carry changed outside a `watch` call: its instrument list
+   * arrived or was refreshed (Kite's tokens are known only once its list is loaded). The whole set.
+   */
+  onUnsupported?(unsupported: WatchedInstrument[]): void;
 }
 
 /** A broker's live feed. */

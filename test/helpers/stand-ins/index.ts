@@ -6,6 +6,16 @@
 import { bcFile } from './bc-file.ts';
 import { consoleEquityLayout, dhanHoldings, growwStatementLayout, kiteHoldings } from './broker-files.ts';
 import { kiteGenerateSession, kiteHoldingsAnswer } from './kite-samples.ts';
+import {
+  kiteFullPacket,
+  kiteInstrumentsAll,
+  kiteLtpPacket,
+  kiteQuotePacket,
+  tickerFullJson,
+  tickerFullPacket,
+  tickerQuoteJson,
+  tickerQuotePacket,
+} from './kite-ticker-samples.ts';
 import { dhanCurrentHoldings } from './dhan-samples.ts';
 import { whatsappStatuses } from './whatsapp-statuses.ts';
 import {
@@ -28,6 +38,9 @@ const telegramSample = "Telegram's recorded answers (the fake Bot API's texts ch
 
 const kiteSample =
   "Kite Connect's sample answers (zerodha/kiteconnect-mocks) beyond the fields the app reads";
+
+const kiteTickerSample =
+  "Kite's ticker packets as kiteconnectjs and kiteconnect-mocks ship them (written here from the values their tests assert)";
 
 export const STAND_INS: Record<string, StandIn> = {
   'data/EQUITY_L_2026-07-10.csv': { write: nseEquityList, lost: `NSE's EQUITY_L (${fromSnapshot})` },
@@ -66,6 +79,20 @@ export const STAND_INS: Record<string, StandIn> = {
   'data/samples/telegram/nutgram_Updates_text.json': { write: telegramTextUpdate, lost: telegramSample },
   'data/samples/kite/generate_session.json': { write: kiteGenerateSession, lost: kiteSample },
   'data/samples/kite/holdings.json': { write: kiteHoldingsAnswer, lost: kiteSample },
+  'data/samples/kite/kiteconnectjs_ltpMode_binary.packet': { write: kiteLtpPacket, lost: kiteTickerSample },
+  'data/samples/kite/kiteconnectjs_quoteMode_binary.packet': {
+    write: kiteQuotePacket,
+    lost: kiteTickerSample,
+  },
+  'data/samples/kite/kiteconnectjs_fullMode_binary.packet': { write: kiteFullPacket, lost: kiteTickerSample },
+  'data/samples/kite/ticker_quote.packet': { write: tickerQuotePacket, lost: kiteTickerSample },
+  'data/samples/kite/ticker_full.packet': { write: tickerFullPacket, lost: kiteTickerSample },
+  'data/samples/kite/ticker_quote.json': { write: tickerQuoteJson, lost: kiteTickerSample },
+  'data/samples/kite/ticker_full.json': { write: tickerFullJson, lost: kiteTickerSample },
+  'data/samples/kite/instruments_all.csv': {
+    write: kiteInstrumentsAll,
+    lost: "Kite's sample instruments list beyond four of its rows",
+  },
   'data/samples/dhan/DhanHQ-py_tests_data_get-current-holdings.json': {
     write: dhanCurrentHoldings,
     lost: "the DhanHQ-py holdings fixture's own fields",
