@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import protobuf from 'protobufjs';
 import { decodeFeedResponse } from '../../../streamer/src/streams/upstox/decode.ts';
+import { createUpstoxStream } from '../../../streamer/src/streams/upstox/stream.ts';
+import type { StreamState } from '../../../streamer/src/streams/types.ts';
+import { startWsFake } from '../../helpers/fake-brokers/dhan-feed.ts';
+import { startFakeServer } from '../../helpers/fake-brokers/scripted.ts';
+import { captureLog } from '../../helpers/log.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 /** Hand-written protobuf, field numbers from Upstox's MarketDataFeedV3.proto (not our descriptor). */
 function ltpc(ltp: number | undefined, ltt: number, cp: number): Uint8Array {
@@ -72,5 +78,62 @@ describe('Upstox Market Data Feed V3 decoding', () => {
 
   it('throws on bytes that are not a FeedResponse (the stream logs and skips them)', () => {
     expect(() => decodeFeedResponse(Buffer.from([0x12, 0xff, 0x01]))).to.throw();
+  });
+});
+
+describe('Upstox Market Data Feed V3 stream', () => {
+  it('asks authorize with the Bearer token, subscribes ltpc in a binary frame, and takes a 401 as refused', async () => {
+    const frames: Array<{ binary: boolean; text: string }> = [];
+    const feed = await startWsFake({
+      onConnection: (socket) =>
+        socket.on('message', (data, binary) => frames.push({ binary, text: String(data) })),
+    });
+    const api = await startFakeServer((req) =>
+      req.headers.authorization === 'Bearer good'
+        ? {
+            status: 200,
+            json: {
+              status: 'success',
+              data: { authorized_redirect_uri: `ws://127.0.0.1:${feed.port}/?code=1` },
+            },
+          }
+        : {
+            status: 401,
+            json: {
+              status: 'error',
+              errors: [{ errorCode: 'UDAPI100050', message: 'Invalid token used to access API' }],
+            },
+          },
+    );
+    const states: StreamState[] = [];
+    const stream = createUpstoxStream({
+      urls: { api: api.url },
+      credentials: { accessToken: 'stale' },
+      isins: new Map([['NSE:RELIANCE', 'INE002A01018']]),
+      log: captureLog().log,
+      timings: { backoffBaseMs: 50, backoffMaxMs: 200 },
+    });
+    expect(
+      stream.watch([
+        { symbol: 'RELIANCE', exchange: 'NSE' },
+        { symbol: 'NOISIN', exchange: 'NSE' },
+      ]).unsupported,
+    ).to.deep.equal([{ symbol: 'NOISIN', exchange: 'NSE' }]);
+    stream.start({ onQuote: () => undefined, onState: (state) => states.push(state) });
+    const refused = await waitFor('refused', () => states.find((s) => s.state === 'auth_refused'));
+    expect(refused).to.deep.equal({
+      state: 'auth_refused',
+      reason: 'authorize answered 401 UDAPI100050: Invalid token used to access API',
+    });
+    stream.setCredentials({ accessToken: 'good' });
+    const frame = await waitFor('a subscribe frame', () => frames[0]);
+    expect(frame.binary).to.equal(true);
+    expect(JSON.parse(frame.text)).to.deep.include({
+      method: 'sub',
+      data: { mode: 'ltpc', instrumentKeys: ['NSE_EQ|INE002A01018'] },
+    });
+    await stream.stop();
+    await feed.close();
+    await api.close();
   });
 });
