@@ -22,3 +22,13 @@ export const dhanCurrentHoldings = json({
     },
   ],
 });
+
+/** `tests/data/market_feed_ticker.json`: how the SDK prints one ticker packet. */
+export const dhanMarketFeedTicker = json({
+  type: 'Ticker Data',
+  exchange_segment: 'NSE_EQ',
+  security_id: '1333',
+  last_price: 1500.0,
+  last_quantity: 10,
+  last_trade_time: '10:30:00',
+});

@@ -16,7 +16,7 @@ import {
   tickerQuoteJson,
   tickerQuotePacket,
 } from './kite-ticker-samples.ts';
-import { dhanCurrentHoldings } from './dhan-samples.ts';
+import { dhanCurrentHoldings, dhanMarketFeedTicker } from './dhan-samples.ts';
 import { whatsappStatuses } from './whatsapp-statuses.ts';
 import {
   telegramTextUpdate,
@@ -96,5 +96,9 @@ export const STAND_INS: Record<string, StandIn> = {
   'data/samples/dhan/DhanHQ-py_tests_data_get-current-holdings.json': {
     write: dhanCurrentHoldings,
     lost: "the DhanHQ-py holdings fixture's own fields",
+  },
+  'data/samples/dhan/DhanHQ-py_tests_data_market_feed_ticker.json': {
+    write: dhanMarketFeedTicker,
+    lost: "the DhanHQ-py ticker fixture's own values",
   },
 };
