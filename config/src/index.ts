@@ -145,9 +145,6 @@ const schema = z
     ...feedVariables,
   })
   .superRefine((env, ctx) => {
-    for (const issue of brokerPairIssues(env)) {
-      ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
-    }
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
       ctx.addIssue({
         code: 'custom',
@@ -195,8 +192,12 @@ const schema = z
     }
   });
 
-/** The server also needs a token key in production and at least one way to sign in. */
+/** The server also needs a token key in production, a way to sign in, and broker keys in pairs. */
 const serverSchema = schema.superRefine((env, ctx) => {
+  // The server connects investors' accounts (key and secret); a streamer needs only the key.
+  for (const issue of brokerPairIssues(env)) {
+    ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+  }
   if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required when NODE_ENV=production' });
   }

@@ -4,6 +4,7 @@
  */
 import { ConfigError, type Config } from '@app/config';
 import type { Logger } from 'pino';
+import { createKiteStream } from './kite/index.ts';
 import type { QuoteStream, StreamCredentials } from './types.ts';
 
 /** The streaming sources (`QUOTE_PROVIDER` values built here). */
@@ -18,6 +19,9 @@ export type StreamConfig = Pick<
   | 'ANGELONE_CLIENT_CODE'
   | 'DHAN_ACCESS_TOKEN'
   | 'DHAN_CLIENT_ID'
+  | 'KITE_API_KEY'
+  | 'KITE_API_URL'
+  | 'KITE_WS_URL'
 >;
 
 /** The feed credentials the environment gives a headless server, when it gives them. */
@@ -48,15 +52,30 @@ export interface StreamOptions {
 }
 
 /**
- * Builds the configured broker stream. Throws a ConfigError when this streamer has no such
- * stream built in (the caller reports it and exits).
+ * Builds the configured broker stream. Throws a ConfigError when it cannot be built: Kite without
+ * its API key, or a broker whose stream is built (`upstox/`, `angelone/`, `dhan/`) but not yet fed
+ * the instrument lists it needs (ISINs, Angel One's tokens, Dhan's security ids): the caller
+ * reports it and exits.
  */
 export function createStream(
   source: StreamSource,
-  _config: StreamConfig,
-  _options: StreamOptions,
+  config: StreamConfig,
+  options: StreamOptions,
 ): QuoteStream {
+  if (source === 'kite') {
+    if (!config.KITE_API_KEY)
+      throw new ConfigError([
+        'KITE_API_KEY is required when QUOTE_PROVIDER=kite (the ticker connects with it)',
+      ]);
+    return createKiteStream({
+      apiKey: config.KITE_API_KEY,
+      apiUrl: config.KITE_API_URL,
+      wsUrl: config.KITE_WS_URL,
+      credentials: options.credentials,
+      log: options.log,
+    });
+  }
   throw new ConfigError([
-    `QUOTE_PROVIDER=${source}: this broker's stream is not built into this streamer yet; choose simulated, replay or yahoo`,
+    `QUOTE_PROVIDER=${source}: this broker's stream is not wired into the streamer yet (it needs its instrument list); choose kite, simulated, replay or yahoo`,
   ]);
 }

@@ -1,9 +1,10 @@
 /**
  * What every broker stream shares (streamer/src/streams/{backoff,watchdog,subscriptions}.ts):
- * reconnect delays, the heartbeat watchdog, subscription diffs and the spread over connections.
+ * reconnect delays (used by every broker's connection), the heartbeat watchdog, subscription diffs
+ * and the spread over connections.
  */
 import { expect } from 'chai';
-import { createReconnectBackoff } from '../../../streamer/src/streams/backoff.ts';
+import { backoffDelay } from '../../../streamer/src/streams/backoff.ts';
 import {
   assignmentOf,
   diffSubscriptions,
@@ -12,27 +13,22 @@ import {
 import { startHeartbeatWatchdog } from '../../../streamer/src/streams/watchdog.ts';
 import { sleep } from '../helpers.ts';
 
-describe('streams: reconnect back-off (full jitter)', () => {
-  it('doubles its ceiling from 1 s up to 30 s, and starts over after a reset', () => {
-    const highest = createReconnectBackoff({ random: () => 0.999999 });
-    const ceilings = Array.from({ length: 8 }, () => highest.next());
-    expect(ceilings).to.deep.equal([999, 1999, 3999, 7999, 15_999, 29_999, 29_999, 29_999]);
-    expect(highest.attempts).to.equal(8);
-    highest.reset();
-    expect(highest.next()).to.equal(999);
+describe('streams: reconnect back-off (every broker connection)', () => {
+  it('doubles its ceiling from the base up to the cap', () => {
+    const highest = (attempt: number) => backoffDelay(attempt, 1000, 30_000, () => 0.999999);
+    expect(Array.from({ length: 8 }, (_, attempt) => highest(attempt))).to.deep.equal([
+      1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000,
+    ]);
   });
 
-  it('spreads delays over the whole range below the ceiling', () => {
-    const backoff = createReconnectBackoff({ baseMs: 1000, capMs: 30_000 });
-    const delays = Array.from({ length: 200 }, () => {
-      backoff.reset();
-      for (let i = 0; i < 5; i++) backoff.next();
-      return backoff.next(); // the sixth attempt: ceiling 30 s
-    });
-    expect(Math.min(...delays)).to.be.below(5000);
+  it('waits between half and all of the ceiling, spread over that range', () => {
+    const delays = Array.from({ length: 200 }, () => backoffDelay(5, 1000, 30_000));
+    expect(Math.min(...delays))
+      .to.be.at.least(15_000)
+      .and.below(18_000);
     expect(Math.max(...delays))
-      .to.be.above(25_000)
-      .and.below(30_000);
+      .to.be.above(27_000)
+      .and.at.most(30_000);
   });
 });
 

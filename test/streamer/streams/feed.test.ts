@@ -332,16 +332,6 @@ describe('streamer: the streaming feed is held by the leader only (private redis
 });
 
 describe('streamer: the configured source', () => {
-  it('refuses a broker stream not built into this streamer with a sentence naming it', () => {
-    const config = parseConfig({ QUOTE_PROVIDER: 'kite', KITE_ACCESS_TOKEN: 'abc' }, 'streamer');
-    const bus = createMemoryBus();
-    expect(() => createConfiguredStreamer(config, { bus, log: captureLog().log }))
-      .to.throw(ConfigError)
-      .with.property('message')
-      .that.contains('QUOTE_PROVIDER=kite')
-      .and.contains('not built into this streamer yet');
-  });
-
   it('defaults to a 500 ms batch and the Yahoo fallback', () => {
     const config = parseConfig({ QUOTE_PROVIDER: 'dhan' }, 'streamer');
     expect(config).to.include({

@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 import WebSocket from 'ws';
 import { decodeKiteFrame, parseKiteText, type KiteTick } from './decode.ts';
+import { backoffDelay } from '../backoff.ts';
 
 /** Timings of a connection; tests shorten them. */
 export interface KiteTiming {
@@ -28,12 +29,6 @@ export interface KiteConnectionEvents {
   onTicks(ticks: KiteTick[]): void;
   onLive(): void;
   onDown(reason: string, kind: KiteDownKind): void;
-}
-
-/** Exponential back-off with jitter: between half and all of min(max, initial × 2^attempt). */
-export function backoffDelay(attempt: number, initialMs: number, maxMs: number): number {
-  const ceiling = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 30));
-  return Math.round(ceiling * (0.5 + Math.random() * 0.5));
 }
 
 export class KiteConnection {

@@ -8,7 +8,8 @@
 import type { Logger } from 'pino';
 import type { WatchedInstrument } from '../../providers/types.ts';
 import type { QuoteStream, StreamCredentials, StreamHandlers, StreamState } from '../types.ts';
-import { backoffDelay, KiteConnection, type KiteDownKind, type KiteTiming } from './connection.ts';
+import { backoffDelay } from '../backoff.ts';
+import { KiteConnection, type KiteDownKind, type KiteTiming } from './connection.ts';
 import type { KiteTick } from './decode.ts';
 import { fetchKiteInstruments, KiteInstrumentsError, type KiteInstrumentMap } from './instruments.ts';
 

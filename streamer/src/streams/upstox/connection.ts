@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import type { Logger } from 'pino';
 import type { StreamCredentials, StreamState } from '../types.ts';
 import { FeedRefusal, type DecodedTick, type FeedProtocol } from './protocol.ts';
+import { backoffDelay } from '../backoff.ts';
 
 export interface FeedTimings {
   /** No frame (data, ping or pong) for this long → the socket is dropped and reconnected. */
@@ -22,12 +23,6 @@ interface ConnectionDeps {
   credentials: () => StreamCredentials;
   onTicks: (ticks: DecodedTick[]) => void;
   onState: () => void;
-}
-
-/** Exponential back-off with full jitter in its upper half: base·2^attempt, capped, ×[0.5, 1). */
-function backoffMs(attempt: number, timings: FeedTimings): number {
-  const ceiling = Math.min(timings.backoffMaxMs, timings.backoffBaseMs * 2 ** attempt);
-  return ceiling * (0.5 + Math.random() / 2);
 }
 
 export class FeedConnection {
@@ -113,7 +108,11 @@ export class FeedConnection {
         this.deps.log.warn({ reason: ending.reason }, 'feed refused the credentials; waiting for new ones');
         continue;
       }
-      const delay = backoffMs(this.attempt++, this.deps.timings);
+      const delay = backoffDelay(
+        this.attempt++,
+        this.deps.timings.backoffBaseMs,
+        this.deps.timings.backoffMaxMs,
+      );
       this.deps.log.info({ reason: ending.reason, delayMs: Math.round(delay) }, 'feed down; reconnecting');
       await this.pause(delay);
     }
