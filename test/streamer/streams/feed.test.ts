@@ -6,7 +6,7 @@
  */
 import type { FeedState } from '@app/common/market/feed-state';
 import { instrumentKey, type Quote, type TickBatch } from '@app/common/market/tick-batch';
-import { ConfigError, parseConfig } from '@app/config';
+import { parseConfig } from '@app/config';
 import { expect } from 'chai';
 import { createMemoryBus } from '../../../streamer/src/bus/memory.ts';
 import { closeRedisConnection, createRedisConnection } from '../../../streamer/src/bus/connection.ts';
@@ -14,7 +14,6 @@ import { createRedisBus } from '../../../streamer/src/bus/redis.ts';
 import type { MarketBus } from '../../../streamer/src/bus/types.ts';
 import { createLeaderLock } from '../../../streamer/src/leader.ts';
 import type { QuoteProvider, WatchedInstrument } from '../../../streamer/src/providers/types.ts';
-import { createConfiguredStreamer } from '../../../streamer/src/source.ts';
 import { createStreamingFeed, type StreamingFeedDeps } from '../../../streamer/src/streams/feed.ts';
 import { planConnections } from '../../../streamer/src/streams/subscriptions.ts';
 import type {
