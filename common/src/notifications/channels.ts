@@ -12,6 +12,13 @@ export type Channel = (typeof CHANNELS)[number];
 export const MESSAGING_CHANNELS: ReadonlySet<Channel> = new Set(['telegram', 'whatsapp']);
 
 /**
+ * The channels whose sender sends all of an endpoint's notices in a slice as one message (a
+ * Telegram chat gets one message listing a crash's stops): the workers claim such an endpoint's
+ * due rows together, and a slice never splits them.
+ */
+export const ONE_MESSAGE_PER_ENDPOINT: readonly Channel[] = ['telegram'];
+
+/**
  * What an endpoint receives, chosen per endpoint in Settings: alerts (rules and price alerts
  * that fired), the evening digest, corporate-action adjustments.
  */

@@ -5,7 +5,7 @@
  * provider took (SENT, ACCEPTED and after) is never claimed again.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { Channel } from '@app/common/notifications/channels';
+import { ONE_MESSAGE_PER_ENDPOINT, type Channel } from '@app/common/notifications/channels';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor } from '../db/client.ts';
 
@@ -63,7 +63,24 @@ function claimSql(which: SQL, lockMs: number): SQL {
 /** Due: pending and its time has come, or stuck in SENDING past its lock. */
 const DUE = sql`((status = 'PENDING' and next_attempt_at <= now()) or (status = 'SENDING' and locked_until < now()))`;
 
-/** Claims up to `limit` due rows (SKIP LOCKED: workers never wait for, or take, each other's). */
+/**
+ * `picked` (a locking select of ids) with the other due rows of the same endpoints on channels that
+ * send an endpoint's notices as one message (`ONE_MESSAGE_PER_ENDPOINT`): a chat's notices of one
+ * crash are claimed, and sent, together, whatever batch boundary fell between them.
+ */
+function withWholeEndpoints(picked: SQL): SQL {
+  const combined = sql`${pgArray(ONE_MESSAGE_PER_ENDPOINT)}::text[]`;
+  return sql`with picked as (${picked}),
+    together as (
+      select d.id from alert_deliveries d
+      where ${DUE} and d.channel = any(${combined})
+        and d.endpoint_id in (select p.endpoint_id from picked p where p.channel = any(${combined}))
+        and d.id not in (select p.id from picked p)
+      for update skip locked)
+    select id from picked union all select id from together`;
+}
+
+/** Claims up to `limit` due rows (SKIP LOCKED: workers never wait for, or take, each other's), a chat's whole. */
 export async function claimDueDeliveries(
   db: Executor,
   { limit, lockMs }: { limit: number; lockMs: number },
@@ -71,14 +88,17 @@ export async function claimDueDeliveries(
   const rows = await queryRows<Row>(
     db,
     claimSql(
-      sql`select id from alert_deliveries where ${DUE} order by next_attempt_at limit ${limit} for update skip locked`,
+      withWholeEndpoints(
+        sql`select id, channel, endpoint_id from alert_deliveries where ${DUE}
+            order by next_attempt_at limit ${limit} for update skip locked`,
+      ),
       lockMs,
     ),
   );
   return rows.map(toClaimed);
 }
 
-/** Claims the listed rows that are due (a queue job's); not those sent, failed, not yet due or claimed. */
+/** Claims the listed rows that are due (a queue job's), a chat's whole; not those sent, failed, not yet due or claimed. */
 export async function claimDeliveries(
   db: Executor,
   { ids, lockMs }: { ids: readonly string[]; lockMs: number },
@@ -87,7 +107,10 @@ export async function claimDeliveries(
   const rows = await queryRows<Row>(
     db,
     claimSql(
-      sql`select id from alert_deliveries where id = any(${pgArray(ids)}::uuid[]) and ${DUE} for update skip locked`,
+      withWholeEndpoints(
+        sql`select id, channel, endpoint_id from alert_deliveries
+            where id = any(${pgArray(ids)}::uuid[]) and ${DUE} for update skip locked`,
+      ),
       lockMs,
     ),
   );

@@ -6,7 +6,7 @@
  * provider said); a rate limit does not use up an attempt; permanent ones, or too many
  * attempts, fail the row; an endpoint gone is turned off.
  */
-import { channelName } from '@app/common/notifications/channels';
+import { channelName, ONE_MESSAGE_PER_ENDPOINT } from '@app/common/notifications/channels';
 import type { AppDeps } from '../deps.ts';
 import type { ChannelSender, OutgoingDelivery, SendOutcome } from '../notifications/channel.ts';
 import { loadNotices, noticeText, type NoticeRow } from '../notifications/notices.ts';
@@ -43,6 +43,28 @@ function underPolicy(outcome: SendOutcome, attempts: number, policy: RetryPolicy
   return { kind: 'failed', reason: `Gave up after ${attempts} attempts: ${outcome.reason}` };
 }
 
+/**
+ * The rows in slices of the sender's `maxBatch`; on a channel that sends an endpoint's notices as
+ * one message, an endpoint's rows (side by side: sorted by endpoint) are never split, a slice
+ * growing past `maxBatch` rather than cutting a chat's notices in two.
+ */
+function slicesOf(rows: readonly OutgoingDelivery[], sender: ChannelSender): OutgoingDelivery[][] {
+  const size = Math.max(1, sender.maxBatch);
+  const whole = ONE_MESSAGE_PER_ENDPOINT.includes(sender.channel);
+  const slices: OutgoingDelivery[][] = [];
+  let slice: OutgoingDelivery[] = [];
+  rows.forEach((row, i) => {
+    const sameEndpoint = whole && i > 0 && rows[i - 1]!.endpoint.id === row.endpoint.id;
+    if (slice.length >= size && !sameEndpoint) {
+      slices.push(slice);
+      slice = [];
+    }
+    slice.push(row);
+  });
+  if (slice.length > 0) slices.push(slice);
+  return slices;
+}
+
 /** Hands one channel's rows to its sender, a slice at a time; a sender that throws (it should not) retries them all. */
 async function sendOnChannel(
   deps: DeliveryDeps,
@@ -50,9 +72,7 @@ async function sendOnChannel(
   rows: readonly OutgoingDelivery[],
 ): Promise<SendOutcome[]> {
   const outcomes: SendOutcome[] = [];
-  const size = Math.max(1, sender.maxBatch);
-  for (let i = 0; i < rows.length; i += size) {
-    const slice = rows.slice(i, i + size);
+  for (const slice of slicesOf(rows, sender)) {
     let answered: SendOutcome[];
     try {
       answered = await sender.send(slice);

@@ -22,8 +22,19 @@ let nextChat = 700_000_000 + Math.floor(Math.random() * 1_000_000) * 100;
 
 const settled = (e: { status: string }) => e.status !== 'PENDING';
 
-for (const withRedis of [false, true])
-  describe(`end to end, Telegram: crossings to a chat (${withRedis ? 'BullMQ' : 'polling'})`, function () {
+/**
+ * Each worker as configured, then with batches of two rows, so that a chat's three notices fall
+ * in different batches (or BullMQ jobs): the claim takes the chat's due rows together.
+ */
+const VARIANTS = [
+  { withRedis: false },
+  { withRedis: true },
+  { withRedis: false, batchSize: 2 },
+  { withRedis: true, batchSize: 2 },
+];
+
+for (const { withRedis, batchSize } of VARIANTS)
+  describe(`end to end, Telegram: crossings to a chat (${withRedis ? 'BullMQ' : 'polling'}${batchSize ? `, batches of ${batchSize}` : ''})`, function () {
     this.timeout(60_000);
     const people: SignedInUser[] = [];
     // Before the suite's own hooks: its users go while the app still runs.
@@ -31,7 +42,11 @@ for (const withRedis of [false, true])
     const { app, fake } = telegramSuite({
       withRedis,
       embeddedStreamer: false,
-      delivery: { pollMs: 50, retry: { baseDelayMs: 100, maxAttempts: 3 } },
+      delivery: {
+        pollMs: 50,
+        retry: { baseDelayMs: 100, maxAttempts: 3 },
+        ...(batchSize ? { batchSize } : {}),
+      },
     });
 
     /** An Advanced user whose chat pressed Start on their Connect link. */
@@ -77,6 +92,8 @@ for (const withRedis of [false, true])
       expect(message!.text).to.match(/M&M stop loss hit\n₹900\.00 crossed ₹950\.00 · \d{2}:\d{2} IST/);
       expect(message!.sentText).to.include('M&amp;M stop loss hit');
     });
+
+    if (batchSize) return; // the rest does not depend on the batch size
 
     it('a user moved to Basic after binding (npm run user:tier) gets nothing on Telegram: the email alone', async () => {
       const { user, chat, endpointId } = await connected();
