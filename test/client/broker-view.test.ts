@@ -1,3 +1,4 @@
+import type { ApiBrokerAccount } from '@app/common/api/brokers';
 import { expect } from 'chai';
 import {
   accountSyncLine,
@@ -8,7 +9,6 @@ import {
   disconnectTitle,
   lastSyncedText,
   syncResultText,
-  type ApiBrokerAccount,
 } from '../../client/src/brokers/brokerView.ts';
 
 // 16:05 IST on 27/11/2026 is 10:35 UTC.

@@ -1,6 +1,6 @@
 /**
  * Pure helpers of the broker connection screens (docs/holdings.md#connect-a-broker, unit-tested):
- * the account shape `GET /api/brokers` answers with, its status, last sync and the sentences of
+ * an account's status, last sync and the sentences of
  * the Brokers card, the Holdings page's sync line and the Disconnect dialog.
  */
 import {
@@ -8,28 +8,12 @@ import {
   BROKER_NAMES,
   BROKER_TEXTS,
   CONNECTION_STATUSES,
+  type ApiBrokerAccount,
   type ApiBrokerSync,
   type BrokerId,
   type ConnectionStatus,
 } from '@app/common/api/brokers';
 import { formatIstDate, formatIstTime } from '@app/common/format/ist';
-
-/** One of the user's accounts as `GET /api/brokers` sends it (server/src/accounts/broker-accounts.ts). */
-export interface ApiBrokerAccount {
-  broker_account_id: string;
-  broker_name: string;
-  account_label: string;
-  display_name: string;
-  broker_type: string;
-  account_status: string;
-  holdings_count: number;
-  created_at: string;
-  /** The broker it is connected to over its API, or null for upload and manual accounts. */
-  broker_id: BrokerId | null;
-  last_synced_at: string | null;
-  token_expires_at: string | null;
-  status_changed_at: string | null;
-}
 
 /** An account connected over a broker's API. */
 export interface ConnectedAccount extends ApiBrokerAccount {

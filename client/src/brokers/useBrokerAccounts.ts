@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage, isAbortError } from '../api/client.ts';
-import { BROKERS_TEXTS, type ApiBrokerAccount } from './brokerView.ts';
+import type { ApiBrokerAccount } from '@app/common/api/brokers';
+import { BROKERS_TEXTS } from './brokerView.ts';
 
 /** The user's broker accounts (GET /api/brokers), reloaded on demand (after a sync or a disconnect). */
 export function useBrokerAccounts() {

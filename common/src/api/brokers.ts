@@ -36,6 +36,24 @@ export interface ApiBrokerProvider {
 export const CONNECTION_STATUSES = ['CONNECTED', 'EXPIRED', 'ERROR'] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
+/** GET /api/brokers: one of the user's accounts (upload, manual or connected), with how many holdings it has. */
+export interface ApiBrokerAccount {
+  broker_account_id: string;
+  broker_name: string;
+  account_label: string;
+  display_name: string;
+  broker_type: string;
+  /** ACTIVE for uploads and manual entry; a ConnectionStatus for a connected account. */
+  account_status: string;
+  holdings_count: number;
+  created_at: string;
+  /** The broker an API account is connected through; null for uploads and manual entry. */
+  broker_id: BrokerId | null;
+  last_synced_at: string | null;
+  token_expires_at: string | null;
+  status_changed_at: string | null;
+}
+
 /** POST /api/brokers/:id/sync: what the sync changed. */
 export interface ApiBrokerSync {
   broker_account_id: string;

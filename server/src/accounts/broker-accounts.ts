@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { brokerAccounts } from '../db/schema.ts';
 import { NotFound } from '../http/errors.ts';
+import type { ApiBrokerAccount, BrokerId } from '@app/common/api/brokers';
 
 export type BrokerAccount = typeof brokerAccounts.$inferSelect;
 
@@ -48,23 +49,6 @@ export async function ownedAccount(
   return account;
 }
 
-/** GET /api/brokers: one of the user's accounts, with how many holdings it has. */
-export interface ApiBrokerAccount {
-  broker_account_id: string;
-  broker_name: string;
-  account_label: string;
-  display_name: string;
-  broker_type: string;
-  account_status: string;
-  holdings_count: number;
-  created_at: string;
-  /** The broker an API account is connected through; null for imports and manual entry. */
-  broker_id: string | null;
-  last_synced_at: string | null;
-  token_expires_at: string | null;
-  status_changed_at: string | null;
-}
-
 /** The user's broker accounts (imports and manual), by broker and label, with their holdings counts. */
 export async function listBrokerAccounts(
   db: Executor,
@@ -87,7 +71,7 @@ export async function listBrokerAccounts(
     account_status: a.accountStatus,
     holdings_count: count,
     created_at: a.createdAt.toISOString(),
-    broker_id: a.brokerId,
+    broker_id: a.brokerId as BrokerId | null,
     last_synced_at: a.lastSyncedAt?.toISOString() ?? null,
     token_expires_at: a.tokenExpiresAt?.toISOString() ?? null,
     status_changed_at: a.statusChangedAt?.toISOString() ?? null,

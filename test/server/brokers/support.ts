@@ -4,7 +4,7 @@
  * through "Connect Zerodha" as the browser would.
  */
 import { expect } from 'chai';
-import type { ApiBrokerAccount } from '../../../server/src/accounts/broker-accounts.ts';
+import type { ApiBrokerAccount } from '@app/common/api/brokers';
 import type { BootOptions, TestApp } from '../../helpers/app.ts';
 import { startFakeKite, type FakeKite } from '../../helpers/fake-brokers/kite.ts';
 import { apiClient } from '../../helpers/http.ts';
