@@ -1,7 +1,7 @@
 /**
  * Pure helpers of the broker connection screens (docs/holdings.md#connect-a-broker, unit-tested):
- * an account's status, last sync and the sentences of
- * the Brokers card, the Holdings page's sync line and the Disconnect dialog.
+ * an account's status, its last sync, and the sentences of the Brokers card, the Holdings page's
+ * sync line and the Disconnect dialog.
  */
 import {
   BROKER_IDS,
