@@ -28,8 +28,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { appSuite, type BootOptions } from './app.ts';
-import { madeBefore } from './made-before.ts';
+import { ParseError, parseTelegramHtml, type MessageEntity } from './telegram-html.ts';
 
 export const FAKE_BOT_TOKEN = '7000000001:AAFakeTokenForTheLocalBotApi_0123456789';
 export const FAKE_BOT_USERNAME = 'PortfolioGuardTestBot';
@@ -52,13 +51,6 @@ export const TELEGRAM_ERRORS = {
 
 /** What a chat is to the bot: started (messages go), never seen, never started, blocked, deleted. */
 export type ChatState = 'active' | 'unknown' | 'never_started' | 'blocked' | 'deactivated';
-
-export interface MessageEntity {
-  type: string;
-  offset: number;
-  length: number;
-  url?: string;
-}
 
 /** A message the fake delivered, as the chat shows it. */
 export interface DeliveredMessage {
@@ -139,99 +131,6 @@ export interface FakeTelegramOptions {
   /** Telegram's limits; a test of our limiter keeps the real ones. */
   perChatGapMs?: number;
   perSecond?: number;
-}
-
-const ALLOWED_TAGS: Record<string, string> = {
-  b: 'bold',
-  strong: 'bold',
-  i: 'italic',
-  em: 'italic',
-  u: 'underline',
-  ins: 'underline',
-  s: 'strikethrough',
-  strike: 'strikethrough',
-  del: 'strikethrough',
-  'tg-spoiler': 'spoiler',
-  span: 'spoiler',
-  a: 'text_link',
-  code: 'code',
-  pre: 'pre',
-  blockquote: 'blockquote',
-  'tg-emoji': 'custom_emoji',
-};
-const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
-
-class ParseError extends Error {}
-
-/** Telegram's HTML: the plain text and its entities (offsets in UTF-16 units), or ParseError. */
-export function parseTelegramHtml(html: string): { text: string; entities: MessageEntity[] } {
-  let text = '';
-  const entities: MessageEntity[] = [];
-  const open: Array<{ tag: string; offset: number; byte: number; url?: string }> = [];
-  const byteAt = (i: number) => Buffer.byteLength(html.slice(0, i));
-  let i = 0;
-  while (i < html.length) {
-    const c = html[i]!;
-    if (c === '&') {
-      const m = /^&(?:#(\d{1,7})|#x([0-9a-fA-F]{1,6})|([a-zA-Z]+));/.exec(html.slice(i, i + 12));
-      const decoded = m
-        ? m[1]
-          ? String.fromCodePoint(Number(m[1]))
-          : m[2]
-            ? String.fromCodePoint(parseInt(m[2], 16))
-            : NAMED_ENTITIES[m[3]!]
-        : undefined;
-      if (!m || decoded === undefined) {
-        throw new ParseError(`Can't parse entities: unescaped "&" at byte offset ${byteAt(i)}`);
-      }
-      text += decoded;
-      i += m[0].length;
-      continue;
-    }
-    if (c === '<') {
-      const m = /^<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-zA-Z-]+\s*=\s*"[^"]*")*)\s*>/.exec(html.slice(i));
-      const name = m?.[2]?.toLowerCase();
-      if (!m || !name || !(name in ALLOWED_TAGS)) {
-        const shown = /^<\/?([^\s>]*)/.exec(html.slice(i))?.[1] ?? '';
-        throw new ParseError(
-          `Can't parse entities: Unsupported start tag "${shown}" at byte offset ${byteAt(i)}`,
-        );
-      }
-      if (m[1]) {
-        const top = open.pop();
-        if (!top || top.tag !== name) {
-          throw new ParseError(
-            `Can't parse entities: Unmatched end tag at byte offset ${byteAt(i)}, expected "</${top?.tag ?? ''}>", found "</${name}>"`,
-          );
-        }
-        const length = text.length - top.offset;
-        if (length > 0) {
-          entities.push({
-            type: ALLOWED_TAGS[name]!,
-            offset: top.offset,
-            length,
-            ...(top.url ? { url: top.url } : {}),
-          });
-        }
-      } else {
-        const href = /href\s*=\s*"([^"]*)"/.exec(m[3] ?? '')?.[1];
-        open.push({ tag: name, offset: text.length, byte: byteAt(i), ...(href ? { url: href } : {}) });
-      }
-      i += m[0].length;
-      continue;
-    }
-    if (c === '>') throw new ParseError(`Can't parse entities: unescaped ">" at byte offset ${byteAt(i)}`);
-    text += c;
-    i++;
-  }
-  const unclosed = open[0];
-  if (unclosed) {
-    throw new ParseError(
-      `Can't parse entities: Can't find end of the entity starting at byte offset ${unclosed.byte}`,
-    );
-  }
-  entities.sort((a, b) => a.offset - b.offset);
-  return { text, entities };
 }
 
 async function readParams(req: IncomingMessage, url: URL): Promise<Record<string, unknown>> {
@@ -573,29 +472,4 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/**
- * The opening of a suite whose app has a Telegram bot, called in its `describe`: the fake Bot
- * API started first and emptied before each test, the app (`appSuite`, with `options` and the
- * fake's env) on it, and the fake closed after the app.
- */
-export function telegramSuite(options: BootOptions = {}, fakeOptions: FakeTelegramOptions = {}) {
-  let started: FakeTelegram | undefined;
-  const fake = madeBefore('the fake Bot API', () => started);
-  before(async () => {
-    started = await startFakeTelegram(fakeOptions);
-  });
-  const { app, api } = appSuite(() => ({
-    // A database of its own: another file's app on the run's database would claim this app's
-    // outbox rows and, without the channel configured, fail them.
-    ownDatabase: true,
-    ...options,
-    env: { ...started!.env, ...options.env },
-  }));
-  beforeEach(() => fake.reset());
-  after(async () => {
-    await started?.close();
-  });
-  return { app, api, fake };
 }

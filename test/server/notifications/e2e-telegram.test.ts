@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { users } from '../../../server/src/db/schema.ts';
 import { setUserTier } from '../../../server/src/users/set-tier.ts';
-import { telegramSuite } from '../../helpers/fake-telegram.ts';
+import { telegramSuite } from '../../helpers/telegram-suite.ts';
 import { apiClient } from '../../helpers/http.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 import { sleep } from '../../helpers/wait.ts';

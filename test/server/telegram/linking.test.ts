@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { and, eq } from 'drizzle-orm';
 import { notificationEndpoints } from '../../../server/src/db/schema.ts';
 import { bootApp } from '../../helpers/app.ts';
-import { telegramSuite } from '../../helpers/fake-telegram.ts';
+import { telegramSuite } from '../../helpers/telegram-suite.ts';
 import { readShared } from '../../helpers/shared-data.ts';
 import { apiClient, request } from '../../helpers/http.ts';
 import { connectSocket, connected } from '../../helpers/sockets.ts';
