@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import type { AppDeps } from '../deps.ts';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Unauthorized } from '../http/errors.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { rateLimit, type RateLimitSpec } from '../http/rate-limit.ts';
 import { verifyAccessToken, type AccessClaims } from './access-token.ts';
 import type { SessionUser } from './session-users.ts';
 
@@ -94,4 +94,12 @@ export function signedInUser(ctx: Context): SessionUser | undefined {
 /** The signed-in user of a guarded route. */
 export function currentUser(ctx: Context): SessionUser {
   return ctx.state.user as SessionUser;
+}
+
+/**
+ * A route's limit per signed-in user (after `requireUser`): `spec.points` requests each
+ * `spec.durationSeconds`, across instances; past it 429 with `message` (or the generic one).
+ */
+export function limitPerUser(deps: Pick<AppDeps, 'rateLimiter'>, spec: RateLimitSpec, message?: string) {
+  return rateLimit(deps.rateLimiter(spec), (ctx) => currentUser(ctx).id, message);
 }

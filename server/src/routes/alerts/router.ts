@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { createPriceAlertBody, updateAlertBody } from '@app/common/api/price-alerts';
 import { alertHistoryQuery } from '@app/common/api/rules';
-import { currentUser, requireUser } from '../../auth/require-user.ts';
+import { currentUser, requireUser, limitPerUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { executionHistory } from '../../executions/history.ts';
 import { alertsOverview, deleteAlert, markAllRead, updateAlert } from '../../executions/feed.ts';
@@ -9,7 +9,6 @@ import { createPriceAlert } from '../../price-alerts/service.ts';
 import { alertQuota } from '../../executions/quota.ts';
 import { ok } from '../../http/envelope.ts';
 import { uuidParams } from '../../http/params.ts';
-import { rateLimit } from '../../http/rate-limit.ts';
 import { jsonBody } from '../../http/json-body.ts';
 import { validate, validated } from '../../http/validate.ts';
 
@@ -18,10 +17,7 @@ import { validate, validated } from '../../http/validate.ts';
  */
 export function alertsRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/alerts' });
-  const writes = rateLimit(
-    deps.rateLimiter({ name: 'alerts-write', points: 120, durationSeconds: 60 }),
-    (ctx) => currentUser(ctx).id,
-  );
+  const writes = limitPerUser(deps, { name: 'alerts-write', points: 120, durationSeconds: 60 });
   router.use(requireUser(deps));
 
   router.get('/', async (ctx) => ok(ctx, await alertsOverview(deps, { userId: currentUser(ctx).id })));

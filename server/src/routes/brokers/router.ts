@@ -1,7 +1,6 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import { BROKER_IDS, BROKER_NAMES, connectBrokerBody, type ApiBrokerProvider } from '@app/common/api/brokers';
-import { currentUser, requireUser } from '../../auth/require-user.ts';
+import { currentUser, requireUser, limitPerUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ok } from '../../http/envelope.ts';
 import { jsonBody } from '../../http/json-body.ts';
@@ -21,11 +20,7 @@ import { deleteBrokerAccount } from '../../holdings/service.ts';
 export function brokersRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/brokers' });
   const signedIn = requireUser(deps);
-  const byUser = (ctx: Context) => currentUser(ctx).id;
-  const connectLimit = rateLimit(
-    deps.rateLimiter({ name: 'brokers-connect', points: 20, durationSeconds: 3600 }),
-    byUser,
-  );
+  const connectLimit = limitPerUser(deps, { name: 'brokers-connect', points: 20, durationSeconds: 3600 });
   // The browser comes back from the broker without the app's token: limited by address.
   const callbackLimit = rateLimit(
     deps.rateLimiter({ name: 'brokers-callback', points: 60, durationSeconds: 600 }),

@@ -2,11 +2,10 @@ import Router from '@koa/router';
 import { EXPORT_HEADERS, holdingsExportRows } from '@app/common/holdings/export';
 import { manualHoldingBody, updateHoldingBody, uploadCsvBody } from '@app/common/holdings/schemas';
 import { writeToString } from 'fast-csv';
-import { currentUser, requireUser } from '../../auth/require-user.ts';
+import { currentUser, requireUser, limitPerUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ok, okEncoded } from '../../http/envelope.ts';
 import { uuidParams } from '../../http/params.ts';
-import { rateLimit } from '../../http/rate-limit.ts';
 import { jsonBody } from '../../http/json-body.ts';
 import { validate, validated } from '../../http/validate.ts';
 import { holdingsResponseBody, listHoldings } from '../../holdings/list.ts';
@@ -22,10 +21,7 @@ import { handleUpload } from './upload.ts';
 /** /holdings: list, import, manual entry, inline edit, delete (docs/holdings.md, Routes). */
 export function holdingsRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/holdings' });
-  const uploadLimit = rateLimit(
-    deps.rateLimiter({ name: 'holdings-upload', points: 30, durationSeconds: 60 }),
-    (ctx) => currentUser(ctx).id,
-  );
+  const uploadLimit = limitPerUser(deps, { name: 'holdings-upload', points: 30, durationSeconds: 60 });
   router.use(requireUser(deps));
 
   router.get('/', async (ctx) => okEncoded(ctx, await holdingsResponseBody(deps, currentUser(ctx).id)));

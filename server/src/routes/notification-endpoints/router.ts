@@ -8,7 +8,7 @@ import {
 import { CODE_MESSAGES } from '@app/common/endpoints/whatsapp-code';
 import { TEST_REFUSALS } from '@app/common/notifications/test-notice';
 import type { Context, Next } from 'koa';
-import { currentUser, requireUser } from '../../auth/require-user.ts';
+import { currentUser, requireUser, limitPerUser } from '../../auth/require-user.ts';
 import { connectTelegram } from '../../channels/telegram/link.ts';
 import { addPushEndpoint } from '../../channels/webpush/subscriptions.ts';
 import type { HttpDeps } from '../../deps.ts';
@@ -29,37 +29,25 @@ import { validate, validated } from '../../http/validate.ts';
 export function notificationEndpointsRouter(deps: HttpDeps): Router {
   const router = new Router({ prefix: '/notification-endpoints' });
   const signedIn = requireUser(deps);
-  const byUser = (ctx: Context) => currentUser(ctx).id;
-  const addLimit = rateLimit(
-    deps.rateLimiter({ name: 'endpoints-add', points: 20, durationSeconds: 3600 }),
-    byUser,
-  );
+  const addLimit = limitPerUser(deps, { name: 'endpoints-add', points: 20, durationSeconds: 3600 });
   // Each Connect Telegram makes a fresh link (and replaces the pending one): a few a minute.
-  const telegramLinkLimit = rateLimit(
-    deps.rateLimiter({ name: 'endpoints-telegram-link', points: 5, durationSeconds: 60 }),
-    byUser,
-  );
-  const resendLimit = rateLimit(
-    deps.rateLimiter({ name: 'endpoints-resend', points: 30, durationSeconds: 3600 }),
-    byUser,
-  );
-  const noticesLimit = rateLimit(
-    deps.rateLimiter({ name: 'endpoints-notices', points: 120, durationSeconds: 3600 }),
-    byUser,
-  );
-  const codeLimit = rateLimit(
-    deps.rateLimiter({ name: 'endpoints-code', points: 30, durationSeconds: 600 }),
-    byUser,
-  );
+  const telegramLinkLimit = limitPerUser(deps, {
+    name: 'endpoints-telegram-link',
+    points: 5,
+    durationSeconds: 60,
+  });
+  const resendLimit = limitPerUser(deps, { name: 'endpoints-resend', points: 30, durationSeconds: 3600 });
+  const noticesLimit = limitPerUser(deps, { name: 'endpoints-notices', points: 120, durationSeconds: 3600 });
+  const codeLimit = limitPerUser(deps, { name: 'endpoints-code', points: 30, durationSeconds: 600 });
   // "Send a test": one a minute to each endpoint, ten an hour in all (a test is a real message).
   const testPerEndpointLimit = rateLimit(
     deps.rateLimiter({ name: 'endpoints-test', points: 1, durationSeconds: 60 }),
     (ctx) => `${currentUser(ctx).id}:${ctx.params.id!}`,
     TEST_REFUSALS.tooSoon,
   );
-  const testPerUserLimit = rateLimit(
-    deps.rateLimiter({ name: 'endpoints-test-user', points: 10, durationSeconds: 3600 }),
-    byUser,
+  const testPerUserLimit = limitPerUser(
+    deps,
+    { name: 'endpoints-test-user', points: 10, durationSeconds: 3600 },
     TEST_REFUSALS.tooMany,
   );
   const verifyLimit = rateLimit(

@@ -8,11 +8,10 @@ import {
   patchRuleBody,
   updateRuleBody,
 } from '@app/common/api/rules';
-import { currentUser, requireUser } from '../../auth/require-user.ts';
+import { currentUser, requireUser, limitPerUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ok } from '../../http/envelope.ts';
 import { uuidParams } from '../../http/params.ts';
-import { rateLimit } from '../../http/rate-limit.ts';
 import { jsonBody } from '../../http/json-body.ts';
 import { validate, validated } from '../../http/validate.ts';
 import {
@@ -30,10 +29,7 @@ import { ruleCoverage } from '../../rules/coverage.ts';
 /** /position-rules (docs/exit-rules.md, Routes): exit rules on holdings, armed and checked by the server. */
 export function positionRulesRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/position-rules' });
-  const writes = rateLimit(
-    deps.rateLimiter({ name: 'rules-write', points: 300, durationSeconds: 60 }),
-    (ctx) => currentUser(ctx).id,
-  );
+  const writes = limitPerUser(deps, { name: 'rules-write', points: 300, durationSeconds: 60 });
   router.use(requireUser(deps));
 
   router.get('/', validate('query', listRulesQuery), async (ctx) => {

@@ -1,11 +1,10 @@
 import Router from '@koa/router';
 import { deleteAccountBody, exportFileName } from '@app/common/api/account';
 import { istDateOf } from '@app/common/market/calendar';
-import { currentUser, requireUser } from '../../auth/require-user.ts';
+import { currentUser, limitPerUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ok } from '../../http/envelope.ts';
 import { jsonBody } from '../../http/json-body.ts';
-import { rateLimit } from '../../http/rate-limit.ts';
 import { validate, validated } from '../../http/validate.ts';
 import { deleteAccount } from '../../privacy/deletion.ts';
 import { exportAccountData } from '../../privacy/export.ts';
@@ -13,8 +12,7 @@ import { exportAccountData } from '../../privacy/export.ts';
 /** /users/me: the signed-in user's own data, exported as a file or deleted (docs/privacy.md). */
 export function usersRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/users' });
-  const byUser = (name: string, points: number) =>
-    rateLimit(deps.rateLimiter({ name, points, durationSeconds: 60 }), (ctx) => currentUser(ctx).id);
+  const byUser = (name: string, points: number) => limitPerUser(deps, { name, points, durationSeconds: 60 });
   // An export reads every table of the user: a few a minute is plenty for a person.
   const exports = byUser('account-export', 3);
   const deletions = byUser('account-delete', 5);
