@@ -6,13 +6,12 @@
 import { expect } from 'chai';
 import { createAngelOneConnector } from '../../../../server/src/brokers/angelone/index.ts';
 import type { BrokerConnector } from '../../../../server/src/brokers/connector.ts';
-import { failureOf } from './failure.ts';
+import { expectFailuresMapped, failureOf } from './failure.ts';
 import {
   ANGELONE_API_KEY,
   startFakeAngelOne,
   type FakeAngelOne,
 } from '../../../helpers/fake-brokers/angelone.ts';
-import type { ScriptedFailure } from '../../../helpers/fake-brokers/scripted.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/api/brokers/callback/angelone';
 /** 19:30 IST on 27 Nov 2026. */
@@ -101,19 +100,7 @@ describe('brokers: the Angel One connector', () => {
 
   it("maps Angel's token refusal, its 403 rate limit, 500, silence and a malformed answer, never naming the token", async () => {
     const session = await connector().completeLogin!(await logIn(), REDIRECT);
-    const cases: Array<[ScriptedFailure, string]> = [
-      ['expired', 'expired'],
-      ['rate_limited', 'rate_limited'],
-      ['server_error', 'unavailable'],
-      ['hang', 'unavailable'],
-      ['malformed', 'malformed'],
-    ];
-    for (const [failure, kind] of cases) {
-      fake.fail.push(failure);
-      const err = await failureOf(connector(200).holdings(session));
-      expect(err.kind, failure).to.equal(kind);
-      expect(err.message).not.to.include(session.accessToken);
-    }
+    await expectFailuresMapped(fake, () => connector(200).holdings(session), session.accessToken);
     fake.expireTokens();
     expect((await failureOf(connector().holdings(session))).kind).to.equal('expired');
   });

@@ -7,14 +7,13 @@
 import { expect } from 'chai';
 import { createDhanConnector } from '../../../../server/src/brokers/dhan/index.ts';
 import type { BrokerConnector } from '../../../../server/src/brokers/connector.ts';
-import { failureOf } from './failure.ts';
+import { expectFailuresMapped, failureOf } from './failure.ts';
 import {
   DHAN_DOCS_HOLDING,
   dhanFixtureHoldings,
   startFakeDhan,
   type FakeDhan,
 } from '../../../helpers/fake-brokers/dhan.ts';
-import type { ScriptedFailure } from '../../../helpers/fake-brokers/scripted.ts';
 
 const CLIENT_ID = '1000000001';
 
@@ -95,19 +94,7 @@ describe('brokers: the Dhan connector', () => {
       clientId: CLIENT_ID,
       accessToken: fake.issueToken(CLIENT_ID),
     });
-    const cases: Array<[ScriptedFailure, string]> = [
-      ['expired', 'expired'],
-      ['rate_limited', 'rate_limited'],
-      ['server_error', 'unavailable'],
-      ['hang', 'unavailable'],
-      ['malformed', 'malformed'],
-    ];
-    for (const [failure, kind] of cases) {
-      fake.fail.push(failure);
-      const err = await failureOf(connector(200).holdings(session));
-      expect(err.kind, failure).to.equal(kind);
-      expect(err.message).not.to.include(session.accessToken);
-    }
+    await expectFailuresMapped(fake, () => connector(200).holdings(session), session.accessToken);
     fake.expireTokens();
     expect((await failureOf(connector().holdings(session))).kind).to.equal('expired');
   });

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { createUpstoxConnector } from '../../../../server/src/brokers/upstox/index.ts';
 import type { BrokerConnector } from '../../../../server/src/brokers/connector.ts';
-import { failureOf } from './failure.ts';
+import { expectFailuresMapped, failureOf } from './failure.ts';
 import {
   startFakeUpstox,
   UPSTOX_API_KEY,
@@ -124,19 +124,7 @@ describe('brokers: the Upstox connector', () => {
 
   it('maps an expired token, 429, 500, silence and a malformed answer, never naming the token', async () => {
     const session = await connector().completeLogin!(await logIn(), REDIRECT);
-    const cases: Array<[Parameters<FakeUpstox['fail']['push']>[0], string]> = [
-      ['expired', 'expired'],
-      ['rate_limited', 'rate_limited'],
-      ['server_error', 'unavailable'],
-      ['hang', 'unavailable'],
-      ['malformed', 'malformed'],
-    ];
-    for (const [failure, kind] of cases) {
-      fake.fail.push(failure);
-      const err = await failureOf(connector(200).holdings(session));
-      expect(err.kind, failure).to.equal(kind);
-      expect(err.message).not.to.include(session.accessToken);
-    }
+    await expectFailuresMapped(fake, () => connector(200).holdings(session), session.accessToken);
     fake.fail.push('rate_limited');
     expect((await failureOf(connector().holdings(session))).retryAfterS).to.equal(7);
     fake.expireTokens();
