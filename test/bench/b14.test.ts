@@ -1,0 +1,19 @@
+import { expect } from 'chai';
+import { b14 } from '../../bench/benchmarks/b14.ts';
+import { expectWellFormed, quickContext } from './helpers.ts';
+
+describe('bench B14 (quick): the single-rule backtest', () => {
+  it('backtests 5 years of made bars and previews the default stop over every holding', async () => {
+    const { results, evidence } = await b14.run(await quickContext());
+    expectWellFormed(results, ['B14-backtest', 'B14-preview']);
+    const { backtest, size } = evidence;
+    expect(backtest.series.length, 'about 5 years of trading days').to.be.within(1200, 1290);
+    expect(backtest.to).to.equal(backtest.series[backtest.series.length - 1]!.date);
+    expect(backtest.fired.length, 'the stop fires on a random walk').to.be.greaterThan(0);
+    expect(evidence.previews).to.have.length(size.previews);
+    for (const preview of evidence.previews) {
+      expect(preview.holdings).to.equal(size.holdings);
+      expect(preview.fired).to.be.greaterThan(0);
+    }
+  });
+});
