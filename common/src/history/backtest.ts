@@ -47,6 +47,8 @@ export const WHIPSAW_DAYS = 10;
  * day whose low reaches it, at the open when the day opened past it; the level tested on a day
  * comes only from the days before it; out until the end, or back in when a re-arming rule
  * re-arms (at its re-arm price, or the open past it). Throws {@link NotEnoughHistoryError}.
+ * For an ATR kind, pass about 4.5 × n bars before the window too: Wilder's average forgets its
+ * seed slowly, and with them its values match the charting sites'.
  */
 export function backtestRule(
   bars: readonly DailyBar[],
