@@ -48,7 +48,7 @@ export const WHIPSAW_DAYS = 10;
  * comes only from the days before it; out until the end, or back in when a re-arming rule
  * re-arms (at its re-arm price, or the open past it). Throws {@link NotEnoughHistoryError}.
  * For an ATR kind, pass about 4.5 × n bars before the window too: Wilder's average forgets its
- * seed slowly, and with them its values match the charting sites'.
+ * seed slowly, and with them the window's first days do not lean on it.
  */
 export function backtestRule(
   bars: readonly DailyBar[],
