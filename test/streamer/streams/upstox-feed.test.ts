@@ -41,7 +41,7 @@ describe('streamer: QUOTE_PROVIDER=upstox against the fake feed', function () {
     await fake.close();
   });
 
-  const config = (env: Record<string, string> = {}) =>
+  const config = (env: Record<string, string | undefined> = {}) =>
     parseConfig(
       {
         QUOTE_PROVIDER: 'upstox',
@@ -56,7 +56,7 @@ describe('streamer: QUOTE_PROVIDER=upstox against the fake feed', function () {
     );
 
   /** The streaming feed as `createConfiguredStreamer` builds it, kept as a StreamingFeed to give it credentials. */
-  function startFeed(env: Record<string, string> = {}): StreamingFeed {
+  function startFeed(env: Record<string, string | undefined> = {}): StreamingFeed {
     const c = config(env);
     const { log } = captureLog();
     const feed = createStreamingFeed({
@@ -145,6 +145,16 @@ describe('streamer: QUOTE_PROVIDER=upstox against the fake feed', function () {
     fake.tick([{ key: RELIANCE_KEY, ltp: 1250.5 }]);
     await waitFor('live again', () => quoteFrom('upstox', 'RELIANCE', 1250.5));
     expect((await bus.getFeedState())?.state).to.equal('live');
+  });
+
+  it('starts on the fallback without UPSTOX_ACCESS_TOKEN, never calling Upstox, until a token is given', async () => {
+    await bus.replaceWatchSet([RELIANCE]);
+    const feed = startFeed({ UPSTOX_ACCESS_TOKEN: undefined });
+    await waitFor('the fallback publishing RELIANCE', () => quoteFrom('simulated', 'RELIANCE'));
+    expect(await bus.getFeedState()).to.include({ provider: 'upstox', state: 'fallback' });
+    expect(fake.counts.authorize).to.equal(0);
+    feed.setCredentials({ accessToken: fake.accessToken });
+    await waitFor('subscribed with the token', () => subscribed(RELIANCE_KEY));
   });
 
   it('polls an instrument without ISIN from the fallback, and streams it once its ISIN is known', async () => {
