@@ -187,6 +187,33 @@ export function describeBusContract(setup: () => BusUnderTest): void {
     await t.bus.replaceWatchSet([]);
   });
 
+  it("carries each instrument's ISIN (Upstox's key for it), added, replaced and removed with it", async () => {
+    await t.bus.replaceWatchSet([
+      { symbol: 'RELIANCE', exchange: 'NSE', isin: 'INE002A01018' },
+      { symbol: 'RELIANCE', exchange: 'BSE', scripCode: '500325', isin: 'INE002A01018' },
+    ]);
+    await t.bus.addToWatchSet([
+      { symbol: 'YESBANK', exchange: 'NSE', isin: 'INE528G01035', referencePrice: 18.75 },
+    ]);
+    expect(await t.bus.getWatchSet()).to.deep.equal([
+      { exchange: 'BSE', symbol: 'RELIANCE', scripCode: '500325', isin: 'INE002A01018' },
+      { exchange: 'NSE', symbol: 'RELIANCE', isin: 'INE002A01018' },
+      { exchange: 'NSE', symbol: 'YESBANK', isin: 'INE528G01035', referencePrice: 18.75 },
+    ]);
+    await t.bus.removeFromWatchSet(['NSE:YESBANK']);
+    await t.bus.addToWatchSet([{ symbol: 'YESBANK', exchange: 'NSE' }]);
+    await t.bus.replaceWatchSet([...(await t.bus.getWatchSet()), { symbol: 'IDEA', exchange: 'NSE' }]);
+    expect(await t.bus.getWatchSet()).to.deep.equal([
+      { exchange: 'BSE', symbol: 'RELIANCE', scripCode: '500325', isin: 'INE002A01018' },
+      { exchange: 'NSE', symbol: 'IDEA' },
+      { exchange: 'NSE', symbol: 'RELIANCE', isin: 'INE002A01018' },
+      { exchange: 'NSE', symbol: 'YESBANK' },
+    ]);
+    await t.bus.replaceWatchSet([{ symbol: 'RELIANCE', exchange: 'NSE' }]);
+    expect(await t.bus.getWatchSet()).to.deep.equal([{ exchange: 'NSE', symbol: 'RELIANCE' }]);
+    await t.bus.replaceWatchSet([]);
+  });
+
   it('keeps the feed state the streamer reported until it expires unrenewed', async () => {
     const state = {
       provider: 'kite',

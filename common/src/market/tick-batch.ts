@@ -75,6 +75,8 @@ export const MARKET_KEYS = {
   watchReference: 'market:watch:ref',
   /** Hash beside the watch set: BSE instrument key → its scrip code (how Yahoo names it). */
   watchScripCodes: 'market:watch:scrip',
+  /** Hash beside the watch set: instrument key → its ISIN (how Upstox keys it: `NSE_EQ|<ISIN>`). */
+  watchIsins: 'market:watch:isin',
   leaderLock: 'market:streamer:leader',
   /** The streamer's feed state (`feed-state.ts`), rewritten while it runs, expiring when it stops. */
   feedState: 'market:feed:state',

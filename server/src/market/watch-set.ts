@@ -25,7 +25,8 @@ import { isWatchedSql, watchedInstrumentsSql } from './watched.ts';
  * but not polled until a sync lists it: no user's data can grow the feed for everyone.
  * Each held one carries its holders' average buy price: the simulated market starts an
  * instrument it has no price level for there, never at an invented number. A BSE one carries
- * its scrip code, the name Yahoo lists it under.
+ * its scrip code, the name Yahoo lists it under; each carries its ISIN when the master has it,
+ * the key Upstox's feed names it by.
  */
 export async function loadWatchedInstruments(db: Executor, userId?: string): Promise<WatchedInstrument[]> {
   const rows = await queryRows<{
@@ -33,11 +34,12 @@ export async function loadWatchedInstruments(db: Executor, userId?: string): Pro
     exchange: Exchange;
     reference: string | null;
     scrip_code: string | null;
+    isin: string | null;
   }>(
     db,
     sql`
     with w as (${watchedInstrumentsSql(userId)})
-    select w.symbol, w.exchange, r.reference, i.scrip_code from w
+    select w.symbol, w.exchange, r.reference, i.scrip_code, i.isin from w
     left join (
       select h.symbol, h.exchange,
         sum(h.quantity * h.average_price) / nullif(sum(h.quantity), 0) as reference
@@ -52,6 +54,7 @@ export async function loadWatchedInstruments(db: Executor, userId?: string): Pro
       const reference = r.reference === null ? Number.NaN : round2(Number(r.reference));
       if (Number.isFinite(reference) && reference > 0) instrument.referencePrice = reference;
       if (r.exchange === 'BSE' && r.scrip_code) instrument.scripCode = r.scrip_code;
+      if (r.isin) instrument.isin = r.isin;
       return instrument;
     })
     .sort((a, b) => instrumentKey(a.exchange, a.symbol).localeCompare(instrumentKey(b.exchange, b.symbol)));

@@ -7,7 +7,7 @@ import type { FeedState } from '@app/common/market/feed-state';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { pino, type Logger } from 'pino';
 import { decodeBatch, dispatchBatch, logRejectedQuotesOnce, screenBatch } from './decode.ts';
-import { watchAttributes, watchedFromMembers, type WatchAttributes } from './watch-reference.ts';
+import { noWatchAttributes, watchAttributes, watchedFromMembers } from './watch-reference.ts';
 import type { BatchHandler, MarketBus } from './types.ts';
 
 /** Thrown by calls on a closed in-process bus. */
@@ -24,7 +24,7 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
   const rejectedOnPublish = logRejectedQuotesOnce(log, 'publish');
   const rejectedOnArrival = logRejectedQuotesOnce(log, 'arrival');
   const watch = new Set<string>();
-  let attributes: WatchAttributes = { references: {}, scripCodes: {} };
+  let attributes = noWatchAttributes();
   let closed = false;
   let feedState: { state: FeedState; expiresAt: number } | undefined;
 
@@ -77,6 +77,7 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
       const added = watchAttributes(list);
       Object.assign(attributes.references, added.references);
       Object.assign(attributes.scripCodes, added.scripCodes);
+      Object.assign(attributes.isins, added.isins);
     },
 
     async removeFromWatchSet(keys) {
@@ -85,6 +86,7 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
         watch.delete(key);
         delete attributes.references[key];
         delete attributes.scripCodes[key];
+        delete attributes.isins[key];
       }
     },
 

@@ -1,7 +1,7 @@
 /**
  * The market bus over Redis (scaled mode): tick batches on MARKET_KEYS.ticksChannel (pub/sub,
  * at most once), the watch set in the MARKET_KEYS.watchSet set (with each instrument's
- * reference price and BSE scrip code in the hashes beside it, `./watch-reference.ts`). A
+ * reference price, BSE scrip code and ISIN in the hashes beside it, `./watch-reference.ts`). A
  * separate subscriber connection is opened on the first `onBatch`;
  * ioredis re-subscribes it after a reconnect. Redis being down never throws at the process:
  * connection errors are logged, and calls made meanwhile reject.
@@ -17,11 +17,15 @@ import type { BatchHandler, MarketBus, WatchedInstrument } from './types.ts';
 
 const keyOf = (i: WatchedInstrument) => instrumentKey(i.exchange, i.symbol);
 
-/** Adds the list's reference prices and scrip codes to a transaction on the watch set. */
+/** The hashes beside the watch set, in the order `getWatchSet` reads them. */
+const ATTRIBUTE_HASHES = [MARKET_KEYS.watchReference, MARKET_KEYS.watchScripCodes, MARKET_KEYS.watchIsins];
+
+/** Adds the list's reference prices, scrip codes and ISINs to a transaction on the watch set. */
 function storeAttributes(multi: ChainableCommander, list: readonly WatchedInstrument[]): ChainableCommander {
-  const { references, scripCodes } = watchAttributes(list);
+  const { references, scripCodes, isins } = watchAttributes(list);
   if (Object.keys(references).length > 0) multi.hset(MARKET_KEYS.watchReference, references);
   if (Object.keys(scripCodes).length > 0) multi.hset(MARKET_KEYS.watchScripCodes, scripCodes);
+  if (Object.keys(isins).length > 0) multi.hset(MARKET_KEYS.watchIsins, isins);
   return multi;
 }
 
@@ -101,20 +105,17 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
     },
 
     async getWatchSet() {
-      const [members, references, scripCodes] = (await execOrThrow(
-        commands
-          .multi()
-          .smembers(MARKET_KEYS.watchSet)
-          .hgetall(MARKET_KEYS.watchReference)
-          .hgetall(MARKET_KEYS.watchScripCodes),
-      )) as [string[], Record<string, string>, Record<string, string>];
-      return watchedFromMembers(members, { references, scripCodes });
+      const multi = commands.multi().smembers(MARKET_KEYS.watchSet);
+      for (const hash of ATTRIBUTE_HASHES) multi.hgetall(hash);
+      const [members, references, scripCodes, isins] = (await execOrThrow(multi)) as [
+        string[],
+        ...Array<Record<string, string>>,
+      ];
+      return watchedFromMembers(members, { references, scripCodes, isins });
     },
 
     async replaceWatchSet(list) {
-      const multi = commands
-        .multi()
-        .del(MARKET_KEYS.watchSet, MARKET_KEYS.watchReference, MARKET_KEYS.watchScripCodes);
+      const multi = commands.multi().del(MARKET_KEYS.watchSet, ...ATTRIBUTE_HASHES);
       if (list.length > 0) multi.sadd(MARKET_KEYS.watchSet, ...list.map(keyOf));
       await execOrThrow(storeAttributes(multi, list));
     },
@@ -128,13 +129,9 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
 
     async removeFromWatchSet(keys) {
       if (keys.length === 0) return;
-      await execOrThrow(
-        commands
-          .multi()
-          .srem(MARKET_KEYS.watchSet, ...keys)
-          .hdel(MARKET_KEYS.watchReference, ...keys)
-          .hdel(MARKET_KEYS.watchScripCodes, ...keys),
-      );
+      const multi = commands.multi().srem(MARKET_KEYS.watchSet, ...keys);
+      for (const hash of ATTRIBUTE_HASHES) multi.hdel(hash, ...keys);
+      await execOrThrow(multi);
     },
 
     async setFeedState(state, ttlMs) {

@@ -18,6 +18,8 @@ export interface WatchedInstrument {
   referencePrice?: number;
   /** BSE's six-digit scrip code, when the symbol master knows it (Yahoo's `500325.BO`). */
   scripCode?: string;
+  /** Its ISIN, when the symbol master knows it: Upstox's feed keys instruments by it. */
+  isin?: string;
 }
 
 /** A source of quotes, one request at a time. */

@@ -54,6 +54,8 @@ export interface StreamingFeed extends Streamer {
 }
 
 const keyOf = (i: { exchange: string; symbol: string }) => instrumentKey(i.exchange, i.symbol);
+/** What a stream keys an instrument by: a change (an ISIN learnt later) is a new watch set. */
+const streamKeyOf = (i: WatchedInstrument) => `${keyOf(i)}=${i.isin ?? ''}/${i.scripCode ?? ''}`;
 
 /** Creates a streaming feed; nothing runs before `start()`. */
 export function createStreamingFeed(deps: StreamingFeedDeps): StreamingFeed {
@@ -149,7 +151,7 @@ export function createStreamingFeed(deps: StreamingFeedDeps): StreamingFeed {
 
   async function syncWatch(): Promise<void> {
     const next = await bus.getWatchSet();
-    const keys = next.map(keyOf).join(',');
+    const keys = next.map(streamKeyOf).join(',');
     if (keys === watchedKeys) return;
     watchedKeys = keys;
     watched = next;

@@ -5,6 +5,7 @@
 import { ConfigError, type Config } from '@app/config';
 import type { Logger } from 'pino';
 import { createKiteStream } from './kite/index.ts';
+import { createUpstoxStream } from './upstox/stream.ts';
 import type { QuoteStream, StreamCredentials } from './types.ts';
 
 /** The streaming sources (`QUOTE_PROVIDER` values built here). */
@@ -22,6 +23,7 @@ export type StreamConfig = Pick<
   | 'KITE_API_KEY'
   | 'KITE_API_URL'
   | 'KITE_WS_URL'
+  | 'UPSTOX_API_URL'
 >;
 
 /** The feed credentials the environment gives a headless server, when it gives them. */
@@ -53,9 +55,9 @@ export interface StreamOptions {
 
 /**
  * Builds the configured broker stream. Throws a ConfigError when it cannot be built: Kite without
- * its API key, or a broker whose stream is built (`upstox/`, `angelone/`, `dhan/`) but not yet fed
- * the instrument lists it needs (ISINs, Angel One's tokens, Dhan's security ids): the caller
- * reports it and exits.
+ * its API key, or a broker whose stream is built (`angelone/`, `dhan/`) but not yet fed the
+ * instrument lists it needs (Angel One's tokens, Dhan's security ids): the caller reports it and
+ * exits. Upstox keys instruments by the ISIN the watch set carries.
  */
 export function createStream(
   source: StreamSource,
@@ -75,7 +77,14 @@ export function createStream(
       log: options.log,
     });
   }
+  if (source === 'upstox') {
+    return createUpstoxStream({
+      urls: { api: config.UPSTOX_API_URL },
+      credentials: options.credentials,
+      log: options.log,
+    });
+  }
   throw new ConfigError([
-    `QUOTE_PROVIDER=${source}: this broker's stream is not wired into the streamer yet (it needs its instrument list); choose kite, simulated, replay or yahoo`,
+    `QUOTE_PROVIDER=${source}: this broker's stream is not wired into the streamer yet (it needs its instrument list); choose kite, upstox, simulated, replay or yahoo`,
   ]);
 }

@@ -1,7 +1,7 @@
 /**
  * The simulated market prices a listed instrument it has no starter price for from its holders'
  * average buy price, which the watch set carries (issue 17: IDEA bought at ₹7.41 was shown at
- * ₹139.45, +1,781 %).
+ * ₹139.45, +1,781 %). It carries each instrument's ISIN too, Upstox's feed's key (issue 32).
  */
 import { expect } from 'chai';
 import { loadWatchedInstruments } from '../../../server/src/market/watch-set.ts';
@@ -36,6 +36,7 @@ describe("market: the watch set carries holders' average buy price to the simula
       symbol: 'IDEA',
       exchange: 'NSE',
       referencePrice: 7.92,
+      isin: 'INE669E01016',
     });
 
     let price: number | null = null;
@@ -52,7 +53,7 @@ describe("market: the watch set carries holders' average buy price to the simula
     expect(price!).to.be.within(7.92 * 0.85, 7.92 * 1.15);
   });
 
-  it('carries the scrip code of a BSE stock, so Yahoo is asked for 500325.BO', async () => {
+  it('carries the scrip code of a BSE stock (Yahoo asks for 500325.BO) and its ISIN (Upstox keys BSE_EQ|INE002A01018)', async () => {
     const user = await signIn(app);
     const res = await api.post(
       '/api/holdings/manual',
@@ -66,6 +67,7 @@ describe("market: the watch set carries holders' average buy price to the simula
       exchange: 'BSE',
       referencePrice: 1400,
       scripCode: '500325',
+      isin: 'INE002A01018',
     });
   });
 });

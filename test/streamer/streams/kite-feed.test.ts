@@ -85,11 +85,11 @@ describe('streamer: QUOTE_PROVIDER=kite against the fake ticker', function () {
       .to.throw(ConfigError)
       .with.property('message')
       .that.contains('KITE_API_KEY is required when QUOTE_PROVIDER=kite');
-    const upstox = parseConfig({ QUOTE_PROVIDER: 'upstox', UPSTOX_ACCESS_TOKEN: 'abc' }, 'streamer');
-    expect(() => createConfiguredStreamer(upstox, { bus, log: captureLog().log }))
+    const angelone = parseConfig({ QUOTE_PROVIDER: 'angelone', ANGELONE_FEED_TOKEN: 'abc' }, 'streamer');
+    expect(() => createConfiguredStreamer(angelone, { bus, log: captureLog().log }))
       .to.throw(ConfigError)
       .with.property('message')
-      .that.contains('QUOTE_PROVIDER=upstox')
+      .that.contains('QUOTE_PROVIDER=angelone')
       .and.contains('not wired into the streamer yet');
   });
 });

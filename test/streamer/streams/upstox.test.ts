@@ -1,10 +1,13 @@
+import { once } from 'node:events';
 import { expect } from 'chai';
 import protobuf from 'protobufjs';
+import WebSocket from 'ws';
 import { decodeFeedResponse } from '../../../streamer/src/streams/upstox/decode.ts';
 import { createUpstoxStream } from '../../../streamer/src/streams/upstox/stream.ts';
 import type { StreamState } from '../../../streamer/src/streams/types.ts';
 import { startWsFake } from '../../helpers/fake-brokers/dhan-feed.ts';
 import { startFakeServer } from '../../helpers/fake-brokers/scripted.ts';
+import { startFakeUpstoxFeed } from '../../helpers/fake-brokers/upstox-feed.ts';
 import { captureLog } from '../../helpers/log.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
@@ -38,6 +41,12 @@ const response = (type: number, ...parts: Uint8Array[]) =>
       .finish(),
     ...parts,
   ]);
+
+const currentTs = (ts: number) =>
+  protobuf.Writer.create()
+    .uint32((3 << 3) | 0)
+    .int64(ts)
+    .finish();
 
 const at = Date.parse('2026-11-27T04:45:12.345Z');
 
@@ -109,16 +118,19 @@ describe('Upstox Market Data Feed V3 stream', () => {
     const stream = createUpstoxStream({
       urls: { api: api.url },
       credentials: { accessToken: 'stale' },
-      isins: new Map([['NSE:RELIANCE', 'INE002A01018']]),
       log: captureLog().log,
       timings: { backoffBaseMs: 50, backoffMaxMs: 200 },
     });
     expect(
       stream.watch([
-        { symbol: 'RELIANCE', exchange: 'NSE' },
+        { symbol: 'RELIANCE', exchange: 'NSE', isin: 'INE002A01018' },
         { symbol: 'NOISIN', exchange: 'NSE' },
+        { symbol: 'BADISIN', exchange: 'NSE', isin: 'NSE_EQ|x' },
       ]).unsupported,
-    ).to.deep.equal([{ symbol: 'NOISIN', exchange: 'NSE' }]);
+    ).to.deep.equal([
+      { symbol: 'NOISIN', exchange: 'NSE' },
+      { symbol: 'BADISIN', exchange: 'NSE', isin: 'NSE_EQ|x' },
+    ]);
     stream.start({ onQuote: () => undefined, onState: (state) => states.push(state) });
     const refused = await waitFor('refused', () => states.find((s) => s.state === 'auth_refused'));
     expect(refused).to.deep.equal({
@@ -135,5 +147,93 @@ describe('Upstox Market Data Feed V3 stream', () => {
     await stream.stop();
     await feed.close();
     await api.close();
+  });
+});
+
+describe("the Upstox feed fake, against Upstox's documented wire format", () => {
+  it('refuses a bad token with the documented body, authorises a URL once, sends market_info first, then the proto bytes', async () => {
+    const fake = await startFakeUpstoxFeed();
+    const sockets: WebSocket[] = [];
+    try {
+      const authorize = `${fake.url}/v3/feed/market-data-feed/authorize`;
+      const refused = await fetch(authorize, { headers: { authorization: 'Bearer expired' } });
+      expect(refused.status).to.equal(401);
+      // shared/research/broker-apis.md §2.1, the error envelope seen against the live API.
+      expect(await refused.json()).to.deep.equal(
+        JSON.parse(
+          '{"status":"error","errors":[{"errorCode":"UDAPI100050","message":"Invalid token used to access API","propertyPath":null,"invalidValue":null,"error_code":"UDAPI100050","property_path":null,"invalid_value":null}]}',
+        ),
+      );
+      const answer = await fetch(authorize, {
+        headers: { authorization: `Bearer ${fake.accessToken}`, accept: 'application/json' },
+      });
+      const body = (await answer.json()) as { status: string; data: { authorized_redirect_uri: string } };
+      expect(body.status).to.equal('success');
+      const url = body.data.authorized_redirect_uri;
+      expect(url).to.match(/\/v3\/feed\/market-data-feed\?requestId=\w+&code=\w+$/);
+
+      const socket = new WebSocket(url);
+      sockets.push(socket);
+      const frames: Buffer[] = [];
+      socket.on('message', (data: Buffer) => frames.push(data));
+      await once(socket, 'open');
+      const first = decodeFeedResponse(await waitFor('the first message', () => frames[0]));
+      expect(first).to.deep.include({ type: 'market_info' });
+      expect(first.segmentStatus).to.include({ NSE_EQ: 'NORMAL_OPEN', BSE_EQ: 'NORMAL_OPEN' });
+
+      // §2.3's subscribe sample, word for word, in a binary frame.
+      socket.send(
+        Buffer.from(
+          '{"guid":"<uuid>","method":"sub","data":{"mode":"ltpc","instrumentKeys":["NSE_EQ|INE002A01018"]}}',
+        ),
+      );
+      await waitFor('subscribed', () => fake.subscriptions()[0]?.get('NSE_EQ|INE002A01018') === 'ltpc');
+      fake.tick([{ key: 'NSE_EQ|INE002A01018', ltp: 1234.55, ltt: at, cp: 1220.1 }]);
+      const live = await waitFor('a live_feed', () => frames[1]);
+      const sentAt = decodeFeedResponse(live).currentTs!;
+      expect(live).to.deep.equal(
+        Buffer.concat([
+          response(1, feedEntry('NSE_EQ|INE002A01018', message(1, ltpc(1234.55, at, 1220.1)))),
+          currentTs(sentAt),
+        ]),
+      );
+
+      // A full-mode update may leave the price out (requestMode full_d5 = 1, field 4).
+      socket.send(
+        Buffer.from(
+          JSON.stringify({
+            guid: 'g2',
+            method: 'change_mode',
+            data: { mode: 'full', instrumentKeys: ['NSE_EQ|INE002A01018'] },
+          }),
+        ),
+      );
+      await waitFor('full mode', () => fake.subscriptions()[0]?.get('NSE_EQ|INE002A01018') === 'full');
+      const before = frames.length;
+      fake.tick([{ key: 'NSE_EQ|INE002A01018', omitLtpc: true }]);
+      const bare = await waitFor('a full update', () => frames[before]);
+      const mode = protobuf.Writer.create()
+        .uint32((4 << 3) | 0)
+        .int32(1)
+        .finish();
+      expect(bare).to.deep.equal(
+        Buffer.concat([
+          response(
+            1,
+            feedEntry('NSE_EQ|INE002A01018', Buffer.concat([message(2, message(1, new Uint8Array())), mode])),
+          ),
+          currentTs(decodeFeedResponse(bare).currentTs!),
+        ]),
+      );
+
+      const reused = new WebSocket(url);
+      sockets.push(reused);
+      reused.on('error', () => undefined);
+      const [, res] = (await once(reused, 'unexpected-response')) as [unknown, { statusCode: number }];
+      expect(res.statusCode, 'the authorised URL is single-use').to.equal(401);
+    } finally {
+      for (const socket of sockets) socket.terminate();
+      await fake.close();
+    }
   });
 });

@@ -2,12 +2,12 @@
  * Upstox's Market Data Feed V3 as a QuoteStream (docs/live-prices.md#upstox). Each connect first
  * asks `GET {UPSTOX_API_URL}/v3/feed/market-data-feed/authorize` (Bearer token) for a single-use
  * `authorized_redirect_uri`, then subscribes in `ltpc` mode with JSON sent as a binary frame.
- * Instruments are keyed `NSE_EQ|<ISIN>` / `BSE_EQ|<ISIN>`, so an instrument whose ISIN is unknown
- * cannot be carried. A 401 on the authorize call is an authentication refusal.
+ * Instruments are keyed `NSE_EQ|<ISIN>` / `BSE_EQ|<ISIN>` from the ISIN the watch set carries, so
+ * an instrument without one cannot be carried (the streamer polls it from the fallback). A 401 on
+ * the authorize call is an authentication refusal.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { instrumentKey } from '@app/common/market/tick-batch';
 import type { QuoteStream, StreamCredentials } from '../types.ts';
 import type { FeedTimings } from './connection.ts';
 import { decodeFeedResponse, type UpstoxLtpc } from './decode.ts';
@@ -16,9 +16,8 @@ import { createFeedStream } from './reconnect.ts';
 
 export interface UpstoxStreamOptions {
   urls: { api: string };
-  credentials: StreamCredentials;
-  /** ISIN by instrument key (`NSE:RELIANCE` → `INE002A01018`), from the symbol master. */
-  isins: ReadonlyMap<string, string>;
+  /** Absent: refused until `setCredentials` gives a token (the fallback serves meanwhile). */
+  credentials?: StreamCredentials;
   log: Logger;
   now?: () => number;
   timings?: Partial<FeedTimings>;
@@ -27,7 +26,10 @@ export interface UpstoxStreamOptions {
 /** Upstox's V3 limits in `ltpc` mode: 5,000 keys a connection, 2 connections a user. */
 const UPSTOX_LIMITS = { perConnection: 5000, connections: 2 } as const;
 
-/** The Upstox feed; `isins` decides which instruments it can carry. */
+/** An Indian ISIN: `IN`, nine characters, a check digit. */
+const ISIN = /^IN[A-Z0-9]{9}[0-9]$/;
+
+/** The Upstox feed; an instrument's ISIN decides whether it can carry it. */
 export function createUpstoxStream(options: UpstoxStreamOptions): QuoteStream {
   const { log } = options;
   /** The last LTPC seen per key: a full update may leave the price out. */
@@ -36,12 +38,13 @@ export function createUpstoxStream(options: UpstoxStreamOptions): QuoteStream {
   const protocol: FeedProtocol = {
     name: 'upstox',
     limits: UPSTOX_LIMITS,
-    keyOf(instrument) {
-      const isin = options.isins.get(instrumentKey(instrument.exchange, instrument.symbol));
-      return isin ? `${instrument.exchange}_EQ|${isin}` : undefined;
+    keyOf({ exchange, isin }) {
+      return isin && ISIN.test(isin) ? `${exchange}_EQ|${isin}` : undefined;
     },
 
     async locate(credentials) {
+      if (!credentials.accessToken)
+        throw new FeedRefusal('auth_refused', 'no Upstox access token yet (UPSTOX_ACCESS_TOKEN)');
       const response = await fetch(`${options.urls.api}/v3/feed/market-data-feed/authorize`, {
         headers: { authorization: `Bearer ${credentials.accessToken}`, accept: 'application/json' },
         signal: AbortSignal.timeout(10_000),
@@ -96,5 +99,5 @@ export function createUpstoxStream(options: UpstoxStreamOptions): QuoteStream {
     },
   };
 
-  return createFeedStream(protocol, options);
+  return createFeedStream(protocol, { ...options, credentials: options.credentials ?? { accessToken: '' } });
 }
