@@ -4,6 +4,8 @@
  */
 import { ConfigError, type Config } from '@app/config';
 import type { Logger } from 'pino';
+import { createAngelOneFeed } from './angelone/index.ts';
+import { createDhanFeed } from './dhan/index.ts';
 import { createKiteStream } from './kite/index.ts';
 import type { QuoteStream, StreamCredentials } from './types.ts';
 
@@ -22,6 +24,12 @@ export type StreamConfig = Pick<
   | 'KITE_API_KEY'
   | 'KITE_API_URL'
   | 'KITE_WS_URL'
+  | 'ANGELONE_API_KEY'
+  | 'ANGELONE_JWT_TOKEN'
+  | 'ANGELONE_WS_URL'
+  | 'ANGELONE_SCRIP_MASTER_URL'
+  | 'DHAN_WS_URL'
+  | 'DHAN_SCRIP_MASTER_URL'
 >;
 
 /** The feed credentials the environment gives a headless server, when it gives them. */
@@ -36,7 +44,11 @@ export function credentialsFromEnvironment(
       return config.UPSTOX_ACCESS_TOKEN ? { accessToken: config.UPSTOX_ACCESS_TOKEN } : undefined;
     case 'angelone':
       return config.ANGELONE_FEED_TOKEN
-        ? { accessToken: config.ANGELONE_FEED_TOKEN, clientId: config.ANGELONE_CLIENT_CODE }
+        ? {
+            accessToken: config.ANGELONE_FEED_TOKEN,
+            clientId: config.ANGELONE_CLIENT_CODE,
+            authToken: config.ANGELONE_JWT_TOKEN,
+          }
         : undefined;
     case 'dhan':
       return config.DHAN_ACCESS_TOKEN
@@ -52,10 +64,10 @@ export interface StreamOptions {
 }
 
 /**
- * Builds the configured broker stream. Throws a ConfigError when it cannot be built: Kite without
- * its API key, or a broker whose stream is built (`upstox/`, `angelone/`, `dhan/`) but not yet fed
- * the instrument lists it needs (ISINs, Angel One's tokens, Dhan's security ids): the caller
- * reports it and exits.
+ * Builds the configured broker stream. Throws a ConfigError when it cannot be built: Kite or
+ * Angel One without its API key, or a broker whose stream is built (`upstox/`) but not yet fed the
+ * instrument list it needs (ISINs): the caller reports it and exits. Angel One and Dhan read their
+ * instrument masters themselves (`ANGELONE_SCRIP_MASTER_URL`, `DHAN_SCRIP_MASTER_URL`).
  */
 export function createStream(
   source: StreamSource,
@@ -75,6 +87,26 @@ export function createStream(
       log: options.log,
     });
   }
+  if (source === 'angelone') {
+    if (!config.ANGELONE_API_KEY)
+      throw new ConfigError([
+        'ANGELONE_API_KEY is required when QUOTE_PROVIDER=angelone (SmartStream connects with it)',
+      ]);
+    return createAngelOneFeed({
+      apiKey: config.ANGELONE_API_KEY,
+      wsUrl: config.ANGELONE_WS_URL,
+      scripMasterUrl: config.ANGELONE_SCRIP_MASTER_URL,
+      credentials: options.credentials,
+      log: options.log,
+    });
+  }
+  if (source === 'dhan')
+    return createDhanFeed({
+      wsUrl: config.DHAN_WS_URL,
+      scripMasterUrl: config.DHAN_SCRIP_MASTER_URL,
+      credentials: options.credentials,
+      log: options.log,
+    });
   throw new ConfigError([
     `QUOTE_PROVIDER=${source}: this broker's stream is not wired into the streamer yet (it needs its instrument list); choose kite, simulated, replay or yahoo`,
   ]);
