@@ -104,6 +104,7 @@ export function createMasterStream(options: MasterStreamOptions): QuoteStream {
 
     async stop() {
       handlers = undefined;
+      innerStarted = false;
       master.stop();
       await inner.stop();
     },

@@ -8,6 +8,8 @@ import { ConfigError, parseConfig } from '@app/config';
 import { expect } from 'chai';
 import { createMemoryBus } from '../../../streamer/src/bus/memory.ts';
 import { createConfiguredStreamer } from '../../../streamer/src/source.ts';
+import { createStream, credentialsFromEnvironment } from '../../../streamer/src/streams/index.ts';
+import type { StreamQuote } from '../../../streamer/src/streams/types.ts';
 import { startFakeAngelFeed, type FakeAngelFeed } from '../../helpers/fake-brokers/angelone-feed.ts';
 import {
   ANGEL_OTHER_ROWS,
@@ -105,6 +107,30 @@ describe('streamer: QUOTE_PROVIDER=angelone against the fake SmartStream and scr
       expect(quote).to.include({ source: 'angelone', exchange: 'BSE', delayMinutes: 0 });
     } finally {
       await run.stop();
+    }
+  });
+
+  it('connects again when started after a stop (the streamer losing the lead, then regaining it)', async () => {
+    const config = parseConfig(env(), 'streamer');
+    const stream = createStream('angelone', config, {
+      log: captureLog().log,
+      credentials: credentialsFromEnvironment('angelone', config),
+    });
+    const quotes: StreamQuote[] = [];
+    const handlers = { onQuote: (quote: StreamQuote) => void quotes.push(quote), onState: () => {} };
+    stream.watch(WATCH);
+    stream.start(handlers);
+    await waitFor('subscribed', () => fake.subscribed().size === 2);
+    await stream.stop();
+    await waitFor('closed', () => fake.sockets.size === 0);
+    stream.watch(WATCH);
+    stream.start(handlers);
+    try {
+      await waitFor('subscribed again', () => fake.subscribed().size === 2);
+      fake.tick(1, '3045', 81_500n, traded);
+      await waitFor('a quote after the restart', () => quotes.find((quote) => quote.ltp === 815));
+    } finally {
+      await stream.stop();
     }
   });
 
