@@ -108,6 +108,6 @@ export function createStream(
       log: options.log,
     });
   throw new ConfigError([
-    `QUOTE_PROVIDER=${source}: this broker's stream is not wired into the streamer yet (it needs its instrument list); choose kite, simulated, replay or yahoo`,
+    `QUOTE_PROVIDER=${source}: this broker's stream is not wired into the streamer yet (it needs its instrument list); choose kite, angelone, dhan, simulated, replay or yahoo`,
   ]);
 }

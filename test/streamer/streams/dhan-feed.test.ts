@@ -143,6 +143,27 @@ describe('streamer: QUOTE_PROVIDER=dhan against the fake live feed and scrip mas
     }
   });
 
+  it("without a token polls the fallback, and streams once the operator's token arrives", async () => {
+    const { DHAN_ACCESS_TOKEN: _token, ...noToken } = env();
+    const run = await runBrokerFeed(noToken, WATCH);
+    try {
+      const waiting = await waitFor('the fallback in force', async () => {
+        const state = await run.bus.getFeedState();
+        return state?.state === 'fallback' ? state : undefined;
+      });
+      expect(waiting.reason).to.contain('no Dhan access token');
+      expect(fake.sockets.size).to.equal(0);
+      run.feed.setCredentials({ accessToken: 'token-1', clientId: '1100003626' });
+      await waitFor('subscribed', () => fake.subscribed().size === 2);
+      fake.tick('NSE_EQ|1333', 1611, ltt(traded));
+      await waitFor('HDFCBANK from dhan', () =>
+        run.quotesOf('HDFCBANK').find((q) => q.source === 'dhan' && q.ltp === 1611),
+      );
+    } finally {
+      await run.stop();
+    }
+  });
+
   it('coalesces a flood of 2,000 instruments ticking several times a second into batches, the latest price winning', async () => {
     const watched = manyInstruments(2000);
     const id = (i: number) => String(20_001 + i);
