@@ -24,11 +24,19 @@ export const feedVariables = {
   ANGELONE_WS_URL: url('ws(s)').default('wss://smartapisocket.angelone.in/smart-stream'),
   /** Dhan's live market feed v2. */
   DHAN_WS_URL: url('ws(s)').default('wss://api-feed.dhan.co'),
+  /** Angel One's token master (a JSON array of scrips), read at start and each morning before the open. */
+  ANGELONE_SCRIP_MASTER_URL: url('http(s)').default(
+    'https://margincalculator.angelbroking.com/OpenAPI_File/files/OpenAPIScripMaster.json',
+  ),
+  /** Dhan's scrip master (CSV with security ids), read at start and each morning before the open. */
+  DHAN_SCRIP_MASTER_URL: url('http(s)').default('https://images.dhan.co/api-data/api-scrip-master.csv'),
   /** A headless server's feed tokens, when no operator account provides one. */
   KITE_ACCESS_TOKEN: token.optional(),
   UPSTOX_ACCESS_TOKEN: token.optional(),
   ANGELONE_FEED_TOKEN: token.optional(),
   ANGELONE_CLIENT_CODE: token.optional(),
+  /** Angel One's session JWT (`jwtToken` of its login), sent as SmartStream's `Authorization`. */
+  ANGELONE_JWT_TOKEN: token.optional(),
   DHAN_ACCESS_TOKEN: token.optional(),
   DHAN_CLIENT_ID: token.optional(),
 };

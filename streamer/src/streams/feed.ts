@@ -118,6 +118,14 @@ export function createStreamingFeed(deps: StreamingFeedDeps): StreamingFeed {
     void reportState();
   }
 
+  /** The stream's instrument list arrived or changed: what it cannot carry is polled from now on. */
+  function onUnsupported(list: WatchedInstrument[]): void {
+    if (!holding) return;
+    unsupported = list;
+    log.info({ stream: stream.name, unsupported: list.length }, 'the stream can carry other instruments now');
+    void reportState();
+  }
+
   /** What the fallback polls now: unsupported instruments, and all of them while not live. */
   function polledSet(): WatchedInstrument[] {
     return isLive() ? unsupported : watched;
@@ -242,7 +250,7 @@ export function createStreamingFeed(deps: StreamingFeedDeps): StreamingFeed {
       log.error({ err }, 'watch set not read');
     }
     if (!holding) return;
-    stream.start({ onQuote, onState });
+    stream.start({ onQuote, onState, onUnsupported });
     tasks = [
       every(watchRefreshMs, 'watch set refresh', syncWatch),
       every(batchMs, 'tick batch', flush),

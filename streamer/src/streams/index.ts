@@ -4,6 +4,8 @@
  */
 import { ConfigError, type Config } from '@app/config';
 import type { Logger } from 'pino';
+import { createAngelOneFeed } from './angelone/index.ts';
+import { createDhanFeed } from './dhan/index.ts';
 import { createKiteStream } from './kite/index.ts';
 import { createUpstoxStream } from './upstox/stream.ts';
 import type { QuoteStream, StreamCredentials } from './types.ts';
@@ -24,6 +26,12 @@ export type StreamConfig = Pick<
   | 'KITE_API_URL'
   | 'KITE_WS_URL'
   | 'UPSTOX_API_URL'
+  | 'ANGELONE_API_KEY'
+  | 'ANGELONE_JWT_TOKEN'
+  | 'ANGELONE_WS_URL'
+  | 'ANGELONE_SCRIP_MASTER_URL'
+  | 'DHAN_WS_URL'
+  | 'DHAN_SCRIP_MASTER_URL'
 >;
 
 /** The feed credentials the environment gives a headless server, when it gives them. */
@@ -38,7 +46,11 @@ export function credentialsFromEnvironment(
       return config.UPSTOX_ACCESS_TOKEN ? { accessToken: config.UPSTOX_ACCESS_TOKEN } : undefined;
     case 'angelone':
       return config.ANGELONE_FEED_TOKEN
-        ? { accessToken: config.ANGELONE_FEED_TOKEN, clientId: config.ANGELONE_CLIENT_CODE }
+        ? {
+            accessToken: config.ANGELONE_FEED_TOKEN,
+            clientId: config.ANGELONE_CLIENT_CODE,
+            authToken: config.ANGELONE_JWT_TOKEN,
+          }
         : undefined;
     case 'dhan':
       return config.DHAN_ACCESS_TOKEN
@@ -54,10 +66,10 @@ export interface StreamOptions {
 }
 
 /**
- * Builds the configured broker stream. Throws a ConfigError when it cannot be built: Kite without
- * its API key, or a broker whose stream is built (`angelone/`, `dhan/`) but not yet fed the
- * instrument lists it needs (Angel One's tokens, Dhan's security ids): the caller reports it and
- * exits. Upstox keys instruments by the ISIN the watch set carries.
+ * Builds the configured broker stream. Throws a ConfigError when it cannot be built: Kite or
+ * Angel One without its API key: the caller reports it and exits. Upstox keys instruments by the
+ * ISIN the watch set carries; Angel One and Dhan read their instrument masters themselves
+ * (`ANGELONE_SCRIP_MASTER_URL`, `DHAN_SCRIP_MASTER_URL`).
  */
 export function createStream(
   source: StreamSource,
@@ -84,7 +96,23 @@ export function createStream(
       log: options.log,
     });
   }
-  throw new ConfigError([
-    `QUOTE_PROVIDER=${source}: this broker's stream is not wired into the streamer yet (it needs its instrument list); choose kite, upstox, simulated, replay or yahoo`,
-  ]);
+  if (source === 'angelone') {
+    if (!config.ANGELONE_API_KEY)
+      throw new ConfigError([
+        'ANGELONE_API_KEY is required when QUOTE_PROVIDER=angelone (SmartStream connects with it)',
+      ]);
+    return createAngelOneFeed({
+      apiKey: config.ANGELONE_API_KEY,
+      wsUrl: config.ANGELONE_WS_URL,
+      scripMasterUrl: config.ANGELONE_SCRIP_MASTER_URL,
+      credentials: options.credentials,
+      log: options.log,
+    });
+  }
+  return createDhanFeed({
+    wsUrl: config.DHAN_WS_URL,
+    scripMasterUrl: config.DHAN_SCRIP_MASTER_URL,
+    credentials: options.credentials,
+    log: options.log,
+  });
 }

@@ -78,7 +78,7 @@ describe('streamer: QUOTE_PROVIDER=kite against the fake ticker', function () {
     }
   });
 
-  it('refuses Kite without its API key, and a broker stream not yet wired, with a sentence', () => {
+  it('refuses Kite and Angel One without their API keys, with a sentence', () => {
     const bus = createMemoryBus();
     const { KITE_API_KEY: _key, ...noKey } = kiteEnv();
     expect(() => createConfiguredStreamer(parseConfig(noKey, 'streamer'), { bus, log: captureLog().log }))
@@ -89,7 +89,6 @@ describe('streamer: QUOTE_PROVIDER=kite against the fake ticker', function () {
     expect(() => createConfiguredStreamer(angelone, { bus, log: captureLog().log }))
       .to.throw(ConfigError)
       .with.property('message')
-      .that.contains('QUOTE_PROVIDER=angelone')
-      .and.contains('not wired into the streamer yet');
+      .that.contains('ANGELONE_API_KEY is required when QUOTE_PROVIDER=angelone');
   });
 });

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { instrumentKey } from '@app/common/market/tick-batch';
+import type { InstrumentIds } from '../instrument-master.ts';
 import type { QuoteStream, StreamCredentials } from '../types.ts';
 import type { FeedTimings } from '../upstox/connection.ts';
 import type { DecodedTick, FeedProtocol } from '../upstox/protocol.ts';
@@ -22,7 +23,7 @@ export interface AngelOneStreamOptions {
   /** The SmartAPI app's key (`x-api-key`). */
   apiKey: string;
   /** Angel's token by instrument key (`NSE:SBIN` → `3045`), from `angelTokensFromScripMaster`. */
-  tokens: ReadonlyMap<string, string>;
+  tokens: InstrumentIds;
   log: Logger;
   now?: () => number;
   timings?: Partial<FeedTimings>;

@@ -8,6 +8,7 @@
  */
 import type { Logger } from 'pino';
 import { instrumentKey } from '@app/common/market/tick-batch';
+import type { InstrumentIds } from '../instrument-master.ts';
 import type { QuoteStream, StreamCredentials } from '../types.ts';
 import type { FeedTimings } from '../upstox/connection.ts';
 import type { DecodedTick, FeedProtocol, FrameReading } from '../upstox/protocol.ts';
@@ -19,7 +20,7 @@ export interface DhanStreamOptions {
   /** `accessToken` is Dhan's token, `clientId` the Dhan client id. */
   credentials: StreamCredentials;
   /** Dhan's security id by instrument key (`NSE:HDFCBANK` → `1333`). */
-  securityIds: ReadonlyMap<string, string>;
+  securityIds: InstrumentIds;
   log: Logger;
   now?: () => number;
   timings?: Partial<FeedTimings>;

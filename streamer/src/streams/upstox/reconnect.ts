@@ -121,7 +121,10 @@ export function createFeedStream(protocol: FeedProtocol, deps: FeedStreamDeps): 
 
     async stop() {
       handlers = undefined;
-      await Promise.all(connections.map((connection) => connection.stop()));
+      reported = undefined;
+      await Promise.all(connections.splice(0).map((connection) => connection.stop()));
+      // A stopped connection stays stopped: the next `watch` and `start` (the leader again) open new ones.
+      byKey.clear();
     },
   };
 }
