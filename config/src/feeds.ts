@@ -24,6 +24,12 @@ export const feedVariables = {
   ANGELONE_WS_URL: url('ws(s)').default('wss://smartapisocket.angelone.in/smart-stream'),
   /** Dhan's live market feed v2. */
   DHAN_WS_URL: url('ws(s)').default('wss://api-feed.dhan.co'),
+  /**
+   * The user whose connected account at the broker QUOTE_PROVIDER names supplies the feed's
+   * token (the operator's own, refreshed when they reconnect in Settings); it wins over the
+   * tokens below.
+   */
+  FEED_USER_EMAIL: z.email({ message: 'must be an email address' }).trim().toLowerCase().optional(),
   /** A headless server's feed tokens, when no operator account provides one. */
   KITE_ACCESS_TOKEN: token.optional(),
   UPSTOX_ACCESS_TOKEN: token.optional(),
