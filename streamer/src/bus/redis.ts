@@ -102,7 +102,11 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
       if (raw !== null) {
         const parsed = feedCredentialsSchema.safeParse(JSON.parse(raw));
         if (parsed.success) credentials = parsed.data;
-        else log.warn({ issues: parsed.error.issues.slice(0, 3) }, 'market bus: feed credentials not understood');
+        else
+          log.warn(
+            { issues: parsed.error.issues.slice(0, 3) },
+            'market bus: feed credentials not understood',
+          );
       }
     } catch (err) {
       log.error({ err }, 'market bus: feed credentials not read');

@@ -36,7 +36,10 @@ export function followFeedCredentials(feed: StreamingFeed, deps: FeedCredentials
     start() {
       stopListening ??= bus.onFeedCredentials((published) => {
         if (published && published.provider !== provider) {
-          log.warn({ provider, published: published.provider }, 'feed credentials for another broker ignored');
+          log.warn(
+            { provider, published: published.provider },
+            'feed credentials for another broker ignored',
+          );
           return;
         }
         if (published) {
