@@ -29,7 +29,12 @@ export const feedVariables = {
    * token (the operator's own, refreshed when they reconnect in Settings); it wins over the
    * tokens below.
    */
-  FEED_USER_EMAIL: z.email({ message: 'must be an email address' }).trim().toLowerCase().optional(),
+  FEED_USER_EMAIL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ message: 'must be an email address' }))
+    .optional(),
   /** A headless server's feed tokens, when no operator account provides one. */
   KITE_ACCESS_TOKEN: token.optional(),
   UPSTOX_ACCESS_TOKEN: token.optional(),
