@@ -30,6 +30,17 @@ export const feedVariables = {
   ),
   /** Dhan's scrip master (CSV with security ids), read at start and each morning before the open. */
   DHAN_SCRIP_MASTER_URL: url('http(s)').default('https://images.dhan.co/api-data/api-scrip-master.csv'),
+  /**
+   * The user whose connected account at the broker QUOTE_PROVIDER names supplies the feed's
+   * token (the operator's own, refreshed when they reconnect in Settings); it wins over the
+   * tokens below.
+   */
+  FEED_USER_EMAIL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ message: 'must be an email address' }))
+    .optional(),
   /** A headless server's feed tokens, when no operator account provides one. */
   KITE_ACCESS_TOKEN: token.optional(),
   UPSTOX_ACCESS_TOKEN: token.optional(),

@@ -18,6 +18,7 @@ import { countFailingActions } from './corporate-actions/retry.ts';
 import { createDigestJob, type DigestJob } from './digest/job.ts';
 import { brokerConnectors } from './brokers/registry.ts';
 import { createDailySyncJob, type DailySyncJob } from './brokers/daily-sync.ts';
+import { createFeedCredentialsPublisher, type FeedCredentialsPublisher } from './brokers/feed-credentials.ts';
 import { resolveTokenVault } from './brokers/token-vault.ts';
 import { createRetentionJob, type RetentionPass } from './retention/job.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
@@ -117,6 +118,8 @@ export interface ServerRuntime {
   digests: DigestJob;
   /** Syncs every connected broker account once after each trading day's close. */
   brokerSyncs: DailySyncJob;
+  /** Publishes the streaming feed's token from the FEED_USER_EMAIL account on the market bus. */
+  feedCredentials: FeedCredentialsPublisher;
   /** This runtime's prom-client registry, served at GET /metrics. */
   metrics: ServerMetrics;
   url: string;
@@ -209,8 +212,17 @@ export async function startServerRuntime(
     // Every instance evaluates every batch (owner or observer), so each pushes levels to its own sockets only.
     onLevels: (userId, levels) => realtime.io.local.to(userRoom(userId)).emit('rules:levels', levels),
   });
+  const feedCredentials = createFeedCredentialsPublisher({
+    db: deps.db,
+    config,
+    vault: deps.brokers.vault,
+    bus,
+    log,
+    now,
+  });
   const stopConsuming = consumeChanges(changes, {
     engine,
+    feedCredentials: { refresh: () => void feedCredentials.refresh() },
     holdings: holdingsCache,
     sessions: deps.sessions,
     watchers: fanout,
@@ -256,6 +268,7 @@ export async function startServerRuntime(
     ),
   });
   await watchSet.rebuild();
+  await feedCredentials.refresh();
   deliveries.start();
   retention.start();
   corporateActions.start();
@@ -295,6 +308,7 @@ export async function startServerRuntime(
     deps.mailer.close();
     await retention.stop();
     await watchSetStopped;
+    await feedCredentials.idle();
     await bus.close();
     redis?.disconnect();
     requestRedis?.disconnect();
@@ -313,6 +327,7 @@ export async function startServerRuntime(
     corporateActions,
     digests,
     brokerSyncs,
+    feedCredentials,
     metrics,
     url: `http://127.0.0.1:${port}`,
     close: () => (closing ??= close()),

@@ -127,6 +127,15 @@ describe('config: parseConfig', () => {
     );
   });
 
+  it('reads FEED_USER_EMAIL as the address users sign in with, and refuses what is not one', () => {
+    expect(parseConfig({ FEED_USER_EMAIL: ' Operator@Example.com ' }).FEED_USER_EMAIL).to.equal(
+      'operator@example.com',
+    );
+    expect(problems({ FEED_USER_EMAIL: 'operator' })).to.deep.equal([
+      'FEED_USER_EMAIL must be an email address',
+    ]);
+  });
+
   it('bounds QUOTE_INTERVAL_MS', () => {
     expect(problems({ QUOTE_INTERVAL_MS: '10' })[0]).to.match(/^QUOTE_INTERVAL_MS /);
     expect(parseConfig({ QUOTE_INTERVAL_MS: '1000' }).QUOTE_INTERVAL_MS).to.equal(1000);

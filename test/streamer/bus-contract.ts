@@ -1,5 +1,6 @@
 /** The semantics both market buses share, run against each implementation. */
 import { expect } from 'chai';
+import type { FeedCredentials } from '@app/common/market/feed-credentials';
 import { MAX_QUOTES_PER_BATCH, type TickBatch } from '@app/common/market/tick-batch';
 import type { MarketBus } from '../../streamer/src/bus/types.ts';
 import { sleep, waitFor } from './helpers.ts';
@@ -229,5 +230,36 @@ export function describeBusContract(setup: () => BusUnderTest): void {
     expect(await t.bus.getFeedState()).to.deep.equal(state);
     await sleep(250);
     expect(await t.bus.getFeedState(), 'a streamer that stopped reporting is not reported').to.equal(null);
+  });
+
+  it("hands the feed's credentials to a streamer that listens later, then each change and the clearing", async () => {
+    const token = (accessToken: string): FeedCredentials => ({
+      provider: 'kite',
+      accessToken,
+      expiresAt: Date.now() + 60_000,
+    });
+    await t.bus.setFeedCredentials(token('day-one'));
+    const seen: Array<string | null> = [];
+    const stop = t.bus.onFeedCredentials((c) => void seen.push(c?.accessToken ?? null));
+    await waitFor('the current credentials', () => seen.length === 1);
+    expect(seen).to.deep.equal(['day-one']);
+    await t.bus.setFeedCredentials(token('day-two'));
+    await waitFor('the new credentials', () => seen.length === 2);
+    await t.bus.setFeedCredentials(null);
+    await waitFor('the clearing', () => seen.length === 3);
+    expect(seen).to.deep.equal(['day-one', 'day-two', null]);
+    stop();
+    await t.bus.setFeedCredentials(token('day-three'));
+    await sleep(100);
+    expect(seen, 'nothing after unsubscribing').to.have.length(3);
+  });
+
+  it('keeps the credentials no longer than the token lives', async () => {
+    await t.bus.setFeedCredentials({ provider: 'kite', accessToken: 'short', expiresAt: Date.now() + 150 });
+    await sleep(250);
+    const seen: Array<string | null> = [];
+    t.bus.onFeedCredentials((c) => void seen.push(c?.accessToken ?? null));
+    await waitFor('the current credentials', () => seen.length === 1);
+    expect(seen, 'an expired token is not handed out').to.deep.equal([null]);
   });
 }

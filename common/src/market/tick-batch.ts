@@ -80,4 +80,9 @@ export const MARKET_KEYS = {
   leaderLock: 'market:streamer:leader',
   /** The streamer's feed state (`feed-state.ts`), rewritten while it runs, expiring when it stops. */
   feedState: 'market:feed:state',
+  /**
+   * The feed's credentials (`feed-credentials.ts`): a live broker token, expiring with it; a
+   * notice on the channel of the same name follows every change.
+   */
+  feedCredentials: 'market:feed:credentials',
 } as const;

@@ -82,6 +82,8 @@ async function connectSession(
     expiresAt: cmd.session.expiresAt,
     at: deps.now(),
   });
+  // The session is stored: the feed may take it (brokers/feed-credentials.ts), whatever the sync says.
+  void deps.events.publish({ type: 'brokers', userId: cmd.userId });
   return { accountId: account.id, sync: await syncAccount(deps, account) };
 }
 

@@ -18,6 +18,8 @@ export type Change =
    * execution's delivery status settled (`settled`).
    */
   | (UserChange & { type: 'executions'; fired?: ApiRuleExecution; settled?: ExecutionStatus })
+  /** An account connected to its broker (connected, reconnected) or deleted: the feed's token may change. */
+  | (UserChange & { type: 'brokers' })
   /** Notification endpoints: added, verified, deleted. */
   | (UserChange & { type: 'endpoints' })
   /** One session ended (`sessionId`: logout, a reused refresh token), or all of them (logout-all). */
@@ -34,7 +36,7 @@ export interface ExecutionStatus {
 /** Whether a change arrived from this instance (`local`) or another one. */
 export type ChangeOrigin = 'local' | 'remote';
 
-const TYPES = new Set<string>(['holdings', 'rules', 'executions', 'endpoints', 'sessions']);
+const TYPES = new Set<string>(['holdings', 'rules', 'executions', 'brokers', 'endpoints', 'sessions']);
 
 /** The changes of a message from another instance that look like changes (nothing else is trusted further). */
 export function parseChanges(value: unknown): Change[] {

@@ -35,6 +35,8 @@ export interface ChangeTargets {
   sessions: { ended(userId: string, sessionId: string): void; revoked(userId: string): void; clear(): void };
   /** The instruments each connected user's quotes carry (quote-fanout.ts). */
   watchers: { refresh(userId: string): void; refreshAll(): void };
+  /** The streaming feed's token, from the FEED_USER_EMAIL account (brokers/feed-credentials.ts). */
+  feedCredentials: { refresh(): void };
   /** The instruments the streamer polls, for the whole house. */
   watchSet: { userChanged(userId: string): void; rebuild(): void };
   sockets: LocalPushes;
@@ -69,6 +71,10 @@ export const CHANGE_CONSUMERS: { readonly [T in ChangeType]: Consumer<T> } = {
       to.sockets.emit(userId, 'alert', { execution: fired });
     }
     if (settled) to.sockets.emit(userId, 'execution:status', settled);
+  },
+  // Published once for the house by the instance it committed on (it publishes what the database holds).
+  brokers: (_change, to, origin) => {
+    if (origin === 'local') to.feedCredentials.refresh();
   },
   endpoints: ({ userId }, to) => to.sockets.emit(userId, 'endpoints:changed'),
   sessions: ({ userId, sessionId }, to) => {

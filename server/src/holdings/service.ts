@@ -134,6 +134,8 @@ export type HoldingsRemovalDeps = HoldingsDeps & Pick<AppDeps, 'redis' | 'log'>;
 interface Removed {
   count: number;
   rules?: string[];
+  /** A broker account went (the feed's token may have been its). */
+  account?: boolean;
 }
 
 /**
@@ -145,13 +147,14 @@ async function removeWithRules(
   userId: string,
   remove: (tx: Tx) => Promise<Removed>,
 ): Promise<number> {
-  const { count, rules } = await deps.db.transaction(async (tx) => {
+  const { count, rules, account } = await deps.db.transaction(async (tx) => {
     const removed = await remove(tx);
     const uncovered = removed.count > 0 ? await deleteUncoveredRules(tx, userId) : [];
-    return { count: removed.count, rules: [...(removed.rules ?? []), ...uncovered] };
+    return { ...removed, rules: [...(removed.rules ?? []), ...uncovered] };
   });
   void deps.events.publish([
     ...(count > 0 ? [{ type: 'holdings' as const, userId }] : []),
+    ...(account ? [{ type: 'brokers' as const, userId }] : []),
     ...(rules.length > 0 ? [{ type: 'rules' as const, userId }] : []),
   ]);
   return count;
@@ -199,6 +202,6 @@ export async function deleteBrokerAccount(
       .where(and(eq(brokerAccounts.id, accountId), eq(brokerAccounts.userId, userId)))
       .returning({ id: brokerAccounts.id });
     if (removed.length === 0) throw new NotFound('Broker account not found');
-    return { count: removed.length, rules: cascaded.map((r) => r.id) };
+    return { count: removed.length, rules: cascaded.map((r) => r.id), account: true };
   });
 }

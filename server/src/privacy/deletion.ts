@@ -43,6 +43,7 @@ export async function deleteAccount(
   void deps.events.publish([
     { type: 'rules', userId: user.id },
     { type: 'holdings', userId: user.id },
+    { type: 'brokers', userId: user.id },
   ]);
   deps.log.info({ userId: user.id }, 'account deleted');
   await sendLastEmail(deps, { userId: user.id, to: gone.email, name: gone.name });

@@ -3,6 +3,7 @@
  * are validated, serialised and delivered on a microtask (never inside `publishBatch`), each
  * subscriber getting the decoded copy, exactly as over Redis.
  */
+import type { FeedCredentials } from '@app/common/market/feed-credentials';
 import type { FeedState } from '@app/common/market/feed-state';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { pino, type Logger } from 'pino';
@@ -27,6 +28,10 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
   let attributes = noWatchAttributes();
   let closed = false;
   let feedState: { state: FeedState; expiresAt: number } | undefined;
+  let credentials: FeedCredentials | null = null;
+  const credentialListeners = new Set<(credentials: FeedCredentials | null) => void>();
+  const currentCredentials = () =>
+    credentials && credentials.expiresAt > Date.now() ? structuredClone(credentials) : null;
 
   const open = () => {
     if (closed) throw new BusClosedError();
@@ -100,9 +105,29 @@ export function createMemoryBus(log: Logger = pino({ level: 'silent' })): Market
       return feedState && feedState.expiresAt > Date.now() ? structuredClone(feedState.state) : null;
     },
 
+    async setFeedCredentials(next) {
+      open();
+      credentials = next && structuredClone(next);
+      queueMicrotask(() => {
+        for (const listener of [...credentialListeners]) listener(currentCredentials());
+      });
+    },
+
+    onFeedCredentials(listener) {
+      if (closed) return () => undefined;
+      credentialListeners.add(listener);
+      queueMicrotask(() => {
+        if (credentialListeners.has(listener)) listener(currentCredentials());
+      });
+      return () => {
+        credentialListeners.delete(listener);
+      };
+    },
+
     async close() {
       closed = true;
       handlers.clear();
+      credentialListeners.clear();
     },
   };
 }

@@ -5,7 +5,13 @@
  * separate subscriber connection is opened on the first `onBatch`;
  * ioredis re-subscribes it after a reconnect. Redis being down never throws at the process:
  * connection errors are logged, and calls made meanwhile reject.
+ *
+ * The feed's credentials sit in MARKET_KEYS.feedCredentials: Redis holds a live broker token
+ * there, in plain text, for the streamer that connects with it; the key expires with the token
+ * (its `expiresAt`), and a notice on the channel of the same name tells every streamer to read it
+ * again (the notice carries no token; a streamer started later reads the key).
  */
+import { feedCredentialsSchema, type FeedCredentials } from '@app/common/market/feed-credentials';
 import { feedStateSchema } from '@app/common/market/feed-state';
 import { instrumentKey, MARKET_KEYS } from '@app/common/market/tick-batch';
 import type { ChainableCommander } from 'ioredis';
@@ -58,10 +64,22 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
     receiving = next;
     for (const listener of [...receivingListeners]) listener(next);
   };
-  subscriber.on('close', () => setReceiving(false));
-  subscriber.on('ready', () => setReceiving(true));
+  const credentialListeners = new Set<(credentials: FeedCredentials | null) => void>();
+  let credentialsSubscribed: Promise<unknown> | undefined;
+  let lost = false;
+  subscriber.on('close', () => {
+    lost = true;
+    setReceiving(false);
+  });
+  subscriber.on('ready', () => {
+    setReceiving(true);
+    // A notice sent while the subscriber was away is lost: read the key again.
+    if (lost && credentialsSubscribed) void readCredentials([...credentialListeners]);
+    lost = false;
+  });
 
   subscriber.on('message', (channel: string, message: string) => {
+    if (channel === MARKET_KEYS.feedCredentials) return void readCredentials([...credentialListeners]);
     if (channel !== MARKET_KEYS.ticksChannel || handlers.size === 0) return;
     const batch = decodeBatch(message, log, rejectedOnArrival);
     if (batch) dispatchBatch(handlers, batch, log);
@@ -78,6 +96,27 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
       log.error({ err }, `market bus: ${wanted ? 'subscribe' : 'unsubscribe'} failed`);
       if (subscribed === wanted) subscribed = !wanted;
     });
+  }
+
+  /** Reads the current credentials and hands them to `listeners`; a failure is logged. */
+  async function readCredentials(listeners: Array<(credentials: FeedCredentials | null) => void>) {
+    let credentials: FeedCredentials | null = null;
+    try {
+      const raw = await commands.get(MARKET_KEYS.feedCredentials);
+      if (raw !== null) {
+        const parsed = feedCredentialsSchema.safeParse(JSON.parse(raw));
+        if (parsed.success) credentials = parsed.data;
+        else
+          log.warn(
+            { issues: parsed.error.issues.slice(0, 3) },
+            'market bus: feed credentials not understood',
+          );
+      }
+    } catch (err) {
+      log.error({ err }, 'market bus: feed credentials not read');
+      return;
+    }
+    for (const listener of listeners) if (credentialListeners.has(listener)) listener(credentials);
   }
 
   return {
@@ -154,8 +193,31 @@ export function createRedisBus(redisUrl: string, log: Logger): MarketBus {
       return null;
     },
 
+    async setFeedCredentials(credentials) {
+      const ttlMs = credentials ? credentials.expiresAt - Date.now() : 0;
+      const multi = commands.multi();
+      if (credentials && ttlMs > 0)
+        multi.set(MARKET_KEYS.feedCredentials, JSON.stringify(credentials), 'PX', Math.round(ttlMs));
+      else multi.del(MARKET_KEYS.feedCredentials);
+      await execOrThrow(multi.publish(MARKET_KEYS.feedCredentials, 'changed'));
+    },
+
+    onFeedCredentials(listener) {
+      credentialListeners.add(listener);
+      credentialsSubscribed ??= subscriber.subscribe(MARKET_KEYS.feedCredentials).catch((err: unknown) => {
+        log.error({ err }, 'market bus: subscribe to feed credentials failed');
+        credentialsSubscribed = undefined;
+      });
+      // Read once subscribed, so no change between the read and the subscription is missed.
+      void credentialsSubscribed.then(() => readCredentials([listener]));
+      return () => {
+        credentialListeners.delete(listener);
+      };
+    },
+
     async close() {
       handlers.clear();
+      credentialListeners.clear();
       receivingListeners.clear();
       await Promise.all([closeRedisConnection(commands, log), closeRedisConnection(subscriber, log)]);
     },

@@ -2,11 +2,12 @@
  * The market bus between the streamer and the servers: tick batches out, the watch set in. Two implementations with the same semantics:
  * Redis (scaled mode, `./redis.ts`) and in-process (embedded mode, `./memory.ts`).
  */
+import type { FeedCredentials } from '@app/common/market/feed-credentials';
 import type { FeedState } from '@app/common/market/feed-state';
 import type { TickBatch } from '@app/common/market/tick-batch';
 import type { WatchedInstrument } from '../providers/types.ts';
 
-export type { FeedState, WatchedInstrument };
+export type { FeedCredentials, FeedState, WatchedInstrument };
 
 /** Receives each valid tick batch; a throw or rejection is logged, never propagated. */
 export type BatchHandler = (batch: TickBatch) => void | Promise<void>;
@@ -49,6 +50,18 @@ export interface MarketBus {
   setFeedState(state: FeedState, ttlMs: number): Promise<void>;
   /** The feed state last published and not expired, or null (no streamer has reported). */
   getFeedState(): Promise<FeedState | null>;
+  /**
+   * Publishes the streaming feed's credentials (a server, from the `FEED_USER_EMAIL` user's
+   * connected account), or clears them (null: disconnected, expired, none). Kept until
+   * `expiresAt`, so a streamer started later reads the current ones.
+   */
+  setFeedCredentials(credentials: FeedCredentials | null): Promise<void>;
+  /**
+   * Calls `listener` with the current credentials (null: none), then each time they change
+   * (over Redis also after a reconnect, as changes may have been missed meanwhile). Returns the
+   * unsubscribe function.
+   */
+  onFeedCredentials(listener: (credentials: FeedCredentials | null) => void): () => void;
   /** Drops every handler and closes the connections. */
   close(): Promise<void>;
 }

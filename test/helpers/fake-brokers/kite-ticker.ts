@@ -68,6 +68,11 @@ export interface FakeKiteTicker {
   expireToken(): void;
   /** A fresh token, accepted from now on. */
   issueToken(): string;
+  /**
+   * Also accepts the tokens another fake issued (the fake Kite Connect's logins), as Kite's
+   * ticker takes any live session of the app, until `expireToken()` ends them too.
+   */
+  acceptIssued(issued: () => readonly string[]): void;
   /** Ends every socket and stops listening; `restart()` listens again on the same port. */
   kill(): Promise<void>;
   restart(): Promise<void>;
@@ -85,13 +90,21 @@ export async function startFakeKiteTicker(): Promise<FakeKiteTicker> {
   const rawSockets = new Set<Socket>();
   let nextToken = 1;
   let liveToken = `kitetoken${nextToken++}`;
+  let issuedElsewhere: () => readonly string[] = () => [];
+  const expired = new Set<string>();
+  const accepts = (token: string | null) =>
+    token !== null && (token === liveToken || (!expired.has(token) && issuedElsewhere().includes(token)));
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== '/instruments') return void res.writeHead(404).end();
+    const [scheme, pair] = (req.headers.authorization ?? '').split(' ');
+    const [key, token] = (pair ?? '').split(':');
     if (
       req.headers['x-kite-version'] !== '3' ||
-      req.headers.authorization !== `token ${fake.apiKey}:${liveToken}`
+      scheme !== 'token' ||
+      key !== fake.apiKey ||
+      !accepts(token ?? null)
     ) {
       res.writeHead(403, { 'Content-Type': 'application/json' });
       const message = 'Incorrect `api_key` or `access_token`.';
@@ -117,7 +130,7 @@ export async function startFakeKiteTicker(): Promise<FakeKiteTicker> {
       fake.upgrades.push(status);
       socket.end(answer);
     };
-    if (query.get('api_key') !== fake.apiKey || query.get('access_token') !== liveToken)
+    if (query.get('api_key') !== fake.apiKey || !accepts(query.get('access_token')))
       return refuse(403, FORBIDDEN);
     if (sockets.size >= 3) return refuse(429, TOO_MANY);
     fake.upgrades.push(101);
@@ -235,11 +248,15 @@ export async function startFakeKiteTicker(): Promise<FakeKiteTicker> {
     state: new Map(),
     muted: false,
     expireToken() {
+      for (const token of issuedElsewhere()) expired.add(token);
       liveToken = `expired-${liveToken}`;
       for (const ws of sockets.keys()) ws.close(1000);
     },
     issueToken() {
       return (liveToken = `kitetoken${nextToken++}`);
+    },
+    acceptIssued(issued) {
+      issuedElsewhere = issued;
     },
     kill,
     async restart() {

@@ -12,18 +12,21 @@ import { madeBefore } from '../../helpers/made-before.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import { rulesSuite } from '../rules/support.ts';
 
-export function kiteSuite(options: BootOptions = {}) {
+export function kiteSuite(suiteOptions: BootOptions | (() => BootOptions) = {}) {
   let started: FakeKite | undefined;
   let offsetMs = 0;
   const fake = madeBefore('the fake Kite', () => started);
   before(async () => {
     started = await startFakeKite();
   });
-  const { app, users } = rulesSuite(() => ({
-    ...options,
-    now: () => new Date(Date.now() + offsetMs),
-    env: { ...started!.env, ...options.env },
-  }));
+  const { app, users } = rulesSuite(() => {
+    const options = typeof suiteOptions === 'function' ? suiteOptions() : suiteOptions;
+    return {
+      ...options,
+      now: () => new Date(Date.now() + offsetMs),
+      env: { ...started!.env, ...options.env },
+    };
+  });
   before(() => {
     started!.script.redirectUrl = `${app.url}/api/brokers/callback/kite`;
   });

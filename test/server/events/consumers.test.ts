@@ -30,6 +30,7 @@ function recordingTargets() {
     },
     watchers: { refresh: note('watchers.refresh'), refreshAll: note('watchers.refreshAll') },
     watchSet: { userChanged: note('watchSet.diff'), rebuild: note('watchSet.rebuild') },
+    feedCredentials: { refresh: note('feedCredentials.refresh') },
     sockets: {
       emit: note('push'),
       disconnectUser: note('disconnect.user'),
@@ -113,6 +114,15 @@ describe('change feed: the consumer table', () => {
       'disconnect.user u2',
       'push u3 endpoints:changed',
     ]);
+  });
+
+  it("a broker connection's change republishes the feed's token once, where it committed", () => {
+    const here = recordingTargets();
+    applyChanges([{ type: 'brokers', userId: 'u1' }], here.targets, 'local');
+    expect(here.calls).to.deep.equal(['feedCredentials.refresh']);
+    const there = recordingTargets();
+    applyChanges([{ type: 'brokers', userId: 'u1' }], there.targets, 'remote');
+    expect(there.calls).to.deep.equal([]);
   });
 
   it('one change failing does not stop the rest of its message', () => {

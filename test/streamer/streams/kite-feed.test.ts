@@ -78,6 +78,34 @@ describe('streamer: QUOTE_PROVIDER=kite against the fake ticker', function () {
     }
   });
 
+  it("takes the operator account's token from the bus over the environment's, and ignores another broker's", async () => {
+    const bus = createMemoryBus();
+    await bus.replaceWatchSet([{ symbol: 'INFY', exchange: 'NSE', referencePrice: 1500 }]);
+    const expiresAt = Date.now() + 3_600_000;
+    const today = fake.issueToken();
+    // Another broker's session, and the environment's token of yesterday: neither is taken.
+    await bus.setFeedCredentials({ provider: 'upstox', accessToken: today, expiresAt });
+    const streamer = createConfiguredStreamer(
+      parseConfig({ ...kiteEnv(), KITE_ACCESS_TOKEN: 'yesterdays-token' }, 'streamer'),
+      { bus, log: captureLog().log },
+    );
+    streamer.start();
+    try {
+      await waitFor('the feed falling back: the environment token refused', async () => {
+        const state = await bus.getFeedState();
+        return state?.state === 'fallback' && /refused/.test(state.reason ?? '');
+      });
+      expect(fake.connections()).to.have.length(0);
+      await bus.setFeedCredentials({ provider: 'kite', accessToken: today, expiresAt });
+      await waitFor('INFY subscribed with the account token', () =>
+        fake.connections().some((c) => c.subscribed.has(408065)),
+      );
+    } finally {
+      await streamer.stop();
+      await bus.close();
+    }
+  });
+
   it('refuses Kite and Angel One without their API keys, with a sentence', () => {
     const bus = createMemoryBus();
     const { KITE_API_KEY: _key, ...noKey } = kiteEnv();
