@@ -39,9 +39,12 @@ try {
     try {
       const copy = readBhavcopy(name, await readInputFile(file));
       const stored = await database.db.transaction((tx) => storeBhavcopy(tx, copy));
+      const n = (count: number) => count.toLocaleString('en-IN');
       const unknown =
-        stored.unknown > 0 ? ` (${stored.unknown} rows for securities the master does not list)` : '';
-      console.log(`${name}: loaded ${stored.bars} bars for ${formatExDate(copy.date)}${unknown}`);
+        stored.unknown === 0
+          ? ''
+          : ` (${n(stored.unknown)} ${stored.unknown === 1 ? 'row' : 'rows'} for securities the master does not list)`;
+      console.log(`${name}: loaded ${n(stored.bars)} bars for ${formatExDate(copy.date)}${unknown}`);
     } catch (err) {
       if (!(err instanceof BhavcopyError)) throw err;
       refused += 1;
