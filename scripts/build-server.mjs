@@ -1,6 +1,6 @@
 /**
- * `npm run build:server`: compiles the server, the streamer and the two database CLIs the
- * production image offers (symbols:sync, corporate-actions:sync) into plain JavaScript under
+ * `npm run build:server`: compiles the server, the streamer and the database CLIs the
+ * production image offers (symbols:sync, corporate-actions:sync, bhavcopy:sync) into plain JavaScript under
  * dist/, so the image runs `node dist/server.js` with no TypeScript loader and only runtime
  * dependencies installed.
  *
@@ -25,6 +25,7 @@ const entryPoints = {
   streamer: 'streamer/src/main.ts',
   'symbols-sync': 'server/src/instruments/sync-cli.ts',
   'corporate-actions-sync': 'server/src/corporate-actions/sync-cli.ts',
+  'bhavcopy-sync': 'server/src/history/sync-cli.ts',
   'telegram-webhook': 'server/src/channels/telegram/webhook-cli.ts',
 };
 

@@ -8,3 +8,4 @@ export * from './schema/market.ts';
 export * from './schema/rules.ts';
 export * from './schema/deliveries.ts';
 export * from './schema/corporate-actions.ts';
+export * from './schema/history.ts';

@@ -4,6 +4,7 @@
  * file a run on the stand-in does not make.
  */
 import { bcFile } from './bc-file.ts';
+import { bseEq100719, nseCm01Apr2019 } from './bhavcopy.ts';
 import { consoleEquityLayout, dhanHoldings, growwStatementLayout, kiteHoldings } from './broker-files.ts';
 import { kiteGenerateSession, kiteHoldingsAnswer } from './kite-samples.ts';
 import {
@@ -49,6 +50,14 @@ export const STAND_INS: Record<string, StandIn> = {
   'data/symbolchange_2026-05-17.csv': { write: nseSymbolChanges, lost: "NSE's symbol changes" },
   'data/BSE_Equity_head60.csv': { write: bseScripList, lost: "BSE's scrip list" },
   'data/bc16122025_equity_rows.csv': { write: bcFile, lost: "NSE's bc file of 16 Dec 2025" },
+  'data/samples/bhavcopy/cm01APR2019bhav.csv': {
+    write: nseCm01Apr2019,
+    lost: "NSE's bhavcopy of 1 Apr 2019 beyond 11 of its rows",
+  },
+  'data/samples/bhavcopy/EQ100719.CSV': {
+    write: bseEq100719,
+    lost: "BSE's bhavcopy of 10 Jul 2019 beyond 7 of its rows",
+  },
   'data/samples/whatsapp/pywa_tests_data_updates_message_status.json': {
     write: whatsappStatuses,
     lost: "the recorded WhatsApp status webhooks' own fields",

@@ -1,18 +1,28 @@
 import Router from '@koa/router';
+import { marketBarsQuery } from '@app/common/api/market-bars';
 import { presentFeedState, type MarketFeedAnswer } from '@app/common/api/market-feed';
-import { requireUser } from '../../auth/require-user.ts';
+import { limitPerUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
+import { loadAdjustedBars } from '../../history/bars.ts';
 import { NotFound } from '../../http/errors.ts';
 import { ok } from '../../http/envelope.ts';
+import { validate, validated } from '../../http/validate.ts';
 import { loadPriceChart } from '../../market/chart.ts';
 
 /**
  * /market/chart/:exchange/:symbol: today's minute bars, or recent daily closes (rule in
- * market/chart.ts); /market/feed: where the quote feed stands, as the streamer last reported it.
+ * market/chart.ts); /market/bars?symbol=&exchange=&from=&to=: daily bars from the store, split-
+ * and bonus-adjusted (history/bars.ts, docs/history.md); /market/feed: where the quote feed
+ * stands, as the streamer last reported it.
  */
 export function marketRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/market' });
   router.use(requireUser(deps));
+  // Up to ten years a request: tighter than the reads limit every signed-in GET has.
+  const barsLimit = limitPerUser(deps, { name: 'market-bars', points: 60, durationSeconds: 60 });
+  router.get('/bars', barsLimit, validate('query', marketBarsQuery), async (ctx) => {
+    ok(ctx, await loadAdjustedBars(deps, validated(ctx, marketBarsQuery)));
+  });
   router.get('/chart/:exchange/:symbol', async (ctx) => {
     const exchange = String(ctx.params.exchange).toUpperCase();
     if (exchange !== 'NSE' && exchange !== 'BSE') throw new NotFound('Unknown exchange');
