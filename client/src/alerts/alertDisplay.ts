@@ -7,19 +7,10 @@ import { CORPORATE_ACTION_EXECUTION } from '@app/common/corporate-actions/descri
 import { formatIstDateTime } from '@app/common/format/ist';
 import { formatInr } from '@app/common/format/money';
 import type { AlertExecution } from '@app/common/realtime/events';
-import {
-  isProtectiveAlert,
-  PRICE_GUARD_EXECUTION,
-  REARM_EXECUTION,
-  triggerTypeLabel,
-} from '@app/common/rules/index';
+import { kindOf, PRICE_GUARD_EXECUTION, REARM_EXECUTION, triggerTypeLabel } from '@app/common/rules/index';
 
+/** Titles of what is not a kind of alert (kinds.ts gives each kind's `hitTitle`). */
 const TITLES: Record<string, string> = {
-  FIXED_STOP_LOSS: 'Stop loss hit',
-  TRAILING_STOP_LOSS: 'Trailing stop hit',
-  TAKE_PROFIT: 'Profit target reached',
-  PRICE_ABOVE: 'Price alert',
-  PRICE_BELOW: 'Price alert',
   // Corporate actions (execution_type CORPORATE_ACTION): levels adjusted, nothing fired.
   BONUS: 'Rules adjusted for a bonus',
   SPLIT: 'Rules adjusted for a split',
@@ -34,7 +25,7 @@ const TITLES: Record<string, string> = {
 export function alertTitle(triggerType: string, executionType?: string): string {
   if (executionType === REARM_EXECUTION) return 'Re-armed';
   if (executionType === PRICE_GUARD_EXECUTION) return 'Protected by Price Guard';
-  return TITLES[triggerType] ?? triggerTypeLabel(triggerType);
+  return kindOf(triggerType)?.hitTitle ?? TITLES[triggerType] ?? triggerTypeLabel(triggerType);
 }
 
 /** 'RELIANCE · Trailing stop hit'; a notice about no one instrument (a broker sync) its title alone. */
@@ -78,13 +69,7 @@ export function toastContent(execution: AlertExecution): ToastContent {
     // A sync is told in the app only by design: "not emailed" would read as a failure.
     inAppOnly: !sync && (execution.over_quota || execution.status === 'IN_APP_ONLY'),
     tone:
-      execution.execution_type !== 'ALERT'
-        ? 'notice'
-        : isProtectiveAlert(execution.trigger_type)
-          ? 'stop'
-          : execution.trigger_type === 'TAKE_PROFIT'
-            ? 'target'
-            : 'notice',
+      execution.execution_type !== 'ALERT' ? 'notice' : (kindOf(execution.trigger_type)?.tone ?? 'notice'),
   };
 }
 

@@ -10,6 +10,7 @@ import { decimalInput, storedAmount } from './numbers.ts';
 import { RULE_MESSAGES } from '../rules/messages.ts';
 import { MAX_DELIVERY_IDS } from '../rules/responses.ts';
 import { ENABLE_LEVELS } from '../rules/enabling.ts';
+import { TRIGGER_TYPE_MESSAGE } from '../rules/kinds.ts';
 import { DEFAULT_REARM_PERCENT, MAX_REARM_PERCENT, MIN_REARM_PERCENT, REARM_MODES } from '../rules/rearm.ts';
 import {
   ACTION_TYPES,
@@ -43,9 +44,7 @@ const ruleFields = z.object({
   rule_scope: ruleScope,
   target_account_id: z.uuid({ error: 'target_account_id must be an account id' }).nullable(),
   action_type: z.enum(ACTION_TYPES, { error: 'action_type must be ALERT or SELL' }),
-  trigger_type: z.enum(TRIGGER_TYPES, {
-    error: 'trigger_type must be FIXED_STOP_LOSS, TRAILING_STOP_LOSS or TAKE_PROFIT',
-  }),
+  trigger_type: z.enum(TRIGGER_TYPES, { error: TRIGGER_TYPE_MESSAGE }),
   trigger_value: storedAmount('Trigger value', RULE_MESSAGES.triggerValue),
   /** PRICE: the value is the level itself; PERCENT or ABSOLUTE (rupees) measure it from the reference. */
   value_type: z.enum(VALUE_TYPES, { error: 'value_type must be PRICE, PERCENT or ABSOLUTE' }),

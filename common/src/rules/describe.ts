@@ -1,13 +1,8 @@
 /** Rules and triggers in words: labels for lists and emails, the sentence of an execution. */
 import { formatInr } from '../format/money.ts';
-import type { AlertDirection, ExecutionTriggerType, TriggerType, ValueType } from './types.ts';
+import { EXECUTION_KINDS, kindOf, RULE_KINDS, type ExecutionTriggerType, type TriggerType } from './kinds.ts';
+import type { AlertDirection, ValueType } from './types.ts';
 import { VALUE_TYPE_TRAITS } from './value-types.ts';
-
-const TRIGGER_LABELS: Record<TriggerType, string> = {
-  FIXED_STOP_LOSS: 'Fixed stop loss',
-  TRAILING_STOP_LOSS: 'Trailing stop loss',
-  TAKE_PROFIT: 'Take profit',
-};
 
 /** 'Trailing stop loss 7%', 'Fixed stop loss ₹50.00', 'Take profit 10%', 'Fixed stop loss at ₹1,400.00'. */
 export function describeRule(rule: {
@@ -15,7 +10,7 @@ export function describeRule(rule: {
   trigger_value: number;
   value_type: ValueType;
 }) {
-  return `${TRIGGER_LABELS[rule.trigger_type]} ${VALUE_TYPE_TRAITS[rule.value_type].words(rule.trigger_value)}`;
+  return `${RULE_KINDS[rule.trigger_type].label} ${VALUE_TYPE_TRAITS[rule.value_type].words(rule.trigger_value)}`;
 }
 
 /** 'Price above ₹1,600.00'. */
@@ -28,55 +23,22 @@ export function triggerTypeLabel(type: string): string {
   return type.replace(/_/g, ' ');
 }
 
-const EXECUTION_KIND_LABELS: Record<ExecutionTriggerType, string> = {
-  ...TRIGGER_LABELS,
-  PRICE_ABOVE: 'Price above',
-  PRICE_BELOW: 'Price below',
-};
-
 /** What fired, in words, as History shows it: 'Fixed stop loss', 'Price above'. */
 export function executionKindLabel(type: string): string {
-  const known = EXECUTION_KIND_LABELS[type as ExecutionTriggerType] as string | undefined;
+  const known = kindOf(type)?.label;
   if (known) return known;
   const words = type.replace(/_/g, ' ').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const LEVEL_NAMES: Record<ExecutionTriggerType, string> = {
-  FIXED_STOP_LOSS: 'your stop loss at',
-  TRAILING_STOP_LOSS: 'your trailing stop at',
-  TAKE_PROFIT: 'your profit target at',
-  PRICE_ABOVE: 'your alert price of',
-  PRICE_BELOW: 'your alert price of',
-};
-
-const TITLE_NAMES: Record<ExecutionTriggerType, string> = {
-  FIXED_STOP_LOSS: 'stop loss',
-  TRAILING_STOP_LOSS: 'trailing stop',
-  TAKE_PROFIT: 'profit target',
-  PRICE_ABOVE: 'price alert',
-  PRICE_BELOW: 'price alert',
-};
-
 /** A fired alert in a few words, as a phone notification's title: 'INFY stop loss hit'. */
 export function firedTitle(symbol: string, triggerType: string): string {
-  const name = (TITLE_NAMES[triggerType as ExecutionTriggerType] as string | undefined) ?? 'alert';
+  const name = kindOf(triggerType)?.title ?? 'alert';
   return `${symbol} ${name} hit`;
 }
 
 /** How far past its level a price may fill before the alert says it gapped through: 1 %. */
 export const GAP_THROUGH_FRACTION = 0.01;
-
-const GAP_NAMES: Record<ExecutionTriggerType, string> = {
-  FIXED_STOP_LOSS: 'your stop loss',
-  TRAILING_STOP_LOSS: 'your trailing stop',
-  TAKE_PROFIT: 'your profit target',
-  PRICE_ABOVE: 'your alert price',
-  PRICE_BELOW: 'your alert price',
-};
-
-const fires = (triggerType: ExecutionTriggerType) =>
-  triggerType === 'TAKE_PROFIT' || triggerType === 'PRICE_ABOVE' ? 'above' : 'below';
 
 /**
  * True when the price that crossed is past the level by more than 1 %: the market opened (or
@@ -88,7 +50,9 @@ export function gappedThrough(input: {
   triggerPrice: number;
 }): boolean {
   const past =
-    fires(input.triggerType) === 'above' ? input.ltp - input.triggerPrice : input.triggerPrice - input.ltp;
+    EXECUTION_KINDS[input.triggerType].direction === 'above'
+      ? input.ltp - input.triggerPrice
+      : input.triggerPrice - input.ltp;
   return input.triggerPrice > 0 && past > input.triggerPrice * GAP_THROUGH_FRACTION;
 }
 
@@ -105,9 +69,21 @@ export function crossingMessage(input: {
   triggerPrice: number;
 }): string {
   if (gappedThrough(input))
-    return `${input.symbol} gapped through ${GAP_NAMES[input.triggerType]}: level ${formatInr(input.triggerPrice)}, price ${formatInr(input.ltp)}`;
-  const rose = fires(input.triggerType) === 'above';
+    return `${input.symbol} gapped through ${EXECUTION_KINDS[input.triggerType].yours}: level ${formatInr(input.triggerPrice)}, price ${formatInr(input.ltp)}`;
+  const rose = EXECUTION_KINDS[input.triggerType].direction === 'above';
   const moved = rose ? 'rose to' : 'fell to';
   const side = rose ? 'at or above' : 'at or below';
-  return `${input.symbol} ${moved} ${formatInr(input.ltp)}, ${side} ${LEVEL_NAMES[input.triggerType]} ${formatInr(input.triggerPrice)}`;
+  return `${input.symbol} ${moved} ${formatInr(input.ltp)}, ${side} ${EXECUTION_KINDS[input.triggerType].levelName} ${formatInr(input.triggerPrice)}`;
+}
+
+/**
+ * A rule's preview in the forms, around its level: 'Alert when the price falls to' ₹2,310.00
+ * '; this level rises as the price rises' (the note for a kind that trails).
+ */
+export function previewWords(triggerType: TriggerType): { lead: string; note: string } {
+  const kind = RULE_KINDS[triggerType];
+  return {
+    lead: `Alert when the price ${kind.direction === 'above' ? 'rises' : 'falls'} to`,
+    note: kind.trails ? '; this level rises as the price rises' : '',
+  };
 }

@@ -9,7 +9,8 @@
 import { formatInr } from '../format/money.ts';
 import { crossedLevelSentence } from './messages.ts';
 import { computeTriggerPrice, isCrossed } from './trigger.ts';
-import type { TriggerType, ValueType } from './types.ts';
+import { RULE_KINDS, type TriggerType } from './kinds.ts';
+import type { ValueType } from './types.ts';
 import { VALUE_TYPE_TRAITS } from './value-types.ts';
 
 /** `keep`: a fixed level stays where it is (the default); `from_price`: measured again from the current price. */
@@ -18,7 +19,7 @@ export type EnableLevel = (typeof ENABLE_LEVELS)[number];
 
 /** Whether enabling keeps the rule's level: every rule but a trailing stop, which follows a new peak. */
 export function keepsLevelOnEnable(triggerType: TriggerType): boolean {
-  return triggerType !== 'TRAILING_STOP_LOSS';
+  return !RULE_KINDS[triggerType].trails;
 }
 
 export interface EnablingRule {
@@ -63,7 +64,7 @@ export function enableQuestion(rule: EnablingRule): EnableQuestion | null {
     return { text: `${rule.symbol}: ${crossed} Edit it to enable it.`, movedLevel: null };
   }
   const words = VALUE_TYPE_TRAITS[rule.value_type].words(rule.trigger_value);
-  const side = rule.trigger_type === 'TAKE_PROFIT' ? 'above' : 'below';
+  const side = RULE_KINDS[rule.trigger_type].direction;
   return {
     text: `${rule.symbol}: ${crossed} Enable it at ${formatInr(movedLevel)} instead, ${words} ${side} the current price?`,
     movedLevel,

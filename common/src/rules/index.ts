@@ -1,5 +1,6 @@
 /** Rule math and validation shared by the client and the server (docs/exit-rules.md). */
 export * from './types.ts';
+export * from './kinds.ts';
 export * from './value-types.ts';
 export * from './trigger.ts';
 export * from './messages.ts';

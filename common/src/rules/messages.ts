@@ -1,6 +1,6 @@
 /** The rule texts of drafts, Save All and the server's refusals (docs/exit-rules.md). */
 import { formatInr } from '../format/money.ts';
-import type { TriggerType } from './types.ts';
+import { RULE_KINDS, type TriggerType } from './kinds.ts';
 
 /** Prices in messages are money, grouped the Indian way: ₹1,469.75 (issue #28). */
 export function formatBound(value: number): string {
@@ -34,20 +34,14 @@ export const SAVE_ALL_MESSAGES = {
   failed: 'Failed to save rules',
 } as const;
 
-const LEVEL_NAMES: Record<TriggerType, string> = {
-  FIXED_STOP_LOSS: 'stop loss',
-  TRAILING_STOP_LOSS: 'trailing stop',
-  TAKE_PROFIT: 'take profit',
-};
-
 /**
  * A level the price has already crossed: 'The stop loss level ₹412.50 is at or above the
  * current price ₹398.20; it would fire at once.'
  */
 export function crossedLevelSentence(triggerType: TriggerType, level: number, currentPrice: number): string {
-  const up = triggerType === 'TAKE_PROFIT';
+  const up = RULE_KINDS[triggerType].direction === 'above';
   return (
-    `The ${LEVEL_NAMES[triggerType]} level ${formatInr(level)} is at or ${up ? 'below' : 'above'} ` +
+    `The ${RULE_KINDS[triggerType].levelWord} level ${formatInr(level)} is at or ${up ? 'below' : 'above'} ` +
     `the current price ${formatInr(currentPrice)}; it would fire at once.`
   );
 }
@@ -57,7 +51,7 @@ export function crossedLevelSentence(triggerType: TriggerType, level: number, cu
  * above the current price ₹398.20; it would fire at once. Choose a lower level.'
  */
 export function firesAtOnceMessage(triggerType: TriggerType, level: number, currentPrice: number): string {
-  const up = triggerType === 'TAKE_PROFIT';
+  const up = RULE_KINDS[triggerType].direction === 'above';
   return `${crossedLevelSentence(triggerType, level, currentPrice)} Choose a ${up ? 'higher' : 'lower'} level.`;
 }
 

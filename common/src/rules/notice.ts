@@ -8,28 +8,7 @@
  * holds back profit targets and price alerts only.
  */
 import { formatInr } from '../format/money.ts';
-import type { ExecutionTriggerType } from './types.ts';
-
-/** The traits of each kind of alert a notice can be made of. */
-interface AlertKindTraits {
-  /** The side of the level the price crosses to fire. */
-  side: 'above' | 'below';
-  /** Protects money (a stop loss): emailed even over the monthly quota. */
-  protective: boolean;
-  /** One of them in a notice's sentence, and more than one. */
-  noun: [one: string, many: string];
-}
-
-const ALERT_KINDS: Record<ExecutionTriggerType, AlertKindTraits> = {
-  FIXED_STOP_LOSS: { side: 'below', protective: true, noun: ['stop', 'stops'] },
-  TRAILING_STOP_LOSS: { side: 'below', protective: true, noun: ['stop', 'stops'] },
-  TAKE_PROFIT: { side: 'above', protective: false, noun: ['profit target', 'profit targets'] },
-  PRICE_ABOVE: { side: 'above', protective: false, noun: ['price alert', 'price alerts'] },
-  PRICE_BELOW: { side: 'below', protective: false, noun: ['price alert', 'price alerts'] },
-};
-
-const traitsOf = (triggerType: string): AlertKindTraits | undefined =>
-  ALERT_KINDS[triggerType as ExecutionTriggerType];
+import { EXECUTION_KINDS, kindOf } from './kinds.ts';
 
 /**
  * Whether an execution tells its notice: the lead of several (or one alone, or a row older than
@@ -41,7 +20,7 @@ export function leadsItsNotice(execution: { id: string; notice_id: string | null
 
 /** True for the alerts that protect money (stop losses): never held back by the quota. */
 export function isProtectiveAlert(triggerType: string): boolean {
-  return traitsOf(triggerType)?.protective ?? false;
+  return kindOf(triggerType)?.protective ?? false;
 }
 
 /**
@@ -54,7 +33,7 @@ export function noticeKey(alert: {
   symbol: string;
   triggerType: string;
 }): string {
-  return `${alert.userId}|${alert.exchange}|${alert.symbol}|${traitsOf(alert.triggerType)?.side ?? alert.triggerType}`;
+  return `${alert.userId}|${alert.exchange}|${alert.symbol}|${kindOf(alert.triggerType)?.direction ?? alert.triggerType}`;
 }
 
 /** One position a notice names: the account ('Manual', 'Zerodha · Family'; null: a price alert). */
@@ -74,11 +53,11 @@ function listOf(items: readonly string[]): string {
 function whatFired(positions: readonly NoticePosition[]): string {
   const nouns = new Map<string, number>();
   for (const p of positions) {
-    const [one] = traitsOf(p.triggerType)?.noun ?? ['alert'];
+    const [one] = kindOf(p.triggerType)?.noun ?? ['alert'];
     nouns.set(one, (nouns.get(one) ?? 0) + 1);
   }
   const words = [...nouns].map(([one, n]) => {
-    const traits = Object.values(ALERT_KINDS).find((t) => t.noun[0] === one);
+    const traits = Object.values(EXECUTION_KINDS).find((t) => t.noun[0] === one);
     return n > 1 ? (traits?.noun[1] ?? `${one}s`) : one;
   });
   return `your ${listOf(words)}`;
@@ -95,7 +74,7 @@ export function noticeSentence(input: {
   ltp: number;
   positions: readonly NoticePosition[];
 }): string {
-  const side = traitsOf(input.positions[0]?.triggerType ?? '')?.side ?? 'below';
+  const side = kindOf(input.positions[0]?.triggerType ?? '')?.direction ?? 'below';
   const moved = `${input.symbol} ${side === 'above' ? 'rose' : 'fell'} to ${formatInr(input.ltp)}`;
   // The largest position first (a stable sort keeps equal ones in crossing order).
   const held = input.positions

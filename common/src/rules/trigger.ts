@@ -1,6 +1,7 @@
 /** Trigger math (docs/exit-rules.md, Meaning): pure, shared by the client and the engine. */
 import { round2 } from '../portfolio/position-math.ts';
-import type { AlertDirection, TriggerType, ValueType } from './types.ts';
+import { RULE_KINDS, type TriggerType } from './kinds.ts';
+import type { AlertDirection, ValueType } from './types.ts';
 import { VALUE_TYPE_TRAITS } from './value-types.ts';
 
 export interface TriggerInput {
@@ -15,14 +16,17 @@ export interface TriggerInput {
 }
 
 /**
- * The price at which a rule fires, rounded to 2 decimals: `v` itself for a price (`PRICE`);
- * fixed stop `ref × (1 − v/100)` or `ref − v`; trailing stop the same from the peak;
- * take profit `ref × (1 + v/100)` or `ref + v`.
+ * The price at which a rule fires, rounded to 2 decimals: the value type's formula
+ * (value-types.ts) from the reference, or from the peak for a kind that trails (kinds.ts),
+ * upwards for a kind that fires above: `v` itself for a price (`PRICE`); fixed stop
+ * `ref × (1 − v/100)` or `ref − v`; trailing stop the same from the peak; take profit
+ * `ref × (1 + v/100)` or `ref + v`.
  */
 export function computeTriggerPrice(input: TriggerInput): number {
   const { triggerType, valueType, triggerValue: v, referencePrice: ref } = input;
-  const base = triggerType === 'TRAILING_STOP_LOSS' ? (input.peakPrice ?? ref) : ref;
-  return VALUE_TYPE_TRAITS[valueType].level(v, base, triggerType === 'TAKE_PROFIT');
+  const kind = RULE_KINDS[triggerType];
+  const base = kind.trails ? (input.peakPrice ?? ref) : ref;
+  return VALUE_TYPE_TRAITS[valueType].level(v, base, kind.direction === 'above');
 }
 
 /** A trailing stop's peak after a new last traded price: it only rises. */
@@ -34,10 +38,10 @@ export function updateTrailingPeak(peak: number | null | undefined, ltp: number)
 export type Crossable =
   { triggerType: TriggerType; triggerPrice: number } | { direction: AlertDirection; price: number };
 
-/** Which way a crossable fires: stops when the price falls to it, the rest when it rises to it. */
+/** Which way a crossable fires: a price alert its own way, a rule its kind's (kinds.ts). */
 export function crossingDirection(rule: Crossable): AlertDirection {
   if ('direction' in rule) return rule.direction;
-  return rule.triggerType === 'TAKE_PROFIT' ? 'above' : 'below';
+  return RULE_KINDS[rule.triggerType].direction;
 }
 
 /**

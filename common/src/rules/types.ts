@@ -1,8 +1,8 @@
 /** The vocabulary of position rules and price alerts (docs/exit-rules.md). */
 import type { Exchange } from '../instruments/types.ts';
 
-export const TRIGGER_TYPES = ['FIXED_STOP_LOSS', 'TRAILING_STOP_LOSS', 'TAKE_PROFIT'] as const;
-export type TriggerType = (typeof TRIGGER_TYPES)[number];
+/** The kinds of rules and what each one is: kinds.ts. */
+export { TRIGGER_TYPES, type ExecutionTriggerType, type TriggerType } from './kinds.ts';
 
 /** `PRICE`: the value is the level itself; `PERCENT` and `ABSOLUTE` measure it from a price (value-types.ts). */
 export const VALUE_TYPES = ['PERCENT', 'ABSOLUTE', 'PRICE'] as const;
@@ -26,9 +26,6 @@ export type AlertDirection = (typeof ALERT_DIRECTIONS)[number];
 /** Which price a new rule's trigger is computed from: the latest quote (default) or the buy price. */
 export const REFERENCE_KINDS = ['current', 'buy_price'] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
-
-/** `trigger_type` of an execution: a rule's type, or a price alert's direction. */
-export type ExecutionTriggerType = TriggerType | 'PRICE_ABOVE' | 'PRICE_BELOW';
 
 export const SUBSCRIPTION_TIERS = ['basic', 'advanced'] as const;
 export type SubscriptionTier = (typeof SUBSCRIPTION_TIERS)[number];

@@ -5,11 +5,16 @@
  */
 import { formatInr } from '../format/money.ts';
 import { round2 } from '../portfolio/position-math.ts';
-import type { TriggerType, ValueType } from './types.ts';
+import { RULE_KINDS, type TriggerType } from './kinds.ts';
+import type { ValueType } from './types.ts';
 
 export interface ValueTypeTraits {
   /** The trigger level from the value, measured from `base` (the reference or the peak), `up` for a target. */
   level: (value: number, base: number, up: boolean) => number;
+  /** The same level before rounding to the paisa (the engine rounds a batch of peaks in numbers). */
+  unrounded: (value: number, base: number, up: boolean) => number;
+  /** Its code in two bits of an engine slot's flags (1 to 3; 0 is a price alert, which has none). */
+  code: number;
   /** May a trailing stop use it? A price is a fixed level: it cannot follow a peak. */
   trails: boolean;
   /** Does a bonus or split divide the value (rupees do, a percent does not)? */
@@ -23,34 +28,43 @@ export interface ValueTypeTraits {
   fieldLabel: string;
 }
 
+/** An entry's level: its unrounded formula, to the paisa. */
+const rounded = (t: Omit<ValueTypeTraits, 'level'>): ValueTypeTraits => ({
+  ...t,
+  level: (value, base, up) => round2(t.unrounded(value, base, up)),
+});
+
 export const VALUE_TYPE_TRAITS: Readonly<Record<ValueType, ValueTypeTraits>> = Object.freeze({
-  PRICE: {
-    level: (value) => round2(value),
+  PRICE: rounded({
+    unrounded: (value) => value,
+    code: 3,
     trails: false,
     dividedByCorporateAction: true,
     words: (value) => `at ${formatInr(value)}`,
     choice: 'Price (₹)',
     shortChoice: 'At ₹',
     fieldLabel: 'Trigger price',
-  },
-  PERCENT: {
-    level: (value, base, up) => round2(base * (up ? 1 + value / 100 : 1 - value / 100)),
+  }),
+  PERCENT: rounded({
+    unrounded: (value, base, up) => base * (up ? 1 + value / 100 : 1 - value / 100),
+    code: 1,
     trails: true,
     dividedByCorporateAction: false,
     words: (value) => `${Number(value.toFixed(4))}%`,
     choice: 'Percent (%)',
     shortChoice: '%',
     fieldLabel: 'Trigger value',
-  },
-  ABSOLUTE: {
-    level: (value, base, up) => round2(up ? base + value : base - value),
+  }),
+  ABSOLUTE: rounded({
+    unrounded: (value, base, up) => (up ? base + value : base - value),
+    code: 2,
     trails: true,
     dividedByCorporateAction: true,
     words: (value) => formatInr(value),
     choice: 'Rupees from price (₹)',
     shortChoice: '₹ away',
     fieldLabel: 'Trigger value',
-  },
+  }),
 });
 
 /** The unit choices in the order the forms offer them: the price itself first. */
@@ -63,7 +77,7 @@ export const VALUE_TYPES_DIVIDED_BY_ACTIONS: readonly ValueType[] = Object.freez
 
 /** Whether this trigger type may be set with this value type (a trailing stop cannot be a price). */
 export function valueTypeFits(triggerType: TriggerType, valueType: ValueType): boolean {
-  return triggerType !== 'TRAILING_STOP_LOSS' || VALUE_TYPE_TRAITS[valueType].trails;
+  return !RULE_KINDS[triggerType].trails || VALUE_TYPE_TRAITS[valueType].trails;
 }
 
 /** Why a trailing stop cannot be set at a price. */

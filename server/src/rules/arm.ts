@@ -9,6 +9,7 @@ import {
   noPriceDataMessage,
   notHeldInAccountMessage,
   notHeldMessage,
+  RULE_KINDS,
   saveAllMessage,
   validateRuleDraft,
   type ReferenceKind,
@@ -165,7 +166,7 @@ export function armRule(req: ArmRequest, book: HoldingsBook, quotes: Map<string,
   return {
     ok: true,
     referencePrice,
-    peakPrice: req.triggerType === 'TRAILING_STOP_LOSS' ? referencePrice : null,
+    peakPrice: RULE_KINDS[req.triggerType].trails ? referencePrice : null,
     computedTriggerPrice: check.triggerPrice,
     currentPrice: quote.ltp,
   };

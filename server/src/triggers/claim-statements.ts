@@ -7,13 +7,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { accountDisplayName } from '@app/common/holdings/upload-preview';
 import type { Channel } from '@app/common/notifications/channels';
-import type { SubscriptionTier } from '@app/common/rules/index';
+import { RULE_KINDS, type SubscriptionTier, type TriggerType } from '@app/common/rules/index';
 import { limitedUsers, monthCountsSql } from '../executions/quota.ts';
 import { insertOutboxSql, type NewDelivery } from '../notifications/outbox-rows.ts';
 import { recipientsByUser, recipientsSql, type Recipient } from '../notifications/recipients.ts';
 import type { ExecutionRow } from '../executions/history.ts';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Tx } from '../db/client.ts';
+import { rearmPriceSql } from './kind-sql.ts';
 import { versionSql } from './load.ts';
 import { trailingLevel, type Crossing } from './rule-index.ts';
 
@@ -29,7 +30,7 @@ const byId = (a: Crossing, b: Crossing) => (a.entry.id < b.entry.id ? -1 : a.ent
 /**
  * Claims the chunk's rules (in id order): `id, target_account_id, waits, rule_name` of the claimed
  * ones. An after_recovery rule is left waiting at its re-arm price: rearm_percent above a stop's
- * level, below a take-profit's (common/rules/rearm.ts rearmPrice).
+ * level, below a take-profit's (common/rules/rearm.ts rearmPrice, in SQL by kind-sql.ts).
  */
 function claimRulesSql(crossings: Crossing[]): SQL {
   const sorted = [...crossings].sort(byId);
@@ -37,9 +38,7 @@ function claimRulesSql(crossings: Crossing[]): SQL {
   return sql`update position_rules as r
         set is_active = false, execution_count = r.execution_count + 1, last_triggered_at = now(),
             updated_at = now(), peak_price = coalesce(c.peak, r.peak_price), computed_trigger_price = c.level,
-            rearm_at = case when r.rearm = 'after_recovery' then round(c.level * case
-              when r.trigger_type = 'TAKE_PROFIT' then 1 - r.rearm_percent / 100
-              else 1 + r.rearm_percent / 100 end, 2) end
+            rearm_at = case when r.rearm = 'after_recovery' then ${rearmPriceSql(sql`r.trigger_type`, sql`c.level`, sql`r.rearm_percent`)} end
         from unnest(${ids}::uuid[], ${pgArray(sorted.map((c) => c.entry.version))}::numeric[],
                     ${pgArray(sorted.map((c) => c.entry.peak))}::numeric[],
                     ${pgArray(sorted.map((c) => c.entry.price))}::numeric[]) as c(id, version, peak, level)
@@ -50,7 +49,7 @@ function claimRulesSql(crossings: Crossing[]): SQL {
 /** The level a rule re-armed at `ltp` watches: a trailing stop's from its fresh peak; others keep theirs. */
 function rearmedLevel(c: Crossing): number | null {
   const e = c.entry;
-  return e.triggerType === 'TRAILING_STOP_LOSS'
+  return RULE_KINDS[e.triggerType as TriggerType].trails
     ? trailingLevel({ valueType: e.valueType, value: e.value, peak: c.ltp })
     : null;
 }

@@ -1,7 +1,7 @@
 /** Loads active rules and price alerts as index entries: all of them at start, or one user's. */
 import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey } from '@app/common/market/tick-batch';
-import type { TriggerType, ValueType } from '@app/common/rules/index';
+import { priceAlertKind, RULE_KINDS, type TriggerType, type ValueType } from '@app/common/rules/index';
 import { sql, type SQL } from 'drizzle-orm';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor } from '../db/client.ts';
@@ -48,12 +48,11 @@ interface AlertRow {
  * watches its re-arm price the other way (a stop's recovery upwards, a take-profit's fall back).
  */
 export function ruleEntry(r: RuleRow): WatchEntry {
-  const takeProfit = r.trigger_type === 'TAKE_PROFIT';
   if (r.rearm_at !== null) {
     return {
       ...armedEntry(r),
       kind: 'rearm',
-      direction: takeProfit ? 'below' : 'above',
+      direction: RULE_KINDS[r.trigger_type].direction === 'above' ? 'below' : 'above',
       price: Number(r.rearm_at),
       peak: null,
     };
@@ -62,7 +61,7 @@ export function ruleEntry(r: RuleRow): WatchEntry {
 }
 
 function armedEntry(r: RuleRow): WatchEntry {
-  const trailing = r.trigger_type === 'TRAILING_STOP_LOSS';
+  const kind = RULE_KINDS[r.trigger_type];
   return {
     kind: 'rule',
     id: r.id,
@@ -71,11 +70,11 @@ function armedEntry(r: RuleRow): WatchEntry {
     symbol: r.symbol,
     exchange: r.exchange,
     triggerType: r.trigger_type,
-    direction: r.trigger_type === 'TAKE_PROFIT' ? 'above' : 'below',
+    direction: kind.direction,
     price: Number(r.computed_trigger_price),
     valueType: r.value_type,
     value: Number(r.trigger_value),
-    peak: trailing ? Number(r.peak_price ?? r.reference_price) : null,
+    peak: kind.trails ? Number(r.peak_price ?? r.reference_price) : null,
     version: Number(r.version),
     claiming: false,
   };
@@ -89,7 +88,7 @@ function alertEntry(r: AlertRow): WatchEntry {
     key: instrumentKey(r.exchange, r.symbol),
     symbol: r.symbol,
     exchange: r.exchange,
-    triggerType: r.direction === 'above' ? 'PRICE_ABOVE' : 'PRICE_BELOW',
+    triggerType: priceAlertKind(r.direction),
     direction: r.direction,
     price: Number(r.price),
     valueType: null,

@@ -9,6 +9,7 @@ import type { Exchange } from '@app/common/instruments/types';
 import type { Quote } from '@app/common/market/tick-batch';
 import {
   computeTriggerPrice,
+  RULE_KINDS,
   VALUE_TYPE_TRAITS,
   type AlertDirection,
   type ExecutionTriggerType,
@@ -22,6 +23,7 @@ import {
   RuleStore,
   TRIGGER_CODES,
   TRIGGER_OF_CODE,
+  trailsOf,
   triggerCodeOf,
   valueTypeOf,
   watchesBelow,
@@ -272,11 +274,7 @@ export class RuleIndex {
     if (inst.below.n + inst.above.n === 0) this.instrumentsWatched += 1;
     s.instrumentOf[slot] = ordinal;
     // NaN is under no price: only trailing stops have a peak to raise.
-    s.position[slot] = group.push(
-      slot,
-      level,
-      code === TRIGGER_CODES.TRAILING_STOP_LOSS && !rearming ? (peak ?? NaN) : NaN,
-    );
+    s.position[slot] = group.push(slot, level, armedTrailing(s.flags[slot]!) ? (peak ?? NaN) : NaN);
     if (e.kind === 'alert') this.alerts += 1;
   }
 
@@ -288,7 +286,7 @@ export class RuleIndex {
     const moved = group.removeAt(s.position[slot]!);
     if (moved >= 0) s.position[moved] = s.position[slot]!;
     if (inst.below.n + inst.above.n === 0) this.instrumentsWatched -= 1;
-    if (code === TRIGGER_CODES.PRICE_ABOVE || code === TRIGGER_CODES.PRICE_BELOW) this.alerts -= 1;
+    if (!(TRIGGER_OF_CODE[code]! in RULE_KINDS)) this.alerts -= 1;
     s.release(slot);
   }
 
@@ -311,7 +309,7 @@ export class RuleIndex {
     const below = watchesBelow(f);
     const group = below ? inst.below : inst.above;
     const position = s.position[slot]!;
-    const alert = code === TRIGGER_CODES.PRICE_ABOVE || code === TRIGGER_CODES.PRICE_BELOW;
+    const alert = !(TRIGGER_OF_CODE[code]! in RULE_KINDS);
     const peak = armedTrailing(f) ? inst.below.peaks![position]! : NaN;
     return {
       kind: alert ? 'alert' : (f & REARMING) !== 0 ? 'rearm' : 'rule',
@@ -333,8 +331,7 @@ export class RuleIndex {
 }
 
 /** An armed trailing stop: the one kind of slot with a peak (in its instrument's `below` group). */
-const armedTrailing = (flags: number) =>
-  triggerCodeOf(flags) === TRIGGER_CODES.TRAILING_STOP_LOSS && (flags & REARMING) === 0;
+const armedTrailing = (flags: number) => trailsOf(flags) && (flags & REARMING) === 0;
 
 interface Previous {
   version: number;
@@ -349,9 +346,10 @@ interface Previous {
  */
 export function trailingLevel(e: { valueType: ValueType | null; value: number; peak: number }): number {
   const valueType = e.valueType ?? 'PERCENT';
+  const traits = VALUE_TYPE_TRAITS[valueType];
   // A price is a fixed level (the API refuses a trailing stop at a price): it follows no peak.
-  if (!VALUE_TYPE_TRAITS[valueType].trails) return VALUE_TYPE_TRAITS[valueType].level(e.value, e.peak, false);
-  const raw = valueType === 'ABSOLUTE' ? e.peak - e.value : e.peak * (1 - e.value / 100);
+  if (!traits.trails) return traits.level(e.value, e.peak, false);
+  const raw = traits.unrounded(e.value, e.peak, false);
   const cents = raw * 100;
   const fraction = Math.abs(cents - Math.trunc(cents));
   if (Math.abs(cents) < 1e9 && Math.abs(fraction - 0.5) > 1e-6) return Math.round(cents) / 100;

@@ -7,29 +7,47 @@
  * let a batch skip the instrument when its price cannot cross anything or raise any peak.
  */
 import type { Exchange } from '@app/common/instruments/types';
+import {
+  EXECUTION_KINDS,
+  RULE_KINDS,
+  VALUE_TYPE_TRAITS,
+  type ExecutionTriggerType,
+  type TriggerType,
+  type ValueType,
+} from '@app/common/rules/index';
 import { formatUuid, hashWords } from './uuid-words.ts';
 
 export { parseUuid } from './uuid-words.ts';
 
-/** Trigger codes in the low three bits of a slot's flags (0: the slot is free). */
-export const TRIGGER_CODES = {
-  FIXED_STOP_LOSS: 1,
-  TRAILING_STOP_LOSS: 2,
-  TAKE_PROFIT: 3,
-  PRICE_ABOVE: 4,
-  PRICE_BELOW: 5,
-} as const;
-export type TriggerCode = (typeof TRIGGER_CODES)[keyof typeof TRIGGER_CODES];
-export const TRIGGER_OF_CODE = [
-  '',
-  'FIXED_STOP_LOSS',
-  'TRAILING_STOP_LOSS',
-  'TAKE_PROFIT',
-  'PRICE_ABOVE',
-  'PRICE_BELOW',
-] as const;
-/** Value-type codes in two bits of a slot's flags (0: a price alert, which has none). */
-export const VALUE_TYPES = [null, 'PERCENT', 'ABSOLUTE', 'PRICE'] as const;
+/** Trigger codes in the low three bits of a slot's flags, each kind's own (common/rules/kinds.ts; 0: the slot is free). */
+export const TRIGGER_CODES: Readonly<Record<ExecutionTriggerType, number>> = Object.freeze(
+  Object.fromEntries(Object.entries(EXECUTION_KINDS).map(([kind, traits]) => [kind, traits.code])) as Record<
+    ExecutionTriggerType,
+    number
+  >,
+);
+/** The kind of each code (empty where no kind has it). */
+export const TRIGGER_OF_CODE: readonly (ExecutionTriggerType | '')[] = Object.freeze(
+  Object.entries(TRIGGER_CODES).reduce<(ExecutionTriggerType | '')[]>(
+    (codes, [kind, code]) => Object.assign(codes, { [code]: kind }),
+    Array<ExecutionTriggerType | ''>(8).fill(''),
+  ),
+);
+/** Whether a code's kind fires when the price falls to its level (a stop, a below-alert). */
+const BELOW_OF_CODE: readonly boolean[] = Object.freeze(
+  TRIGGER_OF_CODE.map((kind) => kind !== '' && EXECUTION_KINDS[kind].direction === 'below'),
+);
+/** Whether a code's kind trails a peak (a trailing stop). */
+const TRAILS_OF_CODE: readonly boolean[] = Object.freeze(
+  TRIGGER_OF_CODE.map((kind) => kind !== '' && kind in RULE_KINDS && RULE_KINDS[kind as TriggerType].trails),
+);
+/** Value-type codes in two bits of a slot's flags, each value type's own (0: a price alert, which has none). */
+const VALUE_TYPES: readonly (ValueType | null)[] = Object.freeze(
+  Object.entries(VALUE_TYPE_TRAITS).reduce<(ValueType | null)[]>(
+    (codes, [valueType, traits]) => Object.assign(codes, { [traits.code]: valueType }),
+    [null, null, null, null],
+  ),
+);
 const TRIGGER_MASK = 0b111;
 const VALUE_SHIFT = 3;
 export const CLAIMING = 0b100000;
@@ -40,10 +58,10 @@ export const CLAIMING = 0b100000;
 export const REARMING = 0b1000000;
 
 /** Stops and below-alerts fire when the price falls to the level; the rest when it rises to it. */
-export const firesBelow = (code: number) =>
-  code === TRIGGER_CODES.FIXED_STOP_LOSS ||
-  code === TRIGGER_CODES.TRAILING_STOP_LOSS ||
-  code === TRIGGER_CODES.PRICE_BELOW;
+export const firesBelow = (code: number) => BELOW_OF_CODE[code] === true;
+
+/** Whether a slot's kind trails a peak. */
+export const trailsOf = (flags: number) => TRAILS_OF_CODE[flags & TRIGGER_MASK] === true;
 
 /** Whether a slot with these flags watches for the price to fall to its level (its `below` group). */
 export const watchesBelow = (flags: number) =>
@@ -293,5 +311,5 @@ function tableSizeFor(capacity: number): number {
 
 export const triggerCodeOf = (flags: number) => flags & TRIGGER_MASK;
 export const valueTypeOf = (flags: number) => VALUE_TYPES[(flags >> VALUE_SHIFT) & 0b11]!;
-export const packFlags = (trigger: TriggerCode, valueType: (typeof VALUE_TYPES)[number]) =>
-  trigger | (VALUE_TYPES.indexOf(valueType) << VALUE_SHIFT);
+export const packFlags = (trigger: number, valueType: ValueType | null) =>
+  trigger | ((valueType === null ? 0 : VALUE_TYPE_TRAITS[valueType].code) << VALUE_SHIFT);

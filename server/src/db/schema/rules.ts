@@ -1,4 +1,5 @@
 /** Exit rules, one-off price alerts, and the History of what fired. */
+import { TRIGGER_TYPES, VALUE_TYPES } from '@app/common/rules/types';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { id, createdAt, updatedAt, money, tstz, instrument } from './columns.ts';
@@ -15,11 +16,9 @@ export const positionRules = pgTable(
     ruleScope: text('rule_scope', { enum: ['all_holdings', 'specific_account'] }).notNull(),
     targetAccountId: uuid('target_account_id').references(() => brokerAccounts.id, { onDelete: 'cascade' }),
     actionType: text('action_type', { enum: ['ALERT', 'SELL'] }).notNull(),
-    triggerType: text('trigger_type', {
-      enum: ['FIXED_STOP_LOSS', 'TRAILING_STOP_LOSS', 'TAKE_PROFIT'],
-    }).notNull(),
+    triggerType: text('trigger_type', { enum: TRIGGER_TYPES }).notNull(),
     triggerValue: money('trigger_value').notNull(),
-    valueType: text('value_type', { enum: ['PERCENT', 'ABSOLUTE', 'PRICE'] }).notNull(),
+    valueType: text('value_type', { enum: VALUE_TYPES }).notNull(),
     /** What the trigger is measured from on every (re-)arming: the latest quote or the buy price. */
     reference: text('reference', { enum: ['current', 'buy_price'] })
       .notNull()

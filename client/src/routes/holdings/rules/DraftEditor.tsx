@@ -1,5 +1,5 @@
 import { formatInr } from '@app/common/format/money';
-import { fittingValueType, type TriggerType } from '@app/common/rules/index';
+import { fittingValueType, previewWords, type TriggerType } from '@app/common/rules/index';
 import { useId } from 'react';
 import { ErrorBox } from '../../../components/ErrorBox.tsx';
 import type { DraftState, DraftStore } from './draftStore.ts';
@@ -19,9 +19,8 @@ interface DraftEditorProps {
 
 /** What the draft would do, in words, at the live price. */
 function previewText(triggerType: TriggerType, price: string): string {
-  if (triggerType === 'TAKE_PROFIT') return `Alert when the price rises to ${price}`;
-  if (triggerType === 'FIXED_STOP_LOSS') return `Alert when the price falls to ${price}`;
-  return `Alert when the price falls to ${price}; this level rises as the price rises`;
+  const words = previewWords(triggerType);
+  return `${words.lead} ${price}${words.note}`;
 }
 
 /**

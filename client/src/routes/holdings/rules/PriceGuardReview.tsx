@@ -1,5 +1,5 @@
 import { formatInr } from '@app/common/format/money';
-import { distanceToLevel } from '@app/common/rules/index';
+import { distanceToLevel, PRICE_GUARD_RULE } from '@app/common/rules/index';
 import { useMemo, useState } from 'react';
 import { ErrorBox } from '../../../components/ErrorBox.tsx';
 import { Modal } from '../../../components/Modal.tsx';
@@ -100,7 +100,7 @@ export default function PriceGuardReview({
               {ready.map((t) => {
                 const key = draftKey(t);
                 const distance = distanceToLevel(
-                  { triggerType: 'TRAILING_STOP_LOSS', triggerPrice: t.level },
+                  { triggerType: PRICE_GUARD_RULE.trigger_type, triggerPrice: t.level },
                   t.price,
                 );
                 return (

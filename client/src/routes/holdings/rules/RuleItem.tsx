@@ -2,7 +2,7 @@ import type { ApiPositionRule } from '@app/common/api/rules';
 import { formatIstDateTime } from '@app/common/format/ist';
 import { formatInr } from '@app/common/format/money';
 import { instrumentKey } from '@app/common/market/tick-batch';
-import { describeRule, isGeneratedName } from '@app/common/rules/index';
+import { describeRule, isGeneratedName, RULE_KINDS } from '@app/common/rules/index';
 import { useQuote } from '../../../live/hooks.ts';
 import { AdjustmentNote } from './AdjustmentNote.tsx';
 import { LiveNumber } from '../table/LiveNumber.tsx';
@@ -35,7 +35,7 @@ export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) 
   );
   const actions = useRuleActions(rule, onChanged);
   const description = describeRule(rule);
-  const trailing = rule.trigger_type === 'TRAILING_STOP_LOSS';
+  const trailing = RULE_KINDS[rule.trigger_type].trails;
 
   return (
     <li className="rule-item" data-status={rule.status} data-rule-id={rule.id}>

@@ -8,6 +8,7 @@ import {
   MAX_REARM_PERCENT,
   MIN_REARM_PERCENT,
   sanitizeTriggerInput,
+  TRIGGER_CHOICES,
   VALUE_TYPE_CHOICES,
   VALUE_TYPE_TRAITS,
   valueTypeFits,
@@ -17,7 +18,6 @@ import {
 } from '@app/common/rules/index';
 import { AccountOptions } from '../AccountOptions.tsx';
 import type { AccountOption } from '../holdingsView.ts';
-import { TRIGGER_CHOICES } from './ruleView.ts';
 
 /** The rule's name (the server keeps up to 100 characters); it takes the focus. */
 export function RuleNameField({

@@ -11,16 +11,9 @@ import type { Exchange } from '@app/common/instruments/types';
 import {
   computeTriggerPrice,
   distanceToLevel,
+  RULE_KINDS,
   updateTrailingPeak,
-  type TriggerType,
 } from '@app/common/rules/index';
-
-/** The trigger types, as the rule forms offer them. */
-export const TRIGGER_CHOICES: readonly { value: TriggerType; label: string }[] = [
-  { value: 'TRAILING_STOP_LOSS', label: 'Trailing stop loss' },
-  { value: 'FIXED_STOP_LOSS', label: 'Fixed stop loss' },
-  { value: 'TAKE_PROFIT', label: 'Take profit' },
-];
 
 /** The status words (docs/exit-rules.md): Triggered is shown in orange. */
 export const STATUS_LABELS: Record<RuleStatus, string> = {
@@ -81,7 +74,7 @@ export function liveLevels(
   pushed: PushedLevel | undefined,
   ltp: number | null | undefined,
 ): LiveLevels {
-  if (rule.status !== 'ACTIVE' || rule.trigger_type !== 'TRAILING_STOP_LOSS') {
+  if (rule.status !== 'ACTIVE' || !RULE_KINDS[rule.trigger_type].trails) {
     return { peak: rule.peak_price, trigger: rule.computed_trigger_price };
   }
   let peak = rule.peak_price ?? rule.reference_price;

@@ -3,7 +3,7 @@ import type { ApiNotificationEndpoint } from '@app/common/endpoints/validation';
 import { formatInr } from '@app/common/format/money';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
-import { RULE_MESSAGES } from '@app/common/rules/index';
+import { previewWords, RULE_MESSAGES } from '@app/common/rules/index';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { api, isAbortError } from '../../../../api/client.ts';
@@ -171,9 +171,8 @@ export default function QuickRuleDialog({
             <span className="text-muted">Type the price at which to alert you.</span>
           ) : preview.ok ? (
             <>
-              Alert when the price {form.trigger_type === 'TAKE_PROFIT' ? 'rises' : 'falls'} to{' '}
-              <strong>{formatInr(preview.triggerPrice)}</strong>
-              {form.trigger_type === 'TRAILING_STOP_LOSS' ? '; this level rises as the price rises' : ''}
+              {previewWords(form.trigger_type).lead} <strong>{formatInr(preview.triggerPrice)}</strong>
+              {previewWords(form.trigger_type).note}
             </>
           ) : preview.problem === 'price' ? (
             <span className="text-muted">The level is set from the next price when you create the rule.</span>

@@ -1,9 +1,14 @@
 import { formatInr } from '@app/common/format/money';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
-import { describeRule, fittingValueType, RULE_MESSAGES, type TriggerType } from '@app/common/rules/index';
+import {
+  describeRule,
+  fittingValueType,
+  RULE_KINDS,
+  RULE_MESSAGES,
+  TRIGGER_CHOICES,
+} from '@app/common/rules/index';
 import { useId } from 'react';
-import { TRIGGER_CHOICES } from '../ruleView.ts';
 import {
   RearmField,
   RuleNameField,
@@ -14,13 +19,6 @@ import {
 import { wizardPreview, type WizardForm } from './wizardForm.ts';
 
 type Change = (patch: Partial<WizardForm>) => void;
-
-const TRIGGER_HINTS: Record<TriggerType, string> = {
-  TRAILING_STOP_LOSS:
-    'Follows the highest price since you set it; alerts when the price falls back by this much.',
-  FIXED_STOP_LOSS: "Measured from today's price and never moves; alerts when the price falls to it.",
-  TAKE_PROFIT: "Measured from today's price; alerts when the price rises to it, to book profits.",
-};
 
 export function NameStep({
   form,
@@ -159,7 +157,7 @@ export function TriggerStep({
             />
             <span>
               <strong>{choice.label}</strong>
-              <small>{TRIGGER_HINTS[choice.value]}</small>
+              <small>{RULE_KINDS[choice.value].hint}</small>
             </span>
           </label>
         ))}
