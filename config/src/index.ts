@@ -66,6 +66,8 @@ const schema = z
     REPLAY_FILE: z.string().min(1).optional(),
     REPLAY_LOOP: bool.default(false),
     QUOTE_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+    /** The least time between two writes of stored quotes and bars; batches that come sooner are merged. */
+    QUOTE_STORE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
     YAHOO_BASE_URL: url('http(s)').optional(),
     DEMO_MODE: bool.optional(),
     /** The operator's word that DEMO_MODE=true in production is a public demo (anyone signs in as any address). */

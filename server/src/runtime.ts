@@ -252,6 +252,7 @@ export async function startServerRuntime(
     ],
     engine,
     ownership,
+    storeEveryMs: config.QUOTE_STORE_MS,
     waitsOnClaims: options.rulesEngine?.pipelineWaitsOnClaims,
     timings: metrics,
   });

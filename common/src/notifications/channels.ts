@@ -19,6 +19,13 @@ export const MESSAGING_CHANNELS: ReadonlySet<Channel> = new Set(['telegram', 'wh
 export const ONE_MESSAGE_PER_ENDPOINT: readonly Channel[] = ['telegram'];
 
 /**
+ * The channels whose sender keeps a pace (Telegram: 30 messages a second, one a second a chat,
+ * waiting for its slots): their rows are claimed and sent by a delivery lane of their own, so
+ * their pace never holds the next batch of email, push and WhatsApp.
+ */
+export const PACED_CHANNELS: readonly Channel[] = ['telegram'];
+
+/**
  * What an endpoint receives, chosen per endpoint in Settings: alerts (rules and price alerts
  * that fired), the evening digest, corporate-action adjustments.
  */

@@ -1,6 +1,8 @@
 /**
- * Deliveries: the worker that empties the alert outbox (`alert_deliveries`), BullMQ with Redis
- * and database polling without.
+ * Deliveries: the worker that empties the alert outbox (`alert_deliveries`) in two lanes: the
+ * fast lane (email, push, WhatsApp: BullMQ with Redis, database polling without) and the paced
+ * lane (Telegram, always polling), so Telegram's 30 messages a second never hold the others'
+ * next batch.
  */
 import { createQueuedDeliveryWorker } from './queue.ts';
 import { DEFAULT_RETRY, type DeliveryDeps } from './send.ts';
@@ -26,7 +28,7 @@ export const DEFAULT_DELIVERY: DeliveryWorkerOptions = {
   queuePrefix: 'bull',
 };
 
-/** The polling worker without Redis, the BullMQ one with it. */
+/** The fast lane (polling without Redis, BullMQ with it) beside the paced lane's polling worker. */
 export function createDeliveryWorker(deps: DeliveryDeps, overrides: DeliveryOverrides = {}): DeliveryWorker {
   const opts: DeliveryWorkerOptions = {
     ...DEFAULT_DELIVERY,
@@ -38,7 +40,27 @@ export function createDeliveryWorker(deps: DeliveryDeps, overrides: DeliveryOver
     ),
     retry: { ...DEFAULT_DELIVERY.retry, ...overrides.retry },
   };
-  return deps.redis
+  const fast = deps.redis
     ? createQueuedDeliveryWorker(deps, deps.redis, opts)
     : createPollingDeliveryWorker(deps, opts);
+  const paced = createPollingDeliveryWorker(deps, opts, {
+    claims: 'paced',
+    handFallbacks: (ids) => fast.dispatch(ids),
+  });
+  return {
+    mode: fast.mode,
+    start() {
+      fast.start();
+      paced.start();
+    },
+    dispatch(ids) {
+      fast.dispatch(ids);
+      paced.dispatch(ids);
+    },
+    async stop() {
+      // The paced lane first: its fallback emails still find the fast lane running.
+      await paced.stop();
+      await fast.stop();
+    },
+  };
 }

@@ -5,7 +5,7 @@
  * provider took (SENT, ACCEPTED and after) is never claimed again.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { ONE_MESSAGE_PER_ENDPOINT, type Channel } from '@app/common/notifications/channels';
+import { ONE_MESSAGE_PER_ENDPOINT, PACED_CHANNELS, type Channel } from '@app/common/notifications/channels';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor } from '../db/client.ts';
 
@@ -64,6 +64,18 @@ function claimSql(which: SQL, lockMs: number): SQL {
 const DUE = sql`((status = 'PENDING' and next_attempt_at <= now()) or (status = 'SENDING' and locked_until < now()))`;
 
 /**
+ * Which rows a worker takes: `fast` every channel but the paced ones, `paced` only those
+ * (`PACED_CHANNELS`: Telegram's 30 messages a second), so a paced sender never holds the batches
+ * of the others.
+ */
+export type DeliveryLane = 'fast' | 'paced';
+
+function inLane(lane: DeliveryLane): SQL {
+  const paced = sql`${pgArray(PACED_CHANNELS)}::text[]`;
+  return lane === 'paced' ? sql`channel = any(${paced})` : sql`channel <> all(${paced})`;
+}
+
+/**
  * `picked` (a locking select of ids) with the other due rows of the same endpoints on channels that
  * send an endpoint's notices as one message (`ONE_MESSAGE_PER_ENDPOINT`): a chat's notices of one
  * crash are claimed, and sent, together, whatever batch boundary fell between them.
@@ -80,16 +92,19 @@ function withWholeEndpoints(picked: SQL): SQL {
     select id from picked union all select id from together`;
 }
 
-/** Claims up to `limit` due rows (SKIP LOCKED: workers never wait for, or take, each other's), a chat's whole. */
+/**
+ * Claims up to `limit` due rows of a lane (SKIP LOCKED: workers never wait for, or take, each
+ * other's), a chat's whole.
+ */
 export async function claimDueDeliveries(
   db: Executor,
-  { limit, lockMs }: { limit: number; lockMs: number },
+  { limit, lockMs, lane }: { limit: number; lockMs: number; lane: DeliveryLane },
 ): Promise<ClaimedDelivery[]> {
   const rows = await queryRows<Row>(
     db,
     claimSql(
       withWholeEndpoints(
-        sql`select id, channel, endpoint_id from alert_deliveries where ${DUE}
+        sql`select id, channel, endpoint_id from alert_deliveries where ${DUE} and ${inLane(lane)}
             order by next_attempt_at limit ${limit} for update skip locked`,
       ),
       lockMs,
@@ -98,7 +113,10 @@ export async function claimDueDeliveries(
   return rows.map(toClaimed);
 }
 
-/** Claims the listed rows that are due (a queue job's), a chat's whole; not those sent, failed, not yet due or claimed. */
+/**
+ * Claims the listed rows that are due (a queue job's: the fast lane's), a chat's whole; not those
+ * sent, failed, not yet due or claimed, nor a paced channel's (its own lane polls them).
+ */
 export async function claimDeliveries(
   db: Executor,
   { ids, lockMs }: { ids: readonly string[]; lockMs: number },
@@ -109,7 +127,8 @@ export async function claimDeliveries(
     claimSql(
       withWholeEndpoints(
         sql`select id, channel, endpoint_id from alert_deliveries
-            where id = any(${pgArray(ids)}::uuid[]) and ${DUE} for update skip locked`,
+            where id = any(${pgArray(ids)}::uuid[]) and ${DUE} and ${inLane('fast')}
+            for update skip locked`,
       ),
       lockMs,
     ),
@@ -117,7 +136,10 @@ export async function claimDeliveries(
   return rows.map(toClaimed);
 }
 
-/** Ids of due rows older than `graceMs`: jobs the queue may have lost (the sweeper re-enqueues them). */
+/**
+ * Ids of the fast lane's due rows older than `graceMs`: jobs the queue may have lost (the sweeper
+ * re-enqueues them; the paced lane polls its own).
+ */
 export async function overdueDeliveryIds(
   db: Executor,
   { graceMs, limit }: { graceMs: number; limit: number },
@@ -127,6 +149,7 @@ export async function overdueDeliveryIds(
     sql`select id from alert_deliveries
         where ((status = 'PENDING' and next_attempt_at <= now() - ${graceMs} * interval '1 millisecond')
                or (status = 'SENDING' and locked_until < now()))
+          and ${inLane('fast')}
         order by next_attempt_at limit ${limit}`,
   );
   return rows.map((r) => r.id);

@@ -74,7 +74,11 @@ export function createQueuedDeliveryWorker(
     // carries a whole burst of alerts even when each was enqueued on its own.
     if (batch.length < opts.batchSize) {
       batch.push(
-        ...(await claimDueDeliveries(deps.db, { limit: opts.batchSize - batch.length, lockMs: opts.lockMs })),
+        ...(await claimDueDeliveries(deps.db, {
+          limit: opts.batchSize - batch.length,
+          lockMs: opts.lockMs,
+          lane: 'fast',
+        })),
       );
     }
     const outcomes = await deliverBatch(deps, {

@@ -1,15 +1,27 @@
 /**
- * The delivery worker (embedded mode, no Redis): polls the outbox for due rows, claims a batch
- * with `FOR UPDATE SKIP LOCKED`, sends it as one batch, repeats while there is more (several
- * batches at once when the outbox is full). A trigger's commit wakes it at once (`dispatch`);
- * the poll catches retries as they fall due.
+ * The polling delivery worker: polls the outbox for a lane's due rows, claims a batch with `FOR
+ * UPDATE SKIP LOCKED`, sends it as one batch, repeats while there is more (several batches at
+ * once when the outbox is full). A trigger's commit wakes it at once (`dispatch`); the poll
+ * catches retries as they fall due. Embedded mode runs one per lane; with Redis, the paced lane's
+ * (deliveries/index.ts).
  */
-import { claimDueDeliveries, type ClaimedDelivery } from './outbox.ts';
+import { claimDueDeliveries, type ClaimedDelivery, type DeliveryLane } from './outbox.ts';
 import { deliverBatch, type DeliveryDeps, type RetryPolicy } from './send.ts';
 import type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
 
-/** The worker for embedded mode; `start()` runs a first pass at once. */
-export function createPollingDeliveryWorker(deps: DeliveryDeps, opts: DeliveryWorkerOptions): DeliveryWorker {
+/** Which rows a polling worker takes, and where the fallback emails it writes go. */
+export interface PollingLane {
+  claims: DeliveryLane;
+  /** The fast lane's worker, for a paced lane's fallback emails; none: this worker sends them. */
+  handFallbacks?: (deliveryIds: string[]) => void;
+}
+
+/** A polling worker of one lane; `start()` runs a first pass at once. */
+export function createPollingDeliveryWorker(
+  deps: DeliveryDeps,
+  opts: DeliveryWorkerOptions,
+  { claims, handFallbacks }: PollingLane = { claims: 'fast' },
+): DeliveryWorker {
   const policy: RetryPolicy = opts.retry;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -17,13 +29,15 @@ export function createPollingDeliveryWorker(deps: DeliveryDeps, opts: DeliveryWo
   let started = false;
   let stopped = false;
 
-  const claim = () => claimDueDeliveries(deps.db, { limit: opts.batchSize, lockMs: opts.lockMs });
+  const claim = () =>
+    claimDueDeliveries(deps.db, { limit: opts.batchSize, lockMs: opts.lockMs, lane: claims });
+  const dispatch = handFallbacks ?? (() => kick());
 
   /** Sends batches until one comes back short (the outbox is empty for now). */
-  async function lane(first: ClaimedDelivery[]): Promise<void> {
+  async function sendUntilShort(first: ClaimedDelivery[]): Promise<void> {
     for (let batch = first; ; batch = await claim()) {
       if (batch.length > 0)
-        await deliverBatch(deps, { jobs: batch, policy, onOutcome: opts.onOutcome, dispatch: () => kick() });
+        await deliverBatch(deps, { jobs: batch, policy, onOutcome: opts.onOutcome, dispatch });
       if (batch.length < opts.batchSize || stopped) return;
     }
   }
@@ -34,9 +48,9 @@ export function createPollingDeliveryWorker(deps: DeliveryDeps, opts: DeliveryWo
       await opts.claimsFirst?.();
       const first = await claim();
       // A full first batch means more are due: more lanes, each claiming its own batches.
-      const lanes = [lane(first)];
+      const lanes = [sendUntilShort(first)];
       if (first.length === opts.batchSize) {
-        for (let i = 1; i < opts.concurrency; i++) lanes.push(claim().then(lane));
+        for (let i = 1; i < opts.concurrency; i++) lanes.push(claim().then(sendUntilShort));
       }
       await Promise.all(lanes);
     } while (again && !stopped);

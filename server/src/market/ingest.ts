@@ -1,7 +1,8 @@
 /**
- * Persists each tick batch: latest quotes in one statement, today's minute bars and the
- * daily close in one statement each. The batch owner stores each batch once (batch-owner.ts);
- * storing one again (an owner taking over, in batch order) is harmless: upserts, never older quotes.
+ * Persists tick batches: latest quotes in one statement, today's minute and day bars in another.
+ * The batch owner stores each batch once (batch-owner.ts), at once or merged with the next ones
+ * (store-pace.ts); storing one again (an owner taking over, in batch order) is harmless: upserts,
+ * never older quotes.
  */
 import { instrumentKey, type Quote, type TickBatch } from '@app/common/market/tick-batch';
 import { sql } from 'drizzle-orm';
@@ -16,27 +17,80 @@ export function istDayStart(at: number): Date {
   return new Date(Math.floor((at + IST_OFFSET_MS) / 86_400_000) * 86_400_000 - IST_OFFSET_MS);
 }
 
-/**
- * One quote per instrument, the last one the batch gives winning: `insert … on conflict do
- * update` fails when one statement touches the same row twice.
- */
-export function latestQuotePerInstrument(quotes: readonly Quote[]): Quote[] {
-  const byInstrument = new Map<string, Quote>();
-  for (const quote of quotes) {
-    const key = instrumentKey(quote.exchange, quote.symbol);
-    byInstrument.delete(key);
-    byInstrument.set(key, quote);
-  }
-  return [...byInstrument.values()];
+/** A bar being built from ticks: the first price, the extremes, the last price, and their times. */
+interface BarDraft {
+  exchange: string;
+  symbol: string;
+  interval: '1m' | '1d';
+  bucket: Date;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  firstAt: number;
+  lastAt: number;
 }
 
 /**
- * Stores a batch: ten array parameters per statement, unnested into rows, rather than a
- * parameter per value (a 2,000-quote batch was a 16,000-parameter statement).
+ * What a run of tick batches leaves to store: each instrument's latest quote, and its minute and
+ * day bars built from every fresh tick. One batch, or several merged (market/store-pace.ts: a
+ * streaming feed's half-second batches stored every few seconds).
  */
-export async function ingestTickBatch(db: Executor, batch: TickBatch): Promise<void> {
-  if (batch.quotes.length === 0) return;
-  const q = latestQuotePerInstrument(batch.quotes);
+export interface MarketWrites {
+  quotes: Map<string, Quote>;
+  bars: Map<string, BarDraft>;
+}
+
+export const emptyWrites = (): MarketWrites => ({ quotes: new Map(), bars: new Map() });
+
+function addTick(writes: MarketWrites, quote: Quote, interval: BarDraft['interval'], bucket: Date): void {
+  const key = `${interval}|${instrumentKey(quote.exchange, quote.symbol)}|${bucket.getTime()}`;
+  const bar = writes.bars.get(key);
+  const { ltp: price, asOf } = quote;
+  if (!bar) {
+    writes.bars.set(key, {
+      exchange: quote.exchange,
+      symbol: quote.symbol,
+      interval,
+      bucket,
+      open: price,
+      high: price,
+      low: price,
+      close: price,
+      firstAt: asOf,
+      lastAt: asOf,
+    });
+    return;
+  }
+  bar.high = Math.max(bar.high, price);
+  bar.low = Math.min(bar.low, price);
+  if (asOf < bar.firstAt) [bar.open, bar.firstAt] = [price, asOf];
+  if (asOf >= bar.lastAt) [bar.close, bar.lastAt] = [price, asOf];
+}
+
+/**
+ * Adds a batch: per instrument the latest quote wins (the last of a batch, or a later time); each
+ * fresh quote is a tick of its minute and day bars.
+ */
+export function addBatch(writes: MarketWrites, batch: TickBatch): void {
+  for (const quote of batch.quotes) {
+    const key = instrumentKey(quote.exchange, quote.symbol);
+    const held = writes.quotes.get(key);
+    if (!held || held.asOf <= quote.asOf) writes.quotes.set(key, quote);
+    if (quote.stale) continue;
+    addTick(writes, quote, '1m', new Date(Math.floor(quote.asOf / MINUTE) * MINUTE));
+    addTick(writes, quote, '1d', istDayStart(quote.asOf));
+  }
+}
+
+/**
+ * Stores what was added: ten array parameters per statement, unnested into rows, rather than a
+ * parameter per value (a 2,000-quote batch was a 16,000-parameter statement). Never an older
+ * quote over a newer one; a stored bar keeps its open and widens to the new extremes.
+ */
+export async function storeWrites(db: Executor, writes: MarketWrites): Promise<void> {
+  const q = [...writes.quotes.values()];
+  if (q.length === 0) return;
   await db.execute(sql`
     insert into quotes (exchange, symbol, ltp, prev_close, change, change_percent, as_of, stale,
       delay_minutes, unavailable)
@@ -54,21 +108,24 @@ export async function ingestTickBatch(db: Executor, batch: TickBatch): Promise<v
       delay_minutes = excluded.delay_minutes, unavailable = excluded.unavailable, updated_at = now()
     where quotes.as_of <= excluded.as_of`);
 
-  const fresh = q.filter((x) => !x.stale);
-  if (fresh.length === 0) return;
-  const exchanges = pgArray(fresh.map((x) => x.exchange));
-  const symbols = pgArray(fresh.map((x) => x.symbol));
-  const prices = pgArray(fresh.map((x) => x.ltp));
-  const upsertBars = (interval: '1m' | '1d', bucketOf: (asOf: number) => Date) => sql`
+  const bars = [...writes.bars.values()];
+  if (bars.length === 0) return;
+  await db.execute(sql`
     insert into price_bars (exchange, symbol, interval, bucket, open, high, low, close)
-    select b.exchange, b.symbol, ${interval}::text, b.bucket, b.price, b.price, b.price, b.price
-    from unnest(${exchanges}::text[], ${symbols}::text[],
-      ${pgArray(fresh.map((x) => bucketOf(x.asOf).toISOString()))}::timestamptz[], ${prices}::numeric[])
-      as b(exchange, symbol, bucket, price)
+    select * from unnest(${pgArray(bars.map((b) => b.exchange))}::text[],
+      ${pgArray(bars.map((b) => b.symbol))}::text[], ${pgArray(bars.map((b) => b.interval))}::text[],
+      ${pgArray(bars.map((b) => b.bucket.toISOString()))}::timestamptz[],
+      ${pgArray(bars.map((b) => b.open))}::numeric[], ${pgArray(bars.map((b) => b.high))}::numeric[],
+      ${pgArray(bars.map((b) => b.low))}::numeric[], ${pgArray(bars.map((b) => b.close))}::numeric[])
     on conflict (exchange, symbol, interval, bucket) do update set
       high = greatest(price_bars.high, excluded.high),
       low = least(price_bars.low, excluded.low),
-      close = excluded.close`;
-  await db.execute(upsertBars('1m', (asOf) => new Date(Math.floor(asOf / MINUTE) * MINUTE)));
-  await db.execute(upsertBars('1d', istDayStart));
+      close = excluded.close`);
+}
+
+/** Stores one batch at once. */
+export async function ingestTickBatch(db: Executor, batch: TickBatch): Promise<void> {
+  const writes = emptyWrites();
+  addBatch(writes, batch);
+  await storeWrites(db, writes);
 }

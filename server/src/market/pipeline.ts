@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { Executor } from '../db/client.ts';
 import type { RulesEngine } from '../triggers/index.ts';
 import type { BatchOwnership } from './batch-owner.ts';
-import { ingestTickBatch } from './ingest.ts';
+import { createPacedStore } from './store-pace.ts';
 
 export type BatchStage = (batch: TickBatch) => void | Promise<void>;
 
@@ -51,10 +51,15 @@ export function createMarketPipeline(opts: {
   /** Run right after a batch arrives, before it is evaluated or stored (socket fan-out). */
   immediate: BatchStage[];
   /**
-   * Run in order once the owner has stored a batch, before the next one (Price Guard for the
-   * holdings waiting for their first price). Not run on an instance that only observes.
+   * Run in order once the owner has stored a batch (Price Guard for the holdings waiting for their
+   * first price). Not run on an instance that only observes.
    */
   afterStore?: BatchStage[];
+  /**
+   * The least time between two writes of market data (QUOTE_STORE_MS): batches that come sooner
+   * are merged and written together (store-pace.ts). Default 0: every batch at once.
+   */
+  storeEveryMs?: number;
   engine: Engine;
   ownership: BatchOwnership;
   /** Evaluate the next batch only once this one's claims committed (the path before #18). */
@@ -67,13 +72,12 @@ export function createMarketPipeline(opts: {
   let observed: Observed[] = [];
   let pruning = false;
 
-  async function store(batch: TickBatch): Promise<void> {
-    try {
-      await ingestTickBatch(opts.db, batch);
-    } catch (err) {
-      log.error({ err, batch: batch.id }, 'tick batch could not be stored');
-    }
-  }
+  const stored = createPacedStore({
+    db: opts.db,
+    log,
+    everyMs: opts.storeEveryMs ?? 0,
+    afterStore: opts.afterStore ?? [],
+  });
 
   /** Marks the batches finished once their claims settled; idle() waits for it. */
   function finishWhenClaimed(batchIds: string[], claimed: Promise<void>): void {
@@ -95,7 +99,7 @@ export function createMarketPipeline(opts: {
     log.info({ batches: todo.length }, 'batch owner: finishing batches the previous owner left');
     try {
       const firing = await engine.takeOver(todo.map((o) => o.observation));
-      for (const o of todo) await store(o.batch);
+      for (const o of todo) await stored.add(o.batch);
       finishWhenClaimed(
         todo.map((o) => o.batch.id),
         firing.claimed,
@@ -129,15 +133,8 @@ export function createMarketPipeline(opts: {
       log.error({ err, batch: batch.id }, 'tick batch evaluation failed');
     }
     opts.timings?.batchEvaluated((performance.now() - started) / 1000);
-    await store(batch);
+    await stored.add(batch);
     finishWhenClaimed([batch.id], claimed);
-    for (const stage of opts.afterStore ?? []) {
-      try {
-        await stage(batch);
-      } catch (err) {
-        log.error({ err, batch: batch.id }, 'tick batch follow-up failed');
-      }
-    }
     if (opts.waitsOnClaims) await claimed;
   }
 
@@ -187,6 +184,7 @@ export function createMarketPipeline(opts: {
       for (;;) {
         const seen = chain;
         await seen;
+        await stored.idle();
         if (claiming.size > 0) await Promise.all(claiming);
         if (seen === chain && claiming.size === 0) return;
       }

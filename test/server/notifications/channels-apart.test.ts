@@ -71,6 +71,59 @@ describe('delivery worker: a slow channel never holds back a fast one', () => {
   });
 });
 
+/**
+ * Telegram's pace (30 messages a second, a sender waiting for its slots) never holds the next
+ * batch of the other channels: its rows are claimed and sent by a lane of their own (B9's
+ * missed targets: the last push 848 s after a crash, emails waiting on Telegram's batches).
+ * One row-pair a batch and one lane, so a lane that waited for Telegram would stall.
+ */
+for (const withRedis of [false, true])
+  describe(`delivery worker: Telegram's pace never holds the next batch (${withRedis ? 'BullMQ' : 'polling'})`, () => {
+    const telegram = heldTelegram();
+    const { app, users } = rulesSuite(
+      {
+        ownDatabase: true,
+        withRedis,
+        delivery: { pollMs: 50, batchSize: 2, concurrency: 1 },
+        senders: () => [telegram.sender],
+      },
+      () => Promise.resolve(telegram.release()),
+    );
+
+    it("another user's alert is emailed while Telegram still holds the first user's", async () => {
+      const asha = await users.make('advanced');
+      await addEndpoint(app, asha, 'telegram', { label: '@asha' });
+      await crossStop(app, asha, 'INFY');
+      await waitFor('Telegram to be handed the alert', () => telegram.handed.length > 0);
+
+      const ravi = await users.make('basic');
+      await crossStop(app, ravi, 'TCS');
+      const [alert] = await waitFor('the alert of the second user', () =>
+        listExecutions(app, ravi).then((l) => l.length > 0 && l),
+      );
+      const rows = await waitFor(
+        "the second user's email to be SENT",
+        async () => {
+          const all = await outboxOf(app, alert!.id);
+          return all.every((r) => r.status === 'SENT') && all;
+        },
+        10_000,
+      );
+      expect(rows.map((r) => r.channel)).to.deep.equal(['email']);
+      const [held] = await listExecutions(app, asha);
+      expect((await outboxOf(app, held!.id)).find((r) => r.channel === 'telegram')!.status).to.equal(
+        'SENDING',
+      );
+
+      telegram.release();
+      const settled = await waitFor('the first alert to settle', async () => {
+        const [e] = await listExecutions(app, asha);
+        return e?.status === 'PENDING' ? undefined : e;
+      });
+      expect(settled.status).to.equal('SUCCESS');
+    });
+  });
+
 describe("delivery worker: one chat's notices in one slice of its sender", () => {
   const calls: OutgoingDelivery[][] = [];
   // Two rows a call: a chat's notices split over calls would be two Telegram messages.
