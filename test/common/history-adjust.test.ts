@@ -1,6 +1,7 @@
 /** adjustBars (common/src/history/adjust.ts): split and bonus adjustment of daily bars, pure. */
 import { expect } from 'chai';
-import { adjustBars, type DailyBar } from '../../common/src/history/adjust.ts';
+import { adjustBars } from '../../common/src/history/adjust.ts';
+import type { DailyBar } from '../../common/src/history/bars.ts';
 
 const bar = (date: string, close: number, volume = 10): DailyBar => ({
   date,

@@ -1,6 +1,6 @@
 /** GET /api/market/bars: the query it takes and the shape it answers with (docs/history.md). */
 import { z } from 'zod';
-import type { DailyBar } from '../history/adjust.ts';
+import type { DailyBar } from '../history/bars.ts';
 import { symbolSchema } from '../instruments/symbol.ts';
 import { EXCHANGES } from '../instruments/types.ts';
 import { isoDateSchema } from '../market/calendar.ts';

@@ -3,17 +3,7 @@
  * exchange's own prices; every reader (GET /api/market/bars, the backtest) adjusts them here, so
  * a later bonus or split never forces a reload. Pure.
  */
-
-/** One trading day's bar: prices in rupees, volume in shares. */
-export interface DailyBar {
-  /** `YYYY-MM-DD`. */
-  date: string;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
-}
+import type { DailyBar } from './bars.ts';
 
 /** A bonus or split: prices before `exDate` are divided by `ratio`, volumes multiplied (1:1 bonus → 2). */
 export interface PriceAdjustment {

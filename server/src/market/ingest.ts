@@ -122,10 +122,3 @@ export async function storeWrites(db: Executor, writes: MarketWrites): Promise<v
       low = least(price_bars.low, excluded.low),
       close = excluded.close`);
 }
-
-/** Stores one batch at once. */
-export async function ingestTickBatch(db: Executor, batch: TickBatch): Promise<void> {
-  const writes = emptyWrites();
-  addBatch(writes, batch);
-  await storeWrites(db, writes);
-}

@@ -2,7 +2,8 @@ import type { Quote, TickBatch } from '@app/common/market/tick-batch';
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../server/src/db/client.ts';
-import { ingestTickBatch, istDayStart } from '../../../server/src/market/ingest.ts';
+import { istDayStart } from '../../../server/src/market/ingest.ts';
+import { ingestTickBatch } from '../../helpers/ingest.ts';
 import { appSuite } from '../../helpers/app.ts';
 
 describe('market: storing tick batches', () => {

@@ -8,7 +8,7 @@ import type { ApiRuleExecution } from '@app/common/api/rules';
 import type { ApiAlertQuota } from '@app/common/api/rules';
 import type { ApiNewHoldingsProtection } from '@app/common/rules/index';
 import { expect } from 'chai';
-import { ingestTickBatch } from '../../../server/src/market/ingest.ts';
+import { ingestTickBatch } from '../../helpers/ingest.ts';
 import { protectOnFirstPrice } from '../../../server/src/rules/protect-on-price.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
