@@ -16,6 +16,8 @@ import { createApp } from './app.ts';
 import { createCorporateActionsJob, type CorporateActionsJob } from './corporate-actions/job.ts';
 import { countFailingActions } from './corporate-actions/retry.ts';
 import { createDigestJob, type DigestJob } from './digest/job.ts';
+import { createAtrNightlyJob } from './history/atr-nightly-job.ts';
+import type { AtrNight } from './history/atr-nightly.ts';
 import { brokerConnectors } from './brokers/registry.ts';
 import { createDailySyncJob, type DailySyncJob } from './brokers/daily-sync.ts';
 import { createFeedCredentialsPublisher, type FeedCredentialsPublisher } from './brokers/feed-credentials.ts';
@@ -84,9 +86,10 @@ export interface RuntimeOptions {
   /** The clock (`AppDeps.now`): ex-dates, evening digests, when levels and lots were set; tests pass their own. */
   now?: () => Date;
   /**
-   * Whether the evening digest job runs on its minute timer (default true). Tests that do not
-   * test it leave it off, so a run in the Indian evening does not email their users a digest;
-   * `runtime.digests.runOnce()` works either way.
+   * Whether the evening digest job runs on its minute timer, and the nightly ATR recomputation on
+   * its own (default true). Tests that do not test them leave them off, so a run in the Indian
+   * evening does not email their users a digest; `runtime.digests.runOnce()` and
+   * `runtime.atrStops.runOnce()` work either way.
    */
   digestTimer?: boolean;
   /**
@@ -116,6 +119,8 @@ export interface ServerRuntime {
   /** Applies bonuses and splits on their ex-date (at start, then every minute). */
   corporateActions: CorporateActionsJob;
   digests: DigestJob;
+  /** The nightly recomputation of trailing ATR stops (history/atr-nightly-job.ts). */
+  atrStops: PeriodicJob<AtrNight>;
   /** Syncs every connected broker account once after each trading day's close. */
   brokerSyncs: DailySyncJob;
   /** Publishes the streaming feed's token from the FEED_USER_EMAIL account on the market bus. */
@@ -241,6 +246,7 @@ export async function startServerRuntime(
     { now: deps.now, intervalMs: options.corporateActionsIntervalMs },
   );
   const digests = createDigestJob({ ...deps, deliveries }, { now: deps.now });
+  const atrStops = createAtrNightlyJob(deps, { now: deps.now });
   const brokerSyncs = createDailySyncJob(deps);
   const pipeline = createMarketPipeline({
     bus,
@@ -274,6 +280,7 @@ export async function startServerRuntime(
   retention.start();
   corporateActions.start();
   if (options.digestTimer !== false) digests.start();
+  if (options.digestTimer !== false) atrStops.start();
   if (options.brokerSyncTimer !== false) brokerSyncs.start();
   streamer?.start();
 
@@ -303,6 +310,7 @@ export async function startServerRuntime(
     changes.stop();
     await corporateActions.stop();
     await digests.stop();
+    await atrStops.stop();
     await brokerSyncs.stop();
     await engine.stop();
     await deliveries.stop();
@@ -327,6 +335,7 @@ export async function startServerRuntime(
     retention,
     corporateActions,
     digests,
+    atrStops,
     brokerSyncs,
     feedCredentials,
     metrics,

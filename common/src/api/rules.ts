@@ -11,6 +11,7 @@ import { RULE_MESSAGES } from '../rules/messages.ts';
 import { MAX_DELIVERY_IDS } from '../rules/responses.ts';
 import { ENABLE_LEVELS } from '../rules/enabling.ts';
 import { TRIGGER_TYPE_MESSAGE } from '../rules/kinds.ts';
+import { ATR_LIMITS } from '../rules/value-types.ts';
 import { DEFAULT_REARM_PERCENT, MAX_REARM_PERCENT, MIN_REARM_PERCENT, REARM_MODES } from '../rules/rearm.ts';
 import {
   ACTION_TYPES,
@@ -36,6 +37,17 @@ const ruleScope = z.preprocess(
   z.enum(RULE_SCOPES, { error: 'rule_scope must be all_holdings or specific_account' }),
 );
 
+const ATR_PERIOD_MESSAGE = `atr_period must be a whole number from ${ATR_LIMITS.minPeriod} to ${ATR_LIMITS.maxPeriod}`;
+const ATR_MULTIPLE_MESSAGE = `An ATR stop's multiple must be from ${ATR_LIMITS.minMultiple} to ${ATR_LIMITS.maxMultiple}`;
+
+/** An ATR stop's multiple k in its range (a refinement: the value type may come from the stored rule). */
+function checkAtrMultiple(rule: { value_type?: string; trigger_value?: number }, ctx: z.RefinementCtx) {
+  const k = rule.trigger_value;
+  if (rule.value_type !== 'ATR' || k === undefined) return;
+  if (k < ATR_LIMITS.minMultiple || k > ATR_LIMITS.maxMultiple)
+    ctx.addIssue({ code: 'custom', path: ['trigger_value'], message: ATR_MULTIPLE_MESSAGE });
+}
+
 const REARM_PERCENT_MESSAGE = `rearm_percent must be a number from ${MIN_REARM_PERCENT} to ${MAX_REARM_PERCENT}`;
 
 /** Every field a rule may be given; create and update add their defaults and checks. */
@@ -47,7 +59,16 @@ const ruleFields = z.object({
   trigger_type: z.enum(TRIGGER_TYPES, { error: TRIGGER_TYPE_MESSAGE }),
   trigger_value: storedAmount('Trigger value', RULE_MESSAGES.triggerValue),
   /** PRICE: the value is the level itself; PERCENT or ABSOLUTE (rupees) measure it from the reference. */
-  value_type: z.enum(VALUE_TYPES, { error: 'value_type must be PRICE, PERCENT or ABSOLUTE' }),
+  value_type: z.enum(VALUE_TYPES, { error: 'value_type must be PRICE, PERCENT, ABSOLUTE or ATR' }),
+  /** ATR stops: the period n of ATR(n), 5 to 100 (22 when not given); `trigger_value` is the multiple k. */
+  atr_period: z.preprocess(
+    decimalInput,
+    z
+      .number({ error: ATR_PERIOD_MESSAGE })
+      .int({ error: ATR_PERIOD_MESSAGE })
+      .min(ATR_LIMITS.minPeriod, { error: ATR_PERIOD_MESSAGE })
+      .max(ATR_LIMITS.maxPeriod, { error: ATR_PERIOD_MESSAGE }),
+  ),
   /** Which price the trigger is measured from; `buy_price` is the holding's average price. */
   reference: z.enum(REFERENCE_KINDS, { error: 'reference must be current or buy_price' }),
   sell_quantity_type: z.enum(SELL_QUANTITY_TYPES),
@@ -101,9 +122,11 @@ export const createRuleBody = ruleFields
     is_active: ruleFields.shape.is_active.optional(),
     rearm: ruleFields.shape.rearm.default('never'),
     rearm_percent: ruleFields.shape.rearm_percent.default(DEFAULT_REARM_PERCENT),
+    atr_period: ruleFields.shape.atr_period.default(ATR_LIMITS.defaultPeriod),
   })
   .superRefine((rule, ctx) => {
     refuseSell(rule, ctx);
+    checkAtrMultiple(rule, ctx);
     if (rule.rule_scope === 'specific_account' && !rule.target_account_id) {
       ctx.addIssue({ code: 'custom', path: ['target_account_id'], message: RULE_MESSAGES.accountRequired });
     }
@@ -125,7 +148,10 @@ export type BulkCreateRulesInput = z.infer<typeof bulkCreateRulesBody>;
 /** PUT /api/position-rules/:id: any of the rule's fields; symbol and exchange stay. */
 export const updateRuleBody = ruleFields
   .partial()
-  .superRefine(refuseSell)
+  .superRefine((rule, ctx) => {
+    refuseSell(rule, ctx);
+    checkAtrMultiple(rule, ctx);
+  })
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
     error: 'Nothing to change: send at least one field',
   });

@@ -12,7 +12,7 @@ import { atrStopLevel, raiseAtrStop } from './atr-stop.ts';
 
 /** A rule as the backtest takes it: the fields of a position rule (docs/exit-rules.md). */
 export type BacktestRule = (
-  | { triggerType: TriggerType; valueType: ValueType; triggerValue: number }
+  | { triggerType: TriggerType; valueType: Exclude<ValueType, 'ATR'>; triggerValue: number }
   | {
       triggerType: Exclude<TriggerType, 'TAKE_PROFIT'>;
       valueType: 'ATR';

@@ -3,7 +3,7 @@ import { firesAtOnceMessage, noPriceReason, RULE_MESSAGES, SAVE_ALL_MESSAGES } f
 import { amountMessage, amountProblem } from '../api/numbers.ts';
 import { computeTriggerPrice, isCrossed, triggerBounds } from './trigger.ts';
 import type { ActionType, TriggerType, ValueType } from './types.ts';
-import { TRAILING_PRICE_MESSAGE, valueTypeFits } from './value-types.ts';
+import { unfitMessage, valueTypeFits } from './value-types.ts';
 
 /** The draft every account row starts with: alert, trailing stop loss, 7 percent (docs/exit-rules.md). */
 export const DEFAULT_RULE_DRAFT = Object.freeze({
@@ -37,6 +37,8 @@ export interface RuleDraftInput {
   referencePrice?: number | null;
   /** Trailing stops being re-checked: the current peak. */
   peakPrice?: number | null;
+  /** ATR stops: the stock's ATR(n). */
+  atr?: number;
 }
 
 /**
@@ -72,7 +74,7 @@ export function validateRuleDraft(input: RuleDraftInput): DraftCheck {
   const stored = amountProblem(value);
   if (stored) return { ok: false, problem: 'value', error: amountMessage('Trigger value', stored) };
   if (!valueTypeFits(input.triggerType, input.valueType)) {
-    return { ok: false, problem: 'unfit', error: TRAILING_PRICE_MESSAGE };
+    return { ok: false, problem: 'unfit', error: unfitMessage(input.valueType) };
   }
   const current = input.currentPrice;
   if (typeof current !== 'number' || !Number.isFinite(current) || current <= 0) {
@@ -85,6 +87,7 @@ export function validateRuleDraft(input: RuleDraftInput): DraftCheck {
     triggerValue: value,
     referencePrice,
     peakPrice: input.peakPrice,
+    atr: input.atr,
   });
   if (!Number.isFinite(triggerPrice) || triggerPrice <= 0) {
     return { ok: false, problem: 'invalid', error: RULE_MESSAGES.invalidTrigger };

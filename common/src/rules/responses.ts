@@ -40,6 +40,13 @@ export interface ApiPositionRule {
   peak_price: number | null;
   /** The live trigger level (rises with the peak for trailing stops). */
   computed_trigger_price: number;
+  /** ATR stops: the period n of ATR(n); null for other value types. */
+  atr_period: number | null;
+  /** ATR stops: the ATR(n) the level was last set from (split-adjusted), and the day of its last bar. */
+  atr_value: number | null;
+  atr_as_of: string | null;
+  /** ATR stops: why the level is where it is ('3 × ATR(22) = ₹84.20 below the high of ₹2,520.00'); else null. */
+  level_reason: string | null;
   sell_quantity_type: SellQuantityType;
   sell_quantity_value: number | null;
   order_type: OrderType;

@@ -13,6 +13,8 @@ export interface TriggerInput {
   referencePrice: number;
   /** Trailing stops only: the highest price since creation; defaults to the reference price. */
   peakPrice?: number | null;
+  /** ATR stops only: the stock's ATR(n) (common/history/atr-stop.ts atrBefore). */
+  atr?: number;
 }
 
 /**
@@ -26,7 +28,7 @@ export function computeTriggerPrice(input: TriggerInput): number {
   const { triggerType, valueType, triggerValue: v, referencePrice: ref } = input;
   const kind = RULE_KINDS[triggerType];
   const base = kind.trails ? (input.peakPrice ?? ref) : ref;
-  return VALUE_TYPE_TRAITS[valueType].level(v, base, kind.direction === 'above');
+  return VALUE_TYPE_TRAITS[valueType].level(v, base, kind.direction === 'above', input.atr);
 }
 
 /** A trailing stop's peak after a new last traded price: it only rises. */

@@ -5,7 +5,7 @@ import type { Exchange } from '../instruments/types.ts';
 export { TRIGGER_TYPES, type ExecutionTriggerType, type TriggerType } from './kinds.ts';
 
 /** `PRICE`: the value is the level itself; `PERCENT` and `ABSOLUTE` measure it from a price (value-types.ts). */
-export const VALUE_TYPES = ['PERCENT', 'ABSOLUTE', 'PRICE'] as const;
+export const VALUE_TYPES = ['PERCENT', 'ABSOLUTE', 'PRICE', 'ATR'] as const;
 export type ValueType = (typeof VALUE_TYPES)[number];
 
 export const ACTION_TYPES = ['ALERT', 'SELL'] as const;

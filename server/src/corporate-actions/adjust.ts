@@ -151,6 +151,8 @@ function adjustRules(tx: Tx, r: SQL, on: Adjustable, after: string) {
   const value = sql`case when value_type in ${DIVIDED} then round(trigger_value / ${r}, 4) else trigger_value end`;
   const limit = sql`round(limit_price / ${r}, 2)`;
   const rearm = sql`round(rearm_at / ${r}, 2)`;
+  // An ATR stop's ATR is in rupees: divided like its level (its multiple k is not).
+  const atr = sql`round(atr_value / ${r}, 4)`;
   return adjustChunk<AdjustedRule>(
     tx,
     sql`select id, user_id, exchange, symbol, rule_name, trigger_type, value_type,
@@ -165,7 +167,7 @@ function adjustRules(tx: Tx, r: SQL, on: Adjustable, after: string) {
     (ids) =>
       sql`update position_rules set computed_trigger_price = ${level}, reference_price = ${reference},
             peak_price = ${peak}, trigger_value = ${value}, limit_price = ${limit}, rearm_at = ${rearm},
-            updated_at = ${NEXT_VERSION}
+            atr_value = ${atr}, updated_at = ${NEXT_VERSION}
           where id = any(${ids}) and ${fits([level, reference, peak, value, limit, rearm])}
           returning id, computed_trigger_price as level_after, reference_price as reference_after,
             peak_price as peak_after, trigger_value as trigger_value_after`,

@@ -20,7 +20,7 @@ function yearBefore(date: string): string {
 }
 
 /** The bonuses and splits of the company, ex-date up to `today` (one per ex-date and kind). */
-async function adjustmentsOf(
+export async function adjustmentsOf(
   db: Executor,
   listings: readonly { exchange: 'NSE' | 'BSE'; symbol: string }[],
   today: string,

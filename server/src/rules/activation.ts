@@ -13,6 +13,7 @@ import type { Tx } from '../db/client.ts';
 import { positionRules } from '../db/schema.ts';
 import { NotFound } from '../http/errors.ts';
 import { lockUserTier } from '../users/tier.ts';
+import { loadRuleAtrs } from './atrs.ts';
 import { armRule, keepLevels, loadHoldingsBook, type ArmedLevels, type ArmRequest } from './arm.ts';
 import { assertHoldingsLimit } from './limits.ts';
 import { presentRule, type RuleRow } from './presenter.ts';
@@ -63,6 +64,7 @@ function armRequestOfRow(r: RuleRow): ArmRequest {
     valueType: r.valueType,
     triggerValue: Number(r.triggerValue),
     reference: r.reference,
+    atrPeriod: r.atrPeriod,
   };
 }
 
@@ -85,10 +87,11 @@ async function enable(
   const quotes = await latestQuotes(tx, waking);
   // A level measured again from the price is set now; a kept one keeps when it was set.
   const fromPrice = (r: RuleRow) => level === 'from_price' || !keepsLevelOnEnable(r.triggerType);
+  const atrs = await loadRuleAtrs(tx, waking.filter(fromPrice).map(armRequestOfRow), setAt);
   const outcomes = waking.map((r) => {
     const req = armRequestOfRow(r);
-    if (level === 'from_price') return armRule({ ...req, reference: 'current' }, book, quotes);
-    if (fromPrice(r)) return armRule(req, book, quotes);
+    if (level === 'from_price') return armRule({ ...req, reference: 'current' }, book, quotes, atrs);
+    if (fromPrice(r)) return armRule(req, book, quotes, atrs);
     return keepLevels(
       {
         ...req,
@@ -96,6 +99,10 @@ async function enable(
           referencePrice: Number(r.referencePrice),
           peakPrice: r.peakPrice === null ? null : Number(r.peakPrice),
           computedTriggerPrice: Number(r.computedTriggerPrice),
+          atr:
+            r.atrPeriod !== null && r.atrValue !== null && r.atrAsOf !== null
+              ? { period: r.atrPeriod, value: Number(r.atrValue), asOf: r.atrAsOf }
+              : null,
         },
       },
       book,

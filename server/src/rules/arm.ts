@@ -3,7 +3,9 @@
  * (or the holding's buy price), checked as docs/exit-rules.md says. Pure once the data is loaded, so a bulk
  * save checks every rule before writing any.
  */
+import { historyNeededMessage } from '@app/common/history/bars';
 import {
+  ATR_LIMITS,
   crossedOnEnableMessage,
   isCrossed,
   noPriceDataMessage,
@@ -12,6 +14,8 @@ import {
   RULE_KINDS,
   saveAllMessage,
   validateRuleDraft,
+  VALUE_TYPE_TRAITS,
+  valueTypeFits,
   type ReferenceKind,
   type RuleScope,
   type TriggerType,
@@ -23,6 +27,7 @@ import { instrumentKey } from '@app/common/market/tick-batch';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { holdings } from '../db/schema.ts';
+import type { AtrAt } from '../history/atr-of.ts';
 import type { LatestQuote } from './quotes.ts';
 
 interface HeldLot {
@@ -68,13 +73,15 @@ export interface ArmRequest {
   valueType: ValueType;
   triggerValue: number;
   reference: ReferenceKind;
+  /** ATR stops: the period n of ATR(n); null for other value types. */
+  atrPeriod: number | null;
 }
 
 /** A rule as the API spells it (a create body, a template's or Price Guard's rule). */
 type ApiRule = Pick<
   CreateRuleInput,
   'symbol' | 'exchange' | 'rule_scope' | 'trigger_type' | 'value_type' | 'trigger_value' | 'reference'
-> & { target_account_id?: string | null };
+> & { target_account_id?: string | null; atr_period?: number };
 
 /** The arming request for a rule as the API spells it. */
 export function armRequestOf(rule: ApiRule): ArmRequest {
@@ -87,7 +94,15 @@ export function armRequestOf(rule: ApiRule): ArmRequest {
     valueType: rule.value_type,
     triggerValue: rule.trigger_value,
     reference: rule.reference,
+    atrPeriod: rule.value_type === 'ATR' ? (rule.atr_period ?? ATR_LIMITS.defaultPeriod) : null,
   };
+}
+
+/** The ATR an ATR stop's level was set from: its period, value and the day of its last bar. */
+export interface ArmedAtr {
+  period: number;
+  value: number;
+  asOf: string;
 }
 
 export interface ArmedLevels {
@@ -95,7 +110,16 @@ export interface ArmedLevels {
   peakPrice: number | null;
   computedTriggerPrice: number;
   currentPrice: number;
+  /** ATR stops only; null for the other value types. */
+  atr: ArmedAtr | null;
 }
+
+/** The ATRs of the ATR stops being armed, by `atrKey` (server/src/rules/atrs.ts loads them). */
+export type RuleAtrs = Map<string, AtrAt>;
+
+/** A rule's key in {@link RuleAtrs}: its instrument and period. */
+export const atrKey = (r: { exchange: Exchange; symbol: string; atrPeriod: number | null }) =>
+  `${instrumentKey(r.exchange, r.symbol)}|${r.atrPeriod}`;
 
 /**
  * `message` answers a single save; `bulkMessage` names the symbol, for a Save All list.
@@ -141,13 +165,28 @@ export function notHeldProblem(req: Scoped, book: HoldingsBook): string | null {
  * Levels for a rule armed now, or why it cannot be (the draft texts of docs/exit-rules.md, the
  * server's no-price text).
  */
-export function armRule(req: ArmRequest, book: HoldingsBook, quotes: Map<string, LatestQuote>): ArmOutcome {
+export function armRule(
+  req: ArmRequest,
+  book: HoldingsBook,
+  quotes: Map<string, LatestQuote>,
+  atrs: RuleAtrs = new Map(),
+): ArmOutcome {
   const key = instrumentKey(req.exchange, req.symbol);
   const lots = coveredLots(req, book);
   const notHeld = notHeldProblem(req, book);
   if (notHeld) return refused(notHeld);
   const quote = quotes.get(key);
   if (!quote) return refused(noPriceDataMessage(req.symbol));
+  let atr: ArmedAtr | null = null;
+  if (VALUE_TYPE_TRAITS[req.valueType].fromBars && valueTypeFits(req.triggerType, req.valueType)) {
+    const period = req.atrPeriod ?? ATR_LIMITS.defaultPeriod;
+    const found = atrs.get(atrKey({ ...req, atrPeriod: period })) ?? { missingDays: period };
+    if ('missingDays' in found) {
+      const message = historyNeededMessage(found.missingDays);
+      return refused(`${message} for an ATR(${period}) stop on ${req.symbol}.`, `${req.symbol}: ${message}`);
+    }
+    atr = { period, value: found.atr, asOf: found.asOf };
+  }
   const referencePrice = req.reference === 'buy_price' ? buyPrice(lots) : quote.ltp;
   const check = validateRuleDraft({
     triggerType: req.triggerType,
@@ -155,6 +194,7 @@ export function armRule(req: ArmRequest, book: HoldingsBook, quotes: Map<string,
     triggerValue: req.triggerValue,
     currentPrice: quote.ltp,
     referencePrice,
+    ...(atr ? { atr: atr.value } : {}),
   });
   if (!check.ok) {
     if (check.problem === 'bounds' || check.problem === 'invalid' || check.problem === 'unfit')
@@ -169,6 +209,7 @@ export function armRule(req: ArmRequest, book: HoldingsBook, quotes: Map<string,
     peakPrice: RULE_KINDS[req.triggerType].trails ? referencePrice : null,
     computedTriggerPrice: check.triggerPrice,
     currentPrice: quote.ltp,
+    atr,
   };
 }
 

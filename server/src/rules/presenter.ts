@@ -1,7 +1,8 @@
 /** A stored rule as the API shows it (docs/exit-rules.md, Routes), with its status and latest price. */
 import type { ApiRuleAdjustment } from '@app/common/api/corporate-actions';
 import type { ApiPositionRule, RuleStatus } from '@app/common/api/rules';
-import { distanceToLevel } from '@app/common/rules/index';
+import { atrStopReason } from '@app/common/history/atr-stop';
+import { distanceToLevel, RULE_KINDS } from '@app/common/rules/index';
 import type { positionRules } from '../db/schema.ts';
 
 export type RuleRow = typeof positionRules.$inferSelect;
@@ -45,6 +46,19 @@ function lastCheck(row: RuleRow, quote: RuleQuote | null) {
   };
 }
 
+/** An ATR stop's reason ('3 × ATR(22) = ₹84.20 below the high of ₹2,520.00'); null for other rules. */
+function levelReason(row: RuleRow): string | null {
+  if (row.valueType !== 'ATR' || row.atrPeriod === null || row.atrValue === null) return null;
+  const trailing = RULE_KINDS[row.triggerType].trails;
+  return atrStopReason({
+    multiple: Number(row.triggerValue),
+    period: row.atrPeriod,
+    atr: Number(row.atrValue),
+    base: Number(trailing ? (row.peakPrice ?? row.referencePrice) : row.referencePrice),
+    trailing,
+  });
+}
+
 /**
  * The rule as the API answers it; `quote` is its instrument's latest quote, when there is one;
  * `adjustments` its corporate-action adjustments (rules/list.ts loads them).
@@ -70,6 +84,10 @@ export function presentRule(
     reference_price: Number(row.referencePrice),
     peak_price: num(row.peakPrice),
     computed_trigger_price: Number(row.computedTriggerPrice),
+    atr_period: row.atrPeriod,
+    atr_value: num(row.atrValue),
+    atr_as_of: row.atrAsOf,
+    level_reason: levelReason(row),
     sell_quantity_type: row.sellQuantityType,
     sell_quantity_value: num(row.sellQuantityValue),
     order_type: row.orderType,

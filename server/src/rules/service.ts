@@ -11,6 +11,7 @@ import type {
 } from '@app/common/api/rules';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import {
+  ATR_LIMITS,
   DEFAULT_REARM_PERCENT,
   describeRule,
   rearmPrice,
@@ -33,6 +34,7 @@ import {
   type ArmedLevels,
   type ArmOutcome,
 } from './arm.ts';
+import { loadRuleAtrs } from './atrs.ts';
 import { assertHoldingsLimit, ruleRoom, type NewRuleSlot } from './limits.ts';
 import { presentRule, ruleStatus, type RuleRow } from './presenter.ts';
 import { latestQuotes } from './quotes.ts';
@@ -51,6 +53,9 @@ export function levelColumns(levels: ArmedLevels, setAt: Date | null) {
     referencePrice: money(levels.referencePrice),
     peakPrice: levels.peakPrice === null ? null : money(levels.peakPrice),
     computedTriggerPrice: money(levels.computedTriggerPrice),
+    atrPeriod: levels.atr?.period ?? null,
+    atrValue: levels.atr ? money(levels.atr.value) : null,
+    atrAsOf: levels.atr?.asOf ?? null,
     ...(setAt ? { levelsSetAt: setAt } : {}),
   };
 }
@@ -93,8 +98,8 @@ async function assertOwnAccounts(tx: Tx, userId: string, ids: Iterable<string | 
 }
 
 /** A rule to create; Price Guard's defaults name no re-arming (never). */
-type NewRule = Omit<CreateRuleInput, 'rearm' | 'rearm_percent'> &
-  Partial<Pick<CreateRuleInput, 'rearm' | 'rearm_percent'>>;
+type NewRule = Omit<CreateRuleInput, 'rearm' | 'rearm_percent' | 'atr_period'> &
+  Partial<Pick<CreateRuleInput, 'rearm' | 'rearm_percent' | 'atr_period'>>;
 
 /** A new rule's row, its levels armed at `setAt`. */
 export function newRuleValues(userId: string, rule: NewRule, levels: ArmedLevels, setAt: Date) {
@@ -152,7 +157,9 @@ export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Pro
     );
     const book = await loadHoldingsBook(tx, userId);
     const quotes = await latestQuotes(tx, cmd.rules);
-    const outcomes = cmd.rules.map((rule) => armRule(armRequestOf(rule), book, quotes));
+    const requests = cmd.rules.map(armRequestOf);
+    const atrs = await loadRuleAtrs(tx, requests, deps.now());
+    const outcomes = requests.map((req) => armRule(req, book, quotes, atrs));
     if (cmd.mode === 'single') rejectArming(outcomes, 'single');
     else rejectUnlessAnyArmed(outcomes);
     const skipped: ApiSkippedRule[] = [];
@@ -204,7 +211,7 @@ function skippedRule(rule: CreateRuleInput, reason: string): ApiSkippedRule {
   };
 }
 
-const REARM_FIELDS = ['trigger_type', 'trigger_value', 'value_type', 'reference'] as const;
+const REARM_FIELDS = ['trigger_type', 'trigger_value', 'value_type', 'reference', 'atr_period'] as const;
 
 /**
  * Edits a rule. A change to its trigger (type, value, value type or reference) re-arms it with a
@@ -242,12 +249,17 @@ export async function updateRule(
       valueType: input.value_type ?? existing.valueType,
       triggerValue: input.trigger_value ?? Number(existing.triggerValue),
       reference: input.reference ?? existing.reference,
+      atrPeriod: null as number | null,
     };
+    if (merged.valueType === 'ATR')
+      merged.atrPeriod = input.atr_period ?? existing.atrPeriod ?? ATR_LIMITS.defaultPeriod;
+    if (merged.valueType === 'ATR' && input.trigger_value === undefined && existing.valueType !== 'ATR')
+      merged.triggerValue = ATR_LIMITS.defaultMultiple;
     const book = await loadHoldingsBook(tx, user.id);
     const quotes = await latestQuotes(tx, [existing]);
     let levels: Partial<RuleRow> = {};
     if (REARM_FIELDS.some((field) => input[field] !== undefined)) {
-      const outcome = armRule(merged, book, quotes);
+      const outcome = armRule(merged, book, quotes, await loadRuleAtrs(tx, [merged], deps.now()));
       rejectArming([outcome], 'single');
       levels = levelColumns(outcome as ArmedLevels, deps.now());
     } else if (input.rule_scope !== undefined || input.target_account_id !== undefined) {

@@ -7,7 +7,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { accountDisplayName } from '@app/common/holdings/upload-preview';
 import type { Channel } from '@app/common/notifications/channels';
-import { RULE_KINDS, type SubscriptionTier, type TriggerType } from '@app/common/rules/index';
+import { RULE_KINDS, VALUE_TYPE_TRAITS, type SubscriptionTier, type TriggerType } from '@app/common/rules/index';
 import { limitedUsers, monthCountsSql } from '../executions/quota.ts';
 import { insertOutboxSql, type NewDelivery } from '../notifications/outbox-rows.ts';
 import { recipientsByUser, recipientsSql, type Recipient } from '../notifications/recipients.ts';
@@ -46,10 +46,13 @@ function claimRulesSql(crossings: Crossing[]): SQL {
         returning r.id, r.target_account_id, r.rearm_at is not null as waits, r.rule_name`;
 }
 
-/** The level a rule re-armed at `ltp` watches: a trailing stop's from its fresh peak; others keep theirs. */
+/**
+ * The level a rule re-armed at `ltp` watches: a trailing stop's from its fresh peak; others keep
+ * theirs, and so does a trailing ATR stop (its level moves only in the nightly recomputation).
+ */
 function rearmedLevel(c: Crossing): number | null {
   const e = c.entry;
-  return RULE_KINDS[e.triggerType as TriggerType].trails
+  return RULE_KINDS[e.triggerType as TriggerType].trails && !(e.valueType && VALUE_TYPE_TRAITS[e.valueType].fromBars)
     ? trailingLevel({ valueType: e.valueType, value: e.value, peak: c.ltp })
     : null;
 }

@@ -41,15 +41,23 @@ const BELOW_OF_CODE: readonly boolean[] = Object.freeze(
 const TRAILS_OF_CODE: readonly boolean[] = Object.freeze(
   TRIGGER_OF_CODE.map((kind) => kind !== '' && kind in RULE_KINDS && RULE_KINDS[kind as TriggerType].trails),
 );
-/** Value-type codes in two bits of a slot's flags, each value type's own (0: a price alert, which has none). */
+/**
+ * Value-type codes in three bits of a slot's flags, each value type's own (0: a price alert, which
+ * has none): the low two at bits 3–4, the third at bit 7 (bits 5 and 6 are CLAIMING and REARMING).
+ */
 const VALUE_TYPES: readonly (ValueType | null)[] = Object.freeze(
   Object.entries(VALUE_TYPE_TRAITS).reduce<(ValueType | null)[]>(
     (codes, [valueType, traits]) => Object.assign(codes, { [traits.code]: valueType }),
-    [null, null, null, null],
+    Array<ValueType | null>(8).fill(null),
   ),
+);
+/** Whether a value-type code's level comes from the daily bars (an ATR stop: no tick-by-tick peak). */
+const FROM_BARS_OF_CODE: readonly boolean[] = Object.freeze(
+  VALUE_TYPES.map((v) => v !== null && VALUE_TYPE_TRAITS[v].fromBars),
 );
 const TRIGGER_MASK = 0b111;
 const VALUE_SHIFT = 3;
+const VALUE_HIGH_SHIFT = 7;
 export const CLAIMING = 0b100000;
 /**
  * A fired rule waiting to re-arm (rules/rearm): its level is the re-arm price and it watches the
@@ -60,8 +68,12 @@ export const REARMING = 0b1000000;
 /** Stops and below-alerts fire when the price falls to the level; the rest when it rises to it. */
 export const firesBelow = (code: number) => BELOW_OF_CODE[code] === true;
 
-/** Whether a slot's kind trails a peak. */
-export const trailsOf = (flags: number) => TRAILS_OF_CODE[flags & TRIGGER_MASK] === true;
+/**
+ * Whether a slot's level follows its peak tick by tick: a trailing stop, unless its level comes
+ * from the daily bars (a trailing ATR stop rises only in the nightly recomputation).
+ */
+export const trailsOf = (flags: number) =>
+  TRAILS_OF_CODE[flags & TRIGGER_MASK] === true && FROM_BARS_OF_CODE[valueCodeOf(flags)] !== true;
 
 /** Whether a slot with these flags watches for the price to fall to its level (its `below` group). */
 export const watchesBelow = (flags: number) =>
@@ -310,6 +322,11 @@ function tableSizeFor(capacity: number): number {
 }
 
 export const triggerCodeOf = (flags: number) => flags & TRIGGER_MASK;
-export const valueTypeOf = (flags: number) => VALUE_TYPES[(flags >> VALUE_SHIFT) & 0b11]!;
-export const packFlags = (trigger: number, valueType: ValueType | null) =>
-  trigger | ((valueType === null ? 0 : VALUE_TYPE_TRAITS[valueType].code) << VALUE_SHIFT);
+function valueCodeOf(flags: number): number {
+  return ((flags >> VALUE_SHIFT) & 0b11) | (((flags >> VALUE_HIGH_SHIFT) & 1) << 2);
+}
+export const valueTypeOf = (flags: number) => VALUE_TYPES[valueCodeOf(flags)]!;
+export const packFlags = (trigger: number, valueType: ValueType | null) => {
+  const code = valueType === null ? 0 : VALUE_TYPE_TRAITS[valueType].code;
+  return trigger | ((code & 0b11) << VALUE_SHIFT) | ((code >> 2) << VALUE_HIGH_SHIFT);
+};

@@ -92,7 +92,7 @@ describe('rules at a price (value_type PRICE)', () => {
       value_type: 'LEVEL',
       trigger_value: 1,
     });
-    expect(unknown.body.error).to.equal('value_type must be PRICE, PERCENT or ABSOLUTE');
+    expect(unknown.body.error).to.equal('value_type must be PRICE, PERCENT, ABSOLUTE or ATR');
     expect(await listRules(app, user)).to.deep.equal([]);
   });
 

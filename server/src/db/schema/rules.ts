@@ -1,7 +1,7 @@
 /** Exit rules, one-off price alerts, and the History of what fired. */
 import { TRIGGER_TYPES, VALUE_TYPES } from '@app/common/rules/types';
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { id, createdAt, updatedAt, money, tstz, instrument } from './columns.ts';
 import { brokerAccounts } from './holdings.ts';
 import { ownerId } from './users.ts';
@@ -26,6 +26,10 @@ export const positionRules = pgTable(
     referencePrice: money('reference_price').notNull(),
     peakPrice: money('peak_price'),
     computedTriggerPrice: money('computed_trigger_price').notNull(),
+    /** ATR stops (value_type ATR): the period n, and the ATR(n) the level was last set from, of that day's bar. */
+    atrPeriod: integer('atr_period'),
+    atrValue: money('atr_value'),
+    atrAsOf: date('atr_as_of', { mode: 'string' }),
     /**
      * When the levels were last set from a price (created, edited, enabled from the price,
      * re-armed or raised to a new trailing peak); a corporate action adjusts only levels set
