@@ -3,9 +3,13 @@ import { b14 } from '../../bench/benchmarks/b14.ts';
 import { expectWellFormed, quickContext } from './helpers.ts';
 
 describe('bench B14 (quick): the single-rule backtest', () => {
-  it('backtests 5 years of made bars and previews the default stop over every holding', async () => {
+  it('backtests 5 years of made bars, previews the default stop over every holding, and recomputes ATR stops at night', async () => {
     const { results, evidence } = await b14.run(await quickContext());
-    expectWellFormed(results, ['B14-backtest', 'B14-preview']);
+    expectWellFormed(results, ['B14-backtest', 'B14-preview', 'B14-nightly']);
+    const { nightly } = evidence;
+    expect(nightly, 'PostgreSQL is reachable in the tests').to.not.equal(null);
+    expect(nightly!.rules, 'every stop recomputed').to.equal(nightly!.size.rules);
+    expect(nightly!.agree, 'one rule at a time gives the same levels').to.equal(true);
     const { backtest, size } = evidence;
     expect(backtest.series.length, 'about 5 years of trading days').to.be.within(1200, 1290);
     expect(backtest.to).to.equal(backtest.series[backtest.series.length - 1]!.date);
