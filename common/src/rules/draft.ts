@@ -3,7 +3,7 @@ import { firesAtOnceMessage, noPriceReason, RULE_MESSAGES, SAVE_ALL_MESSAGES } f
 import { amountMessage, amountProblem } from '../api/numbers.ts';
 import { computeTriggerPrice, isCrossed, triggerBounds } from './trigger.ts';
 import type { ActionType, TriggerType, ValueType } from './types.ts';
-import { unfitMessage, valueTypeFits } from './value-types.ts';
+import { unfitMessage, VALUE_TYPE_TRAITS, valueTypeFits } from './value-types.ts';
 
 /** The draft every account row starts with: alert, trailing stop loss, 7 percent (docs/exit-rules.md). */
 export const DEFAULT_RULE_DRAFT = Object.freeze({
@@ -12,6 +12,10 @@ export const DEFAULT_RULE_DRAFT = Object.freeze({
   trigger_value: 7,
   value_type: 'PERCENT' as ValueType,
 });
+
+/** Where a form would preview an ATR stop's level. */
+export const ATR_LEVEL_ON_SAVE =
+  "The level is set from the stock's daily history (its ATR) when you save the rule.";
 
 /** The trigger input accepts digits and a dot only: everything else typed is dropped. */
 export function sanitizeTriggerInput(text: string): string {
@@ -79,6 +83,11 @@ export function validateRuleDraft(input: RuleDraftInput): DraftCheck {
   const current = input.currentPrice;
   if (typeof current !== 'number' || !Number.isFinite(current) || current <= 0) {
     return { ok: false, problem: 'price', error: RULE_MESSAGES.noPrice };
+  }
+  // An ATR stop's level needs the stock's ATR, which only the server's daily history has: the
+  // form cannot preview it, and the server sets it when the rule is saved (no price, as it were).
+  if (VALUE_TYPE_TRAITS[input.valueType].fromBars && input.atr === undefined) {
+    return { ok: false, problem: 'price', error: ATR_LEVEL_ON_SAVE };
   }
   const referencePrice = input.referencePrice ?? current;
   const triggerPrice = computeTriggerPrice({

@@ -1,5 +1,5 @@
 import type { ApiPositionRule } from '@app/common/api/rules';
-import { formatIstDateTime } from '@app/common/format/ist';
+import { formatIstDate, formatIstDateTime } from '@app/common/format/ist';
 import { formatInr } from '@app/common/format/money';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { describeRule, isGeneratedName, RULE_KINDS } from '@app/common/rules/index';
@@ -69,6 +69,14 @@ export function RuleItem({ rule, ltp, multiAccount, onChanged }: RuleItemProps) 
         {multiAccount && rule.rule_scope === 'all_holdings' ? <span>All accounts</span> : null}
         <AdjustmentNote adjustments={rule.adjustments} />
       </p>
+      {rule.level_reason ? (
+        <p className="rule-level-reason">
+          {rule.level_reason}
+          {rule.atr_as_of
+            ? ` (ATR to ${formatIstDate(rule.atr_as_of)}${trailing ? '; rises after each close' : ''})`
+            : null}
+        </p>
+      ) : null}
       {check ? (
         <p className="rule-check">
           <CheckLine parts={check} className="rule-check-line" />

@@ -5,6 +5,7 @@
  * whose input id is `${id}-name`, `${id}-type`, `${id}-value`, `${id}-unit` or `${id}-account`.
  */
 import {
+  ATR_LIMITS,
   MAX_REARM_PERCENT,
   MIN_REARM_PERCENT,
   sanitizeTriggerInput,
@@ -188,6 +189,43 @@ export function ValueTypeField({
           </option>
         ))}
       </select>
+    </div>
+  );
+}
+
+/**
+ * An ATR stop's period n ('ATR over 22 days', 5 to 100; input id `${id}-atr-period`): shown
+ * beside the multiple k when the unit is 'ATR (volatility)'.
+ */
+export function AtrPeriodField({
+  id,
+  value,
+  onChange,
+  className = 'field',
+}: {
+  id: string;
+  /** As typed (digits only). */
+  value: string;
+  onChange: (value: string) => void;
+  className?: string;
+}) {
+  return (
+    <div className={className}>
+      <label className="field-label" htmlFor={`${id}-atr-period`}>
+        ATR over (days)
+      </label>
+      <input
+        id={`${id}-atr-period`}
+        className="input"
+        inputMode="numeric"
+        autoComplete="off"
+        value={value}
+        aria-describedby={`${id}-atr-help`}
+        onChange={(event) => onChange(event.target.value.replace(/\D/g, ''))}
+      />
+      <span id={`${id}-atr-help`} className="field-hint">
+        {ATR_LIMITS.minPeriod}–{ATR_LIMITS.maxPeriod} trading days; 22 is about a month
+      </span>
     </div>
   );
 }

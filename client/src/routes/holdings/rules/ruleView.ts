@@ -12,6 +12,7 @@ import {
   computeTriggerPrice,
   distanceToLevel,
   RULE_KINDS,
+  VALUE_TYPE_TRAITS,
   updateTrailingPeak,
 } from '@app/common/rules/index';
 
@@ -74,7 +75,12 @@ export function liveLevels(
   pushed: PushedLevel | undefined,
   ltp: number | null | undefined,
 ): LiveLevels {
-  if (rule.status !== 'ACTIVE' || !RULE_KINDS[rule.trigger_type].trails) {
+  // A trailing ATR stop's level rises only at night, from closes: what the server stored.
+  if (
+    rule.status !== 'ACTIVE' ||
+    !RULE_KINDS[rule.trigger_type].trails ||
+    VALUE_TYPE_TRAITS[rule.value_type].fromBars
+  ) {
     return { peak: rule.peak_price, trigger: rule.computed_trigger_price };
   }
   let peak = rule.peak_price ?? rule.reference_price;

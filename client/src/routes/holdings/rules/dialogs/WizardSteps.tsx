@@ -2,6 +2,7 @@ import { formatInr } from '@app/common/format/money';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import {
+  ATR_LIMITS,
   describeRule,
   fittingValueType,
   RULE_KINDS,
@@ -10,6 +11,7 @@ import {
 } from '@app/common/rules/index';
 import { useId } from 'react';
 import {
+  AtrPeriodField,
   RearmField,
   RuleNameField,
   TargetAccountField,
@@ -175,8 +177,17 @@ export function TriggerStep({
           spelledOut
           value={form.value_type}
           triggerType={form.trigger_type}
-          onChange={(value_type) => onChange({ value_type })}
+          onChange={(value_type) =>
+            onChange(
+              value_type === 'ATR' && form.value_type !== 'ATR'
+                ? { value_type, trigger_value: String(ATR_LIMITS.defaultMultiple) }
+                : { value_type },
+            )
+          }
         />
+        {form.value_type === 'ATR' ? (
+          <AtrPeriodField id={id} value={form.atr_period} onChange={(atr_period) => onChange({ atr_period })} />
+        ) : null}
       </div>
       <RearmField
         id={id}
@@ -190,6 +201,12 @@ export function TriggerStep({
             Alert at <strong>{formatInr(preview.triggerPrice)}</strong>
             <span className="text-muted"> · LTP {formatInr(ltp ?? 0)}</span>
           </>
+        ) : form.value_type === 'ATR' && preview.problem === 'price' ? (
+          <span className="text-muted">
+            {Number(form.trigger_value) || '…'} × ATR({form.atr_period || '…'}) below{' '}
+            {RULE_KINDS[form.trigger_type].trails ? 'the highest close since you set it' : 'the price'}.{' '}
+            {preview.error}
+          </span>
         ) : preview.problem === 'price' ? (
           <span className="text-muted">
             {RULE_MESSAGES.noPrice} The level is set from the next price when you create the rule.

@@ -4,6 +4,7 @@
  */
 import type { Exchange } from '@app/common/instruments/types';
 import {
+  ATR_LIMITS,
   DEFAULT_REARM_PERCENT,
   MAX_REARM_PERCENT,
   MIN_REARM_PERCENT,
@@ -31,6 +32,8 @@ export interface WizardForm extends WizardState {
   /** Step 3's "Re-arm after the price recovers" and its percent, as typed. */
   rearm: RearmMode;
   rearm_percent: string;
+  /** An ATR stop's period n, as typed (the multiple k is `trigger_value`). */
+  atr_period: string;
 }
 
 export const REARM_PERCENT_PROBLEM = `Re-arm percent must be from ${MIN_REARM_PERCENT} to ${MAX_REARM_PERCENT}`;
@@ -43,7 +46,20 @@ export function initialWizardForm(holding: string): WizardForm {
     trigger_value: String(WIZARD_DEFAULTS.trigger_value),
     rearm: 'never',
     rearm_percent: String(DEFAULT_REARM_PERCENT),
+    atr_period: String(ATR_LIMITS.defaultPeriod),
   };
+}
+
+export const ATR_PROBLEM = `An ATR stop takes a multiple from ${ATR_LIMITS.minMultiple} to ${ATR_LIMITS.maxMultiple} and a period from ${ATR_LIMITS.minPeriod} to ${ATR_LIMITS.maxPeriod} days`;
+
+/** Why an ATR stop's multiple or period cannot be saved, or null (any other value type: null). */
+function atrProblem(form: WizardForm): string | null {
+  if (form.value_type !== 'ATR') return null;
+  const k = Number(form.trigger_value);
+  const n = Number(form.atr_period);
+  const kOk = form.trigger_value !== '' && k >= ATR_LIMITS.minMultiple && k <= ATR_LIMITS.maxMultiple;
+  const nOk = Number.isInteger(n) && n >= ATR_LIMITS.minPeriod && n <= ATR_LIMITS.maxPeriod;
+  return kOk && nOk ? null : ATR_PROBLEM;
 }
 
 /** `NSE:RELIANCE` → its parts. */
@@ -73,6 +89,8 @@ export function wizardProblem(step: number, form: WizardForm, ltp: number | null
   if (basic) return basic;
   if (step === 1 && !form.holding) return 'Please choose a holding';
   if (step === 3) {
+    const atr = atrProblem(form);
+    if (atr) return atr;
     const check = wizardPreview(form, ltp);
     if (!check.ok && check.problem !== 'price') return check.error;
     const percent = Number(form.rearm_percent);
@@ -98,6 +116,7 @@ export function wizardRequest(form: WizardForm, ltp: number | null | undefined):
     trigger_type: form.trigger_type,
     trigger_value: Number(form.trigger_value),
     value_type: form.value_type,
+    ...(form.value_type === 'ATR' ? { atr_period: Number(form.atr_period) } : {}),
     sell_quantity_type: form.sell_quantity_type,
     sell_quantity_value: form.sell_quantity_value === null ? null : Number(form.sell_quantity_value),
     order_type: form.order_type,
