@@ -102,7 +102,10 @@ async function oneRuleAtATime(db: Executor, ids: readonly string[], day: string)
   }
 }
 
-export async function nightlyRecomputation(ctx: BenchContext, quick: boolean): Promise<NightlyEvidence | null> {
+export async function nightlyRecomputation(
+  ctx: BenchContext,
+  quick: boolean,
+): Promise<NightlyEvidence | null> {
   if (!ctx.postgresUrl) return null;
   const size = quick ? NIGHTLY_SIZES.quick : NIGHTLY_SIZES.full;
   const database = await freshDatabase(ctx.postgresUrl);
@@ -111,7 +114,9 @@ export async function nightlyRecomputation(ctx: BenchContext, quick: boolean): P
     const { db } = handle;
     const day = await seedBars(db, size);
     await seedRules(db, size, day);
-    ctx.log(`B14 nightly: ${size.rules.toLocaleString('en-US')} ATR stops on ${size.instruments} instruments seeded`);
+    ctx.log(
+      `B14 nightly: ${size.rules.toLocaleString('en-US')} ATR stops on ${size.instruments} instruments seeded`,
+    );
     let started = performance.now();
     const night = await recomputeAtrStops(db, day);
     const ms = performance.now() - started;

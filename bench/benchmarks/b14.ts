@@ -137,7 +137,11 @@ export const b14: Benchmark<B14Evidence> = {
           baseline: baselineS,
           target: '< 10 s and ≥ 20 × faster than the baseline',
           pass:
-            nightlyS !== null && baselineS !== null && nightlyS < 10 && baselineS >= 20 * nightlyS && nightly!.agree,
+            nightlyS !== null &&
+            baselineS !== null &&
+            nightlyS < 10 &&
+            baselineS >= 20 * nightlyS &&
+            nightly!.agree,
         }),
       ],
       notes: [

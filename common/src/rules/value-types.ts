@@ -108,7 +108,12 @@ export const ATR_LIMITS = Object.freeze({
 });
 
 /** The unit choices in the order the forms offer them: the price itself first. */
-export const VALUE_TYPE_CHOICES: readonly ValueType[] = Object.freeze(['PRICE', 'PERCENT', 'ABSOLUTE', 'ATR']);
+export const VALUE_TYPE_CHOICES: readonly ValueType[] = Object.freeze([
+  'PRICE',
+  'PERCENT',
+  'ABSOLUTE',
+  'ATR',
+]);
 
 /** Value types whose value a bonus or split divides (for SQL: `value_type = any(...)`). */
 export const VALUE_TYPES_DIVIDED_BY_ACTIONS: readonly ValueType[] = Object.freeze(

@@ -7,7 +7,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { accountDisplayName } from '@app/common/holdings/upload-preview';
 import type { Channel } from '@app/common/notifications/channels';
-import { RULE_KINDS, VALUE_TYPE_TRAITS, type SubscriptionTier, type TriggerType } from '@app/common/rules/index';
+import {
+  RULE_KINDS,
+  VALUE_TYPE_TRAITS,
+  type SubscriptionTier,
+  type TriggerType,
+} from '@app/common/rules/index';
 import { limitedUsers, monthCountsSql } from '../executions/quota.ts';
 import { insertOutboxSql, type NewDelivery } from '../notifications/outbox-rows.ts';
 import { recipientsByUser, recipientsSql, type Recipient } from '../notifications/recipients.ts';
@@ -52,7 +57,8 @@ function claimRulesSql(crossings: Crossing[]): SQL {
  */
 function rearmedLevel(c: Crossing): number | null {
   const e = c.entry;
-  return RULE_KINDS[e.triggerType as TriggerType].trails && !(e.valueType && VALUE_TYPE_TRAITS[e.valueType].fromBars)
+  return RULE_KINDS[e.triggerType as TriggerType].trails &&
+    !(e.valueType && VALUE_TYPE_TRAITS[e.valueType].fromBars)
     ? trailingLevel({ valueType: e.valueType, value: e.value, peak: c.ltp })
     : null;
 }

@@ -1,7 +1,13 @@
 /** Loads active rules and price alerts as index entries: all of them at start, or one user's. */
 import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey } from '@app/common/market/tick-batch';
-import { priceAlertKind, RULE_KINDS, VALUE_TYPE_TRAITS, type TriggerType, type ValueType } from '@app/common/rules/index';
+import {
+  priceAlertKind,
+  RULE_KINDS,
+  VALUE_TYPE_TRAITS,
+  type TriggerType,
+  type ValueType,
+} from '@app/common/rules/index';
 import { sql, type SQL } from 'drizzle-orm';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor } from '../db/client.ts';
@@ -75,7 +81,10 @@ function armedEntry(r: RuleRow): WatchEntry {
     valueType: r.value_type,
     value: Number(r.trigger_value),
     // A trailing ATR stop's level rises only in the nightly recomputation: no peak in the engine.
-    peak: kind.trails && !VALUE_TYPE_TRAITS[r.value_type].fromBars ? Number(r.peak_price ?? r.reference_price) : null,
+    peak:
+      kind.trails && !VALUE_TYPE_TRAITS[r.value_type].fromBars
+        ? Number(r.peak_price ?? r.reference_price)
+        : null,
     version: Number(r.version),
     claiming: false,
   };

@@ -131,7 +131,10 @@ describe('ATR stops: k × ATR(n) below the price, from the daily bars', () => {
     // A new high during the day moves nothing: the level rises only from closes, at night.
     await publishPrices(app, { ATRTRAIL: 1150 });
     await app.runtime.engine.settled();
-    expect((await listRules(app, user))[0]).to.deep.include({ computed_trigger_price: 940, peak_price: 1000 });
+    expect((await listRules(app, user))[0]).to.deep.include({
+      computed_trigger_price: 940,
+      peak_price: 1000,
+    });
 
     // Without the day's bar in the store the night changes nothing and names the instrument.
     const early = await recomputeAtrStops(app.runtime.deps.db, today());
@@ -202,7 +205,9 @@ describe('ATR stops: k × ATR(n) below the price, from the daily bars', () => {
         source: 'made',
       })
       .returning();
-    expect(await applyCorporateAction({ ...app.runtime.deps, deliveries: app.runtime.deliveries }, action!.id)).to.not.equal(null);
+    expect(
+      await applyCorporateAction({ ...app.runtime.deps, deliveries: app.runtime.deliveries }, action!.id),
+    ).to.not.equal(null);
     expect((await listRules(app, user))[0]).to.deep.include({
       trigger_value: 3,
       computed_trigger_price: 188,

@@ -186,7 +186,11 @@ export function TriggerStep({
           }
         />
         {form.value_type === 'ATR' ? (
-          <AtrPeriodField id={id} value={form.atr_period} onChange={(atr_period) => onChange({ atr_period })} />
+          <AtrPeriodField
+            id={id}
+            value={form.atr_period}
+            onChange={(atr_period) => onChange({ atr_period })}
+          />
         ) : null}
       </div>
       <RearmField
