@@ -11,6 +11,7 @@ import {
   RULE_KINDS,
   TRIGGER_TYPES,
   VALUE_TYPE_CHOICES,
+  VALUE_TYPE_TRAITS,
   valueTypeFits,
 } from '@app/common/rules/index';
 import { expect } from 'chai';
@@ -58,12 +59,21 @@ describe('rule kinds: one table, read by the SQL and the engine alike', () => {
     let n = 0;
     for (const kind of TRIGGER_TYPES) {
       for (const valueType of VALUE_TYPE_CHOICES.filter((v) => valueTypeFits(kind, v))) {
-        const value = valueType === 'PRICE' ? (RULE_KINDS[kind].direction === 'above' ? 1100 : 900) : 10;
+        const value =
+          valueType === 'PRICE'
+            ? RULE_KINDS[kind].direction === 'above'
+              ? 1100
+              : 900
+            : valueType === 'ATR'
+              ? 2
+              : 10;
         const price = computeTriggerPrice({
           triggerType: kind,
           valueType,
           triggerValue: value,
           referencePrice: 1000,
+          // An ATR stop's level comes from the bars: the server arms it with the stock's ATR.
+          atr: 20,
         });
         entries.push({
           kind: 'rule',
@@ -77,7 +87,8 @@ describe('rule kinds: one table, read by the SQL and the engine alike', () => {
           price,
           valueType,
           value,
-          peak: RULE_KINDS[kind].trails ? 1000 : null,
+          // A trailing ATR stop keeps no peak in the engine: its level rises only at night.
+          peak: RULE_KINDS[kind].trails && !VALUE_TYPE_TRAITS[valueType].fromBars ? 1000 : null,
           version: 1,
           claiming: false,
         });
