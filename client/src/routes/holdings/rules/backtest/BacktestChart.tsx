@@ -1,6 +1,7 @@
 import type { ApiBacktest } from '@app/common/api/backtest';
 import { formatInr } from '@app/common/format/money';
 import { useMemo } from 'react';
+import { priceAxis } from '../../table/chartData.ts';
 import {
   CartesianGrid,
   Line,
@@ -21,22 +22,22 @@ const shortDate = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}/${
  * the first download).
  */
 export default function BacktestChart({ result, symbol }: { result: ApiBacktest; symbol: string }) {
-  const domain = useMemo(() => {
-    let low = Infinity;
-    let high = -Infinity;
-    for (const day of result.series) {
-      low = Math.min(low, day.close, day.level ?? Infinity);
-      high = Math.max(high, day.close, day.level ?? -Infinity);
-    }
-    for (const exit of result.fired) low = Math.min(low, exit.price);
-    const pad = (high - low) * 0.05 || high * 0.01;
-    return [Math.max(0, low - pad), high + pad];
-  }, [result]);
+  const axis = useMemo(
+    () =>
+      priceAxis(
+        [
+          ...result.series.flatMap((day) => (day.level === null ? [day.close] : [day.close, day.level])),
+          ...result.fired.map((exit) => exit.price),
+        ],
+        4,
+      ),
+    [result],
+  );
   const exits = result.fired.length;
   const summary =
     `${symbol} daily closes from ${shortDate(result.from)} to ${shortDate(result.to)}, with the rule's level` +
     (exits ? ` and ${exits} ${exits === 1 ? 'exit' : 'exits'}` : '');
-  const priceTick = (value: number) => formatInr(value, { fractionDigits: 0 });
+  const priceTick = (value: number) => formatInr(value, { fractionDigits: axis.fractionDigits });
   return (
     <figure className="backtest-chart">
       <div role="img" aria-label={summary}>
@@ -45,12 +46,12 @@ export default function BacktestChart({ result, symbol }: { result: ApiBacktest;
             <CartesianGrid stroke="var(--color-border)" strokeDasharray="3 3" vertical={false} />
             <XAxis dataKey="date" tickFormatter={shortDate} tick={{ fontSize: 11 }} minTickGap={32} />
             <YAxis
-              domain={domain}
+              domain={axis.domain}
+              ticks={axis.ticks}
+              interval={0}
               tickFormatter={priceTick}
               tick={{ fontSize: 11 }}
               width={64}
-              tickCount={4}
-              allowDecimals={false}
             />
             <Tooltip
               labelFormatter={(date) => shortDate(String(date))}
