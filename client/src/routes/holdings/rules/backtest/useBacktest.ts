@@ -11,6 +11,9 @@ import { api, ApiError, errorMessage, isAbortError } from '../../../../api/clien
 /** How long the level must stay unchanged before the backtest is asked for. */
 export const BACKTEST_DEBOUNCE_MS = 400;
 
+const NO_HISTORY = 'No price history for this stock';
+const FAILED = 'The backtest could not be run just now. Please try again.';
+
 /** The rule as the dialogs hold it: the level as typed. */
 export interface BacktestDraft {
   /** `NSE:RELIANCE`. */
@@ -67,9 +70,11 @@ export function useBacktest(draft: BacktestDraft, years: BacktestYears): Backtes
         (data) => setState({ key, state: { status: 'ready', data } }),
         (err: unknown) => {
           if (isAbortError(err)) return;
-          const message = errorMessage(err, 'The backtest could not be run just now. Please try again.');
-          const empty = err instanceof ApiError && err.status === 422;
-          setState({ key, state: { status: empty ? 'empty' : 'error', message } });
+          const status = err instanceof ApiError ? err.status : 0;
+          // 422: too little history (the server says how much more); 404: an instrument we do not list.
+          if (status === 422) setState({ key, state: { status: 'empty', message: errorMessage(err, '') } });
+          else if (status === 404) setState({ key, state: { status: 'empty', message: NO_HISTORY } });
+          else setState({ key, state: { status: 'error', message: errorMessage(err, FAILED) } });
         },
       );
     }, BACKTEST_DEBOUNCE_MS);
