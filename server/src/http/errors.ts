@@ -47,6 +47,12 @@ export class Conflict extends AppError {
     super(message, 409);
   }
 }
+/** Well-formed, but the data it needs is not there yet (a backtest without enough history). */
+export class Unprocessable extends AppError {
+  constructor(message: string) {
+    super(message, 422);
+  }
+}
 export class PayloadTooLarge extends AppError {
   constructor(message = 'The request body is too large') {
     super(message, 413);

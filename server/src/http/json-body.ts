@@ -48,6 +48,7 @@ export const BODY_LIMITS = {
   holdingsUpload: 2 * MB,
   priceAlert: 4 * KB,
   rule: 8 * KB,
+  backtest: 2 * KB,
   rulesBulk: 512 * KB,
   rulesBulkAction: 48 * KB,
 } as const;

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { backtestBody } from '@app/common/api/backtest';
 import {
   bulkCreateRulesBody,
   bulkRuleActionBody,
@@ -10,6 +11,7 @@ import {
 } from '@app/common/api/rules';
 import { currentUser, requireUser, limitPerUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
+import { backtestHolding } from '../../history/backtest.ts';
 import { ok } from '../../http/envelope.ts';
 import { uuidParams } from '../../http/params.ts';
 import { jsonBody } from '../../http/json-body.ts';
@@ -49,6 +51,12 @@ export function positionRulesRouter(deps: AppDeps): Router {
     const rule = validated(ctx, createRuleBody);
     const { rules } = await createRules(deps, { user: currentUser(ctx), rules: [rule], mode: 'single' });
     ok(ctx, rules[0], 201);
+  });
+
+  // Reads up to 7 years of bars a request: a dialog refreshes it as the user types (debounced).
+  const backtests = limitPerUser(deps, { name: 'rules-backtest', points: 60, durationSeconds: 60 });
+  router.post('/backtest', backtests, jsonBody('backtest'), validate('body', backtestBody), async (ctx) => {
+    ok(ctx, await backtestHolding(deps, validated(ctx, backtestBody)));
   });
 
   router.post('/bulk', writes, jsonBody('rulesBulk'), validate('body', bulkCreateRulesBody), async (ctx) => {

@@ -11,6 +11,7 @@ import { ErrorBox } from '../../../../components/ErrorBox.tsx';
 import { useQuote } from '../../../../live/hooks.ts';
 import '../../../../styles/rule-dialogs.css';
 import { Modal } from '../../../../components/Modal.tsx';
+import { BacktestPanel } from '../backtest/BacktestPanel.tsx';
 import { createRuleError } from '../ruleDrafts.ts';
 import { rulesApi } from '../rulesApi.ts';
 import { TriggerTypeField, TriggerValueField, ValueTypeField } from '../TriggerFields.tsx';
@@ -180,6 +181,7 @@ export default function QuickRuleDialog({
             <span className="text-loss">{preview.error}</span>
           )}
         </p>
+        {form.holding ? <BacktestPanel draft={form} /> : null}
         <AlertChannels />
         <div className="field">
           <label className="field-label" htmlFor={`${id}-name`}>

@@ -12,6 +12,8 @@ import {
   type ValueType,
 } from '@app/common/rules/index';
 import { useId, useState } from 'react';
+import { instrumentKey } from '@app/common/market/tick-batch';
+import { BacktestPanel } from '../backtest/BacktestPanel.tsx';
 import type { RuleChange } from '../rulesApi.ts';
 import {
   RearmField,
@@ -138,6 +140,16 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
           <span className="text-loss">{check.error}</span>
         )}
       </p>
+      <BacktestPanel
+        draft={{
+          holding: instrumentKey(rule.exchange, rule.symbol),
+          trigger_type: triggerType,
+          value_type: valueType,
+          trigger_value: value,
+          rearm,
+          rearm_percent: rearmPercent,
+        }}
+      />
       <div className="rule-actions">
         <button type="submit" className="btn btn-primary btn-sm" disabled={busy || blocked || !name.trim()}>
           {busy ? 'Saving...' : 'Save changes'}

@@ -18,6 +18,7 @@ import {
   TriggerValueField,
   ValueTypeField,
 } from '../TriggerFields.tsx';
+import { BacktestPanel } from '../backtest/BacktestPanel.tsx';
 import { wizardPreview, type WizardForm } from './wizardForm.ts';
 
 type Change = (patch: Partial<WizardForm>) => void;
@@ -219,6 +220,7 @@ export function TriggerStep({
           <span className="text-loss">{preview.error}</span>
         )}
       </p>
+      <BacktestPanel draft={form} />
     </fieldset>
   );
 }

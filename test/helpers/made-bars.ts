@@ -1,0 +1,44 @@
+/**
+ * Daily bars made for a test, written into the store as the bhavcopy loader writes them: one
+ * `[open, high, low, close]` a trading day, ending on the last weekday before today (IST), so a
+ * 1-year backtest's window holds them all.
+ */
+import { istDateOf } from '../../common/src/market/calendar.ts';
+import type { Executor } from '../../server/src/db/client.ts';
+import { dailyBars } from '../../server/src/db/schema.ts';
+
+export type MadeBar = [open: number, high: number, low: number, close: number];
+
+/** `count` weekdays (`YYYY-MM-DD`), oldest first, the last one the weekday before today. */
+export function madeTradingDays(count: number, now = new Date()): string[] {
+  const day = new Date(`${istDateOf(now)}T00:00:00Z`);
+  const days: string[] = [];
+  while (days.length < count) {
+    day.setUTCDate(day.getUTCDate() - 1);
+    if (day.getUTCDay() % 6 !== 0) days.push(day.toISOString().slice(0, 10));
+  }
+  return days.reverse();
+}
+
+/** Stores `bars` for the NSE `symbol` on consecutive trading days; answers their dates. */
+export async function storeMadeBars(
+  db: Executor,
+  symbol: string,
+  bars: readonly MadeBar[],
+): Promise<string[]> {
+  const dates = madeTradingDays(bars.length);
+  await db.insert(dailyBars).values(
+    bars.map(([open, high, low, close], i) => ({
+      exchange: 'NSE' as const,
+      symbol,
+      date: dates[i]!,
+      open: String(open),
+      high: String(high),
+      low: String(low),
+      close: String(close),
+      volume: 1000,
+      source: 'made.csv',
+    })),
+  );
+  return dates;
+}
