@@ -6,7 +6,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '@app/config';
-import { createConfiguredStreamer, createMemoryBus, createRedisBus, type MarketBus } from '@app/streamer';
+import {
+  createConfiguredStreamer,
+  createMemoryBus,
+  createRedisBus,
+  createYahooChart,
+  type MarketBus,
+} from '@app/streamer';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import type { ChannelSender } from './notifications/channel.ts';
@@ -20,6 +26,8 @@ import { brokerConnectors } from './brokers/registry.ts';
 import { createDailySyncJob, type DailySyncJob } from './brokers/daily-sync.ts';
 import { createFeedCredentialsPublisher, type FeedCredentialsPublisher } from './brokers/feed-credentials.ts';
 import { resolveTokenVault } from './brokers/token-vault.ts';
+import { createBackfillJob, quotesFromYahoo, type BackfillJob } from './history/backfill.ts';
+import { createDayBarsJob, type DayBarsJob } from './history/day-bars.ts';
 import { createRetentionJob, type RetentionPass } from './retention/job.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
@@ -94,6 +102,12 @@ export interface RuntimeOptions {
    * off and call `runtime.brokerSyncs.runOnce()`.
    */
   brokerSyncTimer?: boolean;
+  /**
+   * Whether the daily history jobs run on their minute timers (default true): the day's bars
+   * from the quotes and, with Yahoo quotes, the history Yahoo is asked for. Tests leave them off
+   * and call `runOnce()`.
+   */
+  historyTimers?: boolean;
   /** How often due corporate actions are looked for (default a minute). */
   corporateActionsIntervalMs?: number;
   /** Senders besides (or instead of) the configured ones, by channel: tests register fakes here. */
@@ -118,6 +132,10 @@ export interface ServerRuntime {
   digests: DigestJob;
   /** Syncs every connected broker account once after each trading day's close. */
   brokerSyncs: DailySyncJob;
+  /** Adds each trading day's bars from the quotes to the daily history after the close. */
+  dayBars: DayBarsJob;
+  /** Asks Yahoo for the history of watched instruments the store lacks (Yahoo quotes only). */
+  backfill?: BackfillJob;
   /** Publishes the streaming feed's token from the FEED_USER_EMAIL account on the market bus. */
   feedCredentials: FeedCredentialsPublisher;
   /** This runtime's prom-client registry, served at GET /metrics. */
@@ -242,6 +260,15 @@ export async function startServerRuntime(
   );
   const digests = createDigestJob({ ...deps, deliveries }, { now: deps.now });
   const brokerSyncs = createDailySyncJob(deps);
+  const dayBars = createDayBarsJob({ db: deps.db, log, now: deps.now });
+  const backfill = quotesFromYahoo(config)
+    ? createBackfillJob({
+        db: deps.db,
+        log,
+        now: deps.now,
+        chart: createYahooChart({ baseUrl: config.YAHOO_BASE_URL }),
+      })
+    : undefined;
   const pipeline = createMarketPipeline({
     bus,
     db: database.market,
@@ -275,6 +302,10 @@ export async function startServerRuntime(
   corporateActions.start();
   if (options.digestTimer !== false) digests.start();
   if (options.brokerSyncTimer !== false) brokerSyncs.start();
+  if (options.historyTimers !== false) {
+    dayBars.start();
+    backfill?.start();
+  }
   streamer?.start();
 
   const { port } = http.address() as AddressInfo;
@@ -304,6 +335,8 @@ export async function startServerRuntime(
     await corporateActions.stop();
     await digests.stop();
     await brokerSyncs.stop();
+    await dayBars.stop();
+    await backfill?.stop();
     await engine.stop();
     await deliveries.stop();
     deps.mailer.close();
@@ -328,6 +361,8 @@ export async function startServerRuntime(
     corporateActions,
     digests,
     brokerSyncs,
+    dayBars,
+    backfill,
     feedCredentials,
     metrics,
     url: `http://127.0.0.1:${port}`,
