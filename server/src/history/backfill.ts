@@ -4,8 +4,8 @@
  * asked of Yahoo's chart API once, five years, one request at a time with a pause between
  * requests. The bars (splits undone: as printed) are added with source `yahoo`, never over a bar
  * the store has. Each ask is kept in `bar_backfills`: answered, never asked again; failed, asked
- * again after a back-off (Retry-After when Yahoo sends one; a 429 also ends the run, so no other
- * instrument is asked until the next). The row is claimed before the request (a lease), so
+ * again after a back-off (Retry-After when Yahoo sends one; a 429 also pauses this instance's
+ * requests for its Retry-After, at least a minute). The row is claimed before the request (a lease), so
  * several instances ask Yahoo once per instrument.
  */
 import { istDateOf } from '@app/common/market/calendar';
@@ -139,9 +139,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The backfill job (see the module comment); `runOnce()` asks for what is due now. */
 export function createBackfillJob(deps: BackfillDeps, opts: { intervalMs?: number } = {}): BackfillJob {
   const gapMs = deps.gapMs ?? BACKFILL_GAP_MS;
+  /** After a 429, no request to Yahoo from this instance before then (epoch ms). */
+  let pausedUntil = 0;
   return createPeriodicJob({
     async run(stopped) {
       const outcomes: BackfillOutcome[] = [];
+      if (deps.now().getTime() < pausedUntil) return outcomes;
       while (!stopped() && outcomes.length < PER_RUN) {
         const now = deps.now();
         const claimed = await claimNext(deps.db, now);
@@ -158,7 +161,10 @@ export function createBackfillJob(deps: BackfillDeps, opts: { intervalMs?: numbe
           const retryAt = new Date(now.getTime() + backOffMs(claimed.attempts + 1, err));
           await settle(deps.db, claimed, { error: err.message, retryAt });
           outcomes.push({ exchange, symbol, error: err.message });
-          if (err.status === 429) break;
+          if (err.status === 429) {
+            pausedUntil = now.getTime() + Math.max(err.retryAfterMs ?? 0, MINUTE);
+            break;
+          }
         }
       }
       if (outcomes.length > 0)

@@ -2,16 +2,20 @@
  * History from Yahoo for watched instruments the store lacks (server/src/history/backfill.ts),
  * through the fake Yahoo serving yahoo-finance2's recorded NVDA chart answer (a 4:1 split on
  * 20 Jul 2021) as each symbol's: asked once, five years of daily bars with the splits; stored as
- * printed (the days before the split multiplied back by 4); a 429 asked again after the back-off
- * and never before, ending its run; an answered instrument never asked again; one with bars
- * already (a bhavcopy) never asked.
+ * printed (the days before the split multiplied back by 4); a 429 pauses the requests for its
+ * Retry-After and is asked again after the back-off, never before; an answered instrument never
+ * asked again; one with bars already (a bhavcopy) never asked.
  */
 import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { createYahooChart } from '../../../streamer/src/providers/yahoo-chart.ts';
 import { dailyBars } from '../../../server/src/db/schema.ts';
-import { createBackfillJob, quotesFromYahoo } from '../../../server/src/history/backfill.ts';
+import {
+  createBackfillJob,
+  quotesFromYahoo,
+  type BackfillJob,
+} from '../../../server/src/history/backfill.ts';
 import { appSuite } from '../../helpers/app.ts';
 import { startFakeYahoo, type FakeYahoo } from '../../helpers/fake-yahoo.ts';
 import { readShared } from '../../helpers/shared-data.ts';
@@ -32,7 +36,8 @@ describe('daily history from Yahoo for instruments the store lacks', () => {
   const answer = JSON.stringify(recorded.response.bodyJson);
   const days = recorded.response.bodyJson.chart.result[0].timestamp.length;
 
-  const job = () =>
+  let job: BackfillJob;
+  const newJob = () =>
     createBackfillJob({
       db: app.runtime.deps.db,
       log: pino({ level: 'silent' }),
@@ -50,6 +55,7 @@ describe('daily history from Yahoo for instruments the store lacks', () => {
 
   before(async () => {
     yahoo = await startFakeYahoo();
+    job = newJob();
     for (const symbol of ['INFY.NS', 'TCS.NS', 'WIPRO.NS']) yahoo.setChart(symbol, answer);
     const alice = await signIn(app);
     for (const symbol of ['HDFCBANK', 'INFY', 'TCS', 'WIPRO']) await addHolding(app, alice, symbol);
@@ -77,7 +83,7 @@ describe('daily history from Yahoo for instruments the store lacks', () => {
 
   it('asks for five years of daily bars with the splits, stores them as printed, and a 429 ends the run', async () => {
     yahoo.scriptChart({ kind: 'ok' }, { kind: 'status', status: 429, retryAfter: '120' });
-    const outcomes = await job().runOnce();
+    const outcomes = await job.runOnce();
 
     // HDFCBANK (has bars) is not asked; the 429 on TCS leaves WIPRO for a later run.
     expect(asked()).to.deep.equal(['INFY.NS 200', 'TCS.NS 429']);
@@ -106,13 +112,18 @@ describe('daily history from Yahoo for instruments the store lacks', () => {
   });
 
   it('asks again after a 429 once the back-off is over, not before', async () => {
-    // A minute later the others are asked, TCS is not: its back-off runs.
+    // Yahoo asked for two minutes' rest: nothing is asked before.
     clock = new Date(clock.getTime() + 60_000);
-    expect((await job().runOnce()).map((o) => [o.symbol, o.bars])).to.deep.equal([['WIPRO', days]]);
+    expect(await job.runOnce()).to.deep.equal([]);
+    expect(asked()).to.have.length(2);
+
+    // Then the others are, but not TCS: its back-off (five minutes) runs.
+    clock = new Date(clock.getTime() + 2 * 60_000);
+    expect((await job.runOnce()).map((o) => [o.symbol, o.bars])).to.deep.equal([['WIPRO', days]]);
     expect(asked().slice(2)).to.deep.equal(['WIPRO.NS 200']);
 
-    clock = new Date(clock.getTime() + 6 * 60_000);
-    expect((await job().runOnce()).map((o) => [o.symbol, o.bars])).to.deep.equal([['TCS', days]]);
+    clock = new Date(clock.getTime() + 3 * 60_000);
+    expect((await job.runOnce()).map((o) => [o.symbol, o.bars])).to.deep.equal([['TCS', days]]);
     expect(asked().slice(3)).to.deep.equal(['TCS.NS 200']);
     expect(await barsOf('TCS')).to.have.length(days);
   });
@@ -122,7 +133,7 @@ describe('daily history from Yahoo for instruments the store lacks', () => {
       .delete(dailyBars)
       .where(and(eq(dailyBars.exchange, 'NSE'), eq(dailyBars.symbol, 'INFY')));
     clock = new Date(clock.getTime() + 3 * 24 * 3_600_000);
-    expect(await job().runOnce()).to.deep.equal([]);
+    expect(await newJob().runOnce()).to.deep.equal([]);
     expect(asked()).to.have.length(4);
   });
 });
