@@ -6,7 +6,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '@app/config';
-import { createConfiguredStreamer, createMemoryBus, createRedisBus, type MarketBus } from '@app/streamer';
+import {
+  createConfiguredStreamer,
+  createMemoryBus,
+  createRedisBus,
+  createYahooChart,
+  type MarketBus,
+} from '@app/streamer';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import type { ChannelSender } from './notifications/channel.ts';
@@ -22,6 +28,8 @@ import { brokerConnectors } from './brokers/registry.ts';
 import { createDailySyncJob, type DailySyncJob } from './brokers/daily-sync.ts';
 import { createFeedCredentialsPublisher, type FeedCredentialsPublisher } from './brokers/feed-credentials.ts';
 import { resolveTokenVault } from './brokers/token-vault.ts';
+import { createBackfillJob, quotesFromYahoo, type BackfillJob } from './history/backfill.ts';
+import { createDayBarsJob, type DayBarsJob } from './history/day-bars.ts';
 import { createRetentionJob, type RetentionPass } from './retention/job.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
@@ -97,6 +105,12 @@ export interface RuntimeOptions {
    * off and call `runtime.brokerSyncs.runOnce()`.
    */
   brokerSyncTimer?: boolean;
+  /**
+   * Whether the daily history jobs run on their minute timers (default true): the day's bars
+   * from the quotes and, with Yahoo quotes, the history Yahoo is asked for. Tests leave them off
+   * and call `runOnce()`.
+   */
+  historyTimers?: boolean;
   /** How often due corporate actions are looked for (default a minute). */
   corporateActionsIntervalMs?: number;
   /** Senders besides (or instead of) the configured ones, by channel: tests register fakes here. */
@@ -123,6 +137,10 @@ export interface ServerRuntime {
   atrStops: PeriodicJob<AtrNight>;
   /** Syncs every connected broker account once after each trading day's close. */
   brokerSyncs: DailySyncJob;
+  /** Adds each trading day's bars from the quotes to the daily history after the close. */
+  dayBars: DayBarsJob;
+  /** Asks Yahoo for the history of watched instruments the store lacks (Yahoo quotes only). */
+  backfill?: BackfillJob;
   /** Publishes the streaming feed's token from the FEED_USER_EMAIL account on the market bus. */
   feedCredentials: FeedCredentialsPublisher;
   /** This runtime's prom-client registry, served at GET /metrics. */
@@ -248,6 +266,15 @@ export async function startServerRuntime(
   const digests = createDigestJob({ ...deps, deliveries }, { now: deps.now });
   const atrStops = createAtrNightlyJob(deps, { now: deps.now });
   const brokerSyncs = createDailySyncJob(deps);
+  const dayBars = createDayBarsJob({ db: deps.db, log, now: deps.now });
+  const backfill = quotesFromYahoo(config)
+    ? createBackfillJob({
+        db: deps.db,
+        log,
+        now: deps.now,
+        chart: createYahooChart({ baseUrl: config.YAHOO_BASE_URL }),
+      })
+    : undefined;
   const pipeline = createMarketPipeline({
     bus,
     db: database.market,
@@ -282,6 +309,10 @@ export async function startServerRuntime(
   if (options.digestTimer !== false) digests.start();
   if (options.digestTimer !== false) atrStops.start();
   if (options.brokerSyncTimer !== false) brokerSyncs.start();
+  if (options.historyTimers !== false) {
+    dayBars.start();
+    backfill?.start();
+  }
   streamer?.start();
 
   const { port } = http.address() as AddressInfo;
@@ -312,6 +343,8 @@ export async function startServerRuntime(
     await digests.stop();
     await atrStops.stop();
     await brokerSyncs.stop();
+    await dayBars.stop();
+    await backfill?.stop();
     await engine.stop();
     await deliveries.stop();
     deps.mailer.close();
@@ -337,6 +370,8 @@ export async function startServerRuntime(
     digests,
     atrStops,
     brokerSyncs,
+    dayBars,
+    backfill,
     feedCredentials,
     metrics,
     url: `http://127.0.0.1:${port}`,

@@ -22,3 +22,5 @@ export type { LeaderLock } from './leader.ts';
 export { createKiteStream } from './streams/kite/index.ts';
 export type { KiteStreamOptions } from './streams/kite/index.ts';
 export type { QuoteStream, StreamCredentials, StreamQuote, StreamState } from './streams/types.ts';
+export { createYahooChart } from './providers/yahoo-chart.ts';
+export type { YahooChart } from './providers/yahoo-chart.ts';

@@ -111,6 +111,7 @@ async function bootOn(databaseUrl: string | undefined, options: BootOptions): Pr
     senders: options.senders,
     digestTimer: options.digestTimer ?? false,
     brokerSyncTimer: false,
+    historyTimers: false,
   });
   queuePrefixes.set(runtime.deps.database, queuePrefix);
   return { url: runtime.url, runtime, close: () => runtime.close() };

@@ -19,6 +19,12 @@
  *   below); `currency` and the prices come only when asked for.
  * - A delisted symbol: either left out of `result` (yahoo-finance2 issue #381, "WORK"), or the
  *   eight-field `quoteType: "NONE"` entry recorded there for SRNG and XONE.
+ * - The v8 chart API (`/v8/finance/chart/INFY.NS?range=5y&interval=1d&events=div,splits`): a
+ *   test hands the fake a recorded answer (`setChart`, e.g. yahoo-finance2's recorded NVDA chart
+ *   in the team's samples) and it is served as recorded, whatever symbol it was set for. A symbol
+ *   with none set is answered 404 with `chart.result: null` and an error object, the shape
+ *   yahoo-finance2's chart module types for Yahoo's errors. Chart requests have their own script
+ *   of answers (`scriptChart`), so a 429 there does not disturb the quotes.
  * - A reduced answer: yahoo-finance2 issue #42 (AZT.OL) and fixture `quote-AZT.OL.json`: Yahoo
  *   leaves out fields for some listings; here the previous close and the day's range are left
  *   out, `regularMarketChange` and `regularMarketChangePercent` stay.
@@ -62,6 +68,15 @@ export interface FakeYahooRequest {
   at: number;
 }
 
+/** One request to the chart API. */
+export interface FakeYahooChartRequest {
+  /** The Yahoo symbol in the path (`INFY.NS`). */
+  symbol: string;
+  /** The query as sent (`range`, `interval`, `events`, …). */
+  query: Record<string, string>;
+  status: number;
+}
+
 export interface FakeYahoo {
   baseUrl: string;
   /** Queues answers for the next quote requests. */
@@ -72,6 +87,12 @@ export interface FakeYahoo {
   setListing(yahooSymbol: string, listing: FakeYahooListing): void;
   /** Overrides fields of a symbol's answer (currency, exchange time, delay...). */
   setQuote(yahooSymbol: string, overrides: FakeYahooOverrides): void;
+  /** Sets the chart answer for a Yahoo symbol: the body of a recorded answer (`{"chart": …}`). */
+  setChart(yahooSymbol: string, body: string): void;
+  /** Queues answers for the next chart requests (`ok`: the symbol's chart, or the 404). */
+  scriptChart(...steps: FakeYahooStep[]): void;
+  /** Chart requests so far, oldest first. */
+  chartRequests(): FakeYahooChartRequest[];
   /** Quote requests so far, oldest first. */
   requests(): FakeYahooRequest[];
   /** How many crumbs were handed out. */
@@ -177,6 +198,12 @@ function onlyFields(quote: Record<string, unknown>, fields: string[] | null): Re
   return Object.fromEntries(Object.entries(quote).filter(([k]) => ESSENTIAL.has(k) || fields.includes(k)));
 }
 
+const CHART_PATH = /^\/v8\/finance\/chart\/([^/]+)$/;
+/** Yahoo's error answer for a symbol it has no chart of. */
+const NO_CHART = JSON.stringify({
+  chart: { result: null, error: { code: 'Not Found', description: 'No data found, symbol may be delisted' } },
+});
+
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(body);
@@ -192,6 +219,9 @@ export async function startFakeYahoo(): Promise<FakeYahoo> {
   const listingOf = (symbol: string): FakeYahooListing =>
     listings.get(symbol) ?? (symbol.endsWith('-SM.NS') ? 'unknown' : 'equity');
   const log: FakeYahooRequest[] = [];
+  const charts = new Map<string, string>();
+  const chartSteps: FakeYahooStep[] = [];
+  const chartLog: FakeYahooChartRequest[] = [];
   const paths: string[] = [];
   let crumbs = 0;
 
@@ -210,6 +240,24 @@ export async function startFakeYahoo(): Promise<FakeYahoo> {
       crumbs++;
       res.writeHead(200, { 'content-type': 'text/plain' });
       return res.end(FAKE_CRUMB);
+    }
+    const chart = CHART_PATH.exec(url.pathname);
+    if (chart) {
+      const symbol = decodeURIComponent(chart[1]!);
+      const step = chartSteps.shift() ?? { kind: 'ok' };
+      const body = charts.get(symbol);
+      const status = step.kind === 'status' ? step.status : body === undefined ? 404 : 200;
+      chartLog.push({ symbol, query: Object.fromEntries(url.searchParams), status });
+      if (step.kind === 'status') {
+        const headers: Record<string, string> = step.retryAfter ? { 'retry-after': step.retryAfter } : {};
+        return send(
+          res,
+          status,
+          JSON.stringify({ chart: { result: null, error: { code: String(status) } } }),
+          headers,
+        );
+      }
+      return send(res, status, body ?? NO_CHART);
     }
     if (url.pathname !== '/v7/finance/quote') return send(res, 404, '{"error":"not found"}');
     const symbols = (url.searchParams.get('symbols') ?? '').split(',').filter(Boolean);
@@ -268,6 +316,9 @@ export async function startFakeYahoo(): Promise<FakeYahoo> {
     setPrice: (symbol, price, previousClose = price) => void prices.set(symbol, { price, previousClose }),
     setListing: (symbol, listing) => void listings.set(symbol, listing),
     setQuote: (symbol, fields) => void overrides.set(symbol, { ...overrides.get(symbol), ...fields }),
+    setChart: (symbol, body) => void charts.set(symbol, body),
+    scriptChart: (...more) => void chartSteps.push(...more),
+    chartRequests: () => [...chartLog],
     requests: () => [...log],
     crumbsIssued: () => crumbs,
     paths: () => [...paths],

@@ -23,6 +23,7 @@ const MASTER_FILES = {
 } as const;
 const BC_FILE = 'data/bc16122025_equity_rows.csv';
 const WEBPUSH_DRAFT = 'data/samples/webpush/draft-ietf-webpush-encryption.md';
+const YAHOO_CHART = 'data/samples/yahoo/historical-via-chart-NVDA-split-2021-02-01-to-2022-01-31.csv.json';
 const BROKER_FILES = Object.keys(STAND_INS).filter((file) => file.startsWith('fixtures/brokers/'));
 
 const standIn = (file: string) => decodeMasterFile(Buffer.from(STAND_INS[file]!.write()));
@@ -99,6 +100,36 @@ if (sharedDataPresent) {
       expect(fromStandIn).to.deep.equal(
         readEncryptionVector(readSharedBytes(WEBPUSH_DRAFT).toString('utf8')),
       );
+    });
+
+    it("give the recorded Yahoo chart's split and its rows on the days they keep", () => {
+      type Series = Record<string, (number | null)[]>;
+      interface Chart {
+        meta: { exchangeTimezoneName: string };
+        timestamp: number[];
+        events: { splits: unknown };
+        indicators: { quote: [Series] };
+      }
+      const chartOf = (text: string) =>
+        (JSON.parse(text) as { response: { bodyJson: { chart: { result: [Chart] } } } }).response.bodyJson
+          .chart.result[0];
+      const rows = (chart: Chart, keep: (time: number) => boolean) =>
+        chart.timestamp.flatMap((time, i) =>
+          keep(time)
+            ? [
+                [
+                  time,
+                  ...['open', 'high', 'low', 'close', 'volume'].map((f) => chart.indicators.quote[0][f]![i]),
+                ],
+              ]
+            : [],
+        );
+      const standIn = chartOf(String(STAND_INS[YAHOO_CHART]!.write()));
+      const real = chartOf(readSharedBytes(YAHOO_CHART).toString('utf8'));
+      expect(standIn.meta.exchangeTimezoneName).to.equal(real.meta.exchangeTimezoneName);
+      expect(standIn.events.splits).to.deep.equal(real.events.splits);
+      const kept = new Set(standIn.timestamp);
+      expect(rows(standIn, () => true)).to.deep.equal(rows(real, (time) => kept.has(time)));
     });
   });
 }

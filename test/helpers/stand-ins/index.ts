@@ -26,6 +26,7 @@ import {
   telegramUserDeactivated,
 } from './telegram-samples.ts';
 import { webpushEncryptionDraft } from './webpush-vector.ts';
+import { nvdaSplitChart } from './yahoo-chart.ts';
 import { bseScripList, nseEquityList, nseEtfList, nseSmeList, nseSymbolChanges } from './exchange-files.ts';
 
 export interface StandIn {
@@ -53,6 +54,10 @@ export const STAND_INS: Record<string, StandIn> = {
   'data/samples/bhavcopy/cm01APR2019bhav.csv': {
     write: nseCm01Apr2019,
     lost: "NSE's bhavcopy of 1 Apr 2019 beyond 11 of its rows",
+  },
+  'data/samples/yahoo/historical-via-chart-NVDA-split-2021-02-01-to-2022-01-31.csv.json': {
+    write: nvdaSplitChart,
+    lost: "Yahoo's recorded NVDA chart answer beyond 9 of its 252 days",
   },
   'data/samples/bhavcopy/EQ100719.CSV': {
     write: bseEq100719,
