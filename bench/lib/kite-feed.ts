@@ -4,10 +4,14 @@
  * (streamer-child.ts) with `QUOTE_PROVIDER=kite` against it, publishing on the Redis bus as in
  * production. The bench sends the ticks; the streamer subscribes what the servers' watch set holds.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { startFakeKiteTicker, type FakeKiteTicker } from '../../test/helpers/fake-brokers/kite-ticker.ts';
 import { startChild, type BenchChild } from './child.ts';
 import { sleep } from './stats.ts';
+import type { StreamerEnv } from './streamer-child.ts';
 
 export interface KiteFeed {
   fake: FakeKiteTicker;
@@ -18,7 +22,7 @@ export interface KiteFeed {
   subscribed(count: number, timeoutMs?: number): Promise<void>;
   /** The streamer process's CPU time so far (ms). */
   cpuMs(): Promise<number>;
-  /** Ticks sent to the streamer's connections so far (one packet each). */
+  /** Ticks sent to the streamer's connections so far (a packet each, in the fake's frames). */
   ticksSent(): number;
   close(): Promise<void>;
 }
@@ -39,29 +43,29 @@ export async function startKiteFeed(
   const tokens = fake
     .addInstruments(symbols.map((symbol, i) => ({ symbol, exchange: 'NSE', exchangeToken: 10_000 + i })))
     .map((i) => i.token);
+  // The fallback, while the stream is not yet live: a replay of one price of an instrument no one
+  // holds, so no made-up price reaches the rules or the sockets (the simulated market's would, and
+  // could fire a stop before the bench's tick does) and nothing goes to the internet.
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-kite-'));
+  const replay = path.join(dir, 'fallback.csv');
+  writeFileSync(replay, 'time,symbol,exchange,price\n09:15,BENCHNOBODY,NSE,100\n');
   const streamer = startChild('streamer-child.ts');
-  let sent = 0;
-  const tick = fake.tick.bind(fake);
-  // Counts what reaches the streamer: each token ticked once per connection that carries it.
-  fake.tick = (ticks) => {
-    for (const c of fake.connections()) for (const t of ticks) if (c.subscribed.has(t.token)) sent += 1;
-    tick(ticks);
-  };
   try {
     await streamer.call('start', {
       REDIS_URL: redisUrl,
       QUOTE_PROVIDER: 'kite',
-      // Never the internet: while the stream is not live, the simulated market stands in.
-      QUOTE_FALLBACK: 'simulated',
+      QUOTE_FALLBACK: 'replay',
+      REPLAY_FILE: replay,
       FEED_BATCH_MS: String(batchMs),
       KITE_API_KEY: fake.apiKey,
       KITE_API_URL: fake.url,
       KITE_WS_URL: fake.wsUrl,
       KITE_ACCESS_TOKEN: fake.accessToken,
-    });
+    } satisfies StreamerEnv);
   } catch (err) {
     await streamer.stop();
     await fake.close();
+    rmSync(dir, { recursive: true, force: true });
     throw err;
   }
   return {
@@ -81,10 +85,11 @@ export async function startKiteFeed(
       }
     },
     cpuMs: () => streamer.call<number>('cpuMs'),
-    ticksSent: () => sent,
+    ticksSent: () => fake.packetsSent,
     async close() {
       await streamer.stop();
       await fake.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

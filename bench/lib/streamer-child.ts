@@ -8,13 +8,16 @@ import { createConfiguredStreamer, createRedisBus, type MarketBus, type Streamer
 import { pino } from 'pino';
 import { serveParent } from './child.ts';
 
+/** The streamer's configuration variables (REDIS_URL, QUOTE_PROVIDER, the feed's addresses, ...). */
+export type StreamerEnv = Record<string, string>;
+
 let bus: MarketBus | undefined;
 let streamer: Streamer | undefined;
 
 serveParent(
   {
     /** Starts the streamer with these configuration variables (REDIS_URL among them). */
-    start(env: Record<string, string>) {
+    start(env: StreamerEnv) {
       const config = parseConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, 'streamer');
       const log = pino({ level: config.LOG_LEVEL, name: 'streamer' });
       bus = createRedisBus(config.REDIS_URL!, log);
