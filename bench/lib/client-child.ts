@@ -39,6 +39,12 @@ type Closer = () => void;
 const alerts: AlertReceipt[] = [];
 const open: Closer[] = [];
 const receipts = new Map<number, BatchReceipts>();
+/**
+ * B12: when on, each quote's receipt times by `EXCHANGE:SYMBOL@ltp` (the bench prices each
+ * instrument's every tick differently, so the key names the tick its quote came from).
+ */
+let trackQuotes = false;
+const quoteReceipts = new Map<string, number[]>();
 /** Why sockets closed that nobody asked to close. */
 const lost = new Map<string, number>();
 let closing = false;
@@ -47,7 +53,15 @@ const lose = (reason: string) => {
 };
 
 function record(message: QuotesMessage): void {
-  const latency = Date.now() - message.at;
+  const now = Date.now();
+  const latency = now - message.at;
+  if (trackQuotes)
+    for (const q of message.quotes) {
+      const key = `${q.exchange}:${q.symbol}@${q.ltp}`;
+      const times = quoteReceipts.get(key);
+      if (times) times.push(now);
+      else quoteReceipts.set(key, [now]);
+    }
   let r = receipts.get(message.at);
   if (!r)
     receipts.set(message.at, (r = { at: message.at, latencies: [], minQuotes: Infinity, maxQuotes: 0 }));
@@ -123,6 +137,14 @@ serveParent(
       });
     },
     sockets: () => open.length,
+    /** Starts recording each quote's receipt (B12). */
+    trackQuotes: () => void (trackQuotes = true),
+    /** Each quote's receipt times by `EXCHANGE:SYMBOL@ltp` (then forgets them). */
+    quoteReceipts(): Array<[string, number[]]> {
+      const out = [...quoteReceipts];
+      quoteReceipts.clear();
+      return out;
+    },
     /** How many `alert` events the sockets have received. */
     alertCount: () => alerts.length,
     /** The `alert` events received (then forgets them). */

@@ -28,6 +28,10 @@ export interface Fleet {
   alertCount(): Promise<number>;
   /** Every `alert` event received (each once: the processes then forget them). */
   alerts(): Promise<AlertReceipt[]>;
+  /** B12: from now on, every quote's receipt is recorded by its instrument and price. */
+  trackQuotes(): Promise<void>;
+  /** Every quote's receipt times by `EXCHANGE:SYMBOL@ltp`, merged over the processes (then forgotten). */
+  quoteReceipts(): Promise<Map<string, number[]>>;
   stop(): Promise<void>;
 }
 
@@ -88,6 +92,13 @@ export async function startFleet(
     },
     alertCount: async () => (await all<number>('alertCount')).reduce((a, b) => a + b, 0),
     alerts: async () => (await all<AlertReceipt[]>('alerts')).flat(),
+    trackQuotes: async () => void (await all('trackQuotes')),
+    async quoteReceipts() {
+      const merged = new Map<string, number[]>();
+      for (const part of await all<Array<[string, number[]]>>('quoteReceipts'))
+        for (const [key, times] of part) merged.set(key, [...(merged.get(key) ?? []), ...times]);
+      return merged;
+    },
     stop: async () => void (await Promise.all(children.map((c) => c.stop()))),
   };
 }

@@ -62,6 +62,8 @@ export interface FakeKiteTicker {
   tick(ticks: FakeKiteTick[]): void;
   /** The latest state of each token. */
   state: Map<number, FakeKiteTick>;
+  /** Packets sent so far in binary frames, over every socket (B12 divides the streamer's CPU by them). */
+  packetsSent: number;
   /** Stops heartbeats and ticks (a socket that went silent) until unmuted. */
   muted: boolean;
   /** Kite's 06:00 expiry: closes every socket; the token is refused from now on. */
@@ -183,6 +185,7 @@ export async function startFakeKiteTicker(): Promise<FakeKiteTicker> {
     if (packets.length === 0 || fake.muted) return;
     const connection = sockets.get(ws);
     if (connection) connection.lastSent = Date.now();
+    fake.packetsSent += packets.length;
     for (let i = 0; i < packets.length; i += 1000) ws.send(encodeKiteFrame(packets.slice(i, i + 1000)));
   }
 
@@ -246,6 +249,7 @@ export async function startFakeKiteTicker(): Promise<FakeKiteTicker> {
       }
     },
     state: new Map(),
+    packetsSent: 0,
     muted: false,
     expireToken() {
       for (const token of issuedElsewhere()) expired.add(token);
