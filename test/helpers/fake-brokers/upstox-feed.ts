@@ -1,5 +1,5 @@
 /**
- * A local Upstox Market Data Feed V3, byte for byte (shared/research/broker-apis.md §2.3, from
+ * A local Upstox Market Data Feed V3, byte for byte (docs/live-prices.md#upstox; from
  * upstox/upstox-nodejs `MarketDataFeederV3.js` and `proto/MarketDataFeedV3.proto`), on one port
  * as api.upstox.com serves both:
  * - `GET /v3/feed/market-data-feed/authorize` with `Authorization: Bearer <token>`: 200

@@ -1,6 +1,6 @@
 /**
  * Bhavcopy files made for the tests in the exchanges' UDiFF layout (header and columns as
- * volatility-backtest.md §3 of the team's research lists them; the FLAIR row is NSE's own of
+ * docs/history.md#formats lists them; the FLAIR row is NSE's own of
  * 15 Oct 2024), and the paths of the real older-layout samples.
  */
 export const NSE_LEGACY_SAMPLE = 'data/samples/bhavcopy/cm01APR2019bhav.csv';
@@ -63,7 +63,7 @@ export function udiffLine(r: UdiffRow): string {
   ].join(',');
 }
 
-/** NSE's own FLAIR row of 15 Oct 2024 (research §3.2), as published. */
+/** NSE's own FLAIR row of 15 Oct 2024, as published. */
 export const FLAIR_ROW =
   '2024-10-15,2024-10-15,CM,NSE,STK,20372,INE00Y201027,FLAIR,EQ,,,,,FLAIR WRITING INDUST LTD,296.15,300.10,293.75,295.95,298.85,296.15,,296.00,,,34968,10365770.00,1404,F1,1,,,,,';
 

@@ -158,7 +158,7 @@ describe("the Upstox feed fake, against Upstox's documented wire format", () => 
       const authorize = `${fake.url}/v3/feed/market-data-feed/authorize`;
       const refused = await fetch(authorize, { headers: { authorization: 'Bearer expired' } });
       expect(refused.status).to.equal(401);
-      // shared/research/broker-apis.md §2.1, the error envelope seen against the live API.
+      // Upstox's error envelope as the live API answers it (docs/live-prices.md#upstox).
       expect(await refused.json()).to.deep.equal(
         JSON.parse(
           '{"status":"error","errors":[{"errorCode":"UDAPI100050","message":"Invalid token used to access API","propertyPath":null,"invalidValue":null,"error_code":"UDAPI100050","property_path":null,"invalid_value":null}]}',
@@ -181,7 +181,7 @@ describe("the Upstox feed fake, against Upstox's documented wire format", () => 
       expect(first).to.deep.include({ type: 'market_info' });
       expect(first.segmentStatus).to.include({ NSE_EQ: 'NORMAL_OPEN', BSE_EQ: 'NORMAL_OPEN' });
 
-      // §2.3's subscribe sample, word for word, in a binary frame.
+      // Upstox's documented subscribe sample, word for word, in a binary frame.
       socket.send(
         Buffer.from(
           '{"guid":"<uuid>","method":"sub","data":{"mode":"ltpc","instrumentKeys":["NSE_EQ|INE002A01018"]}}',
