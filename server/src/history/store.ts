@@ -81,3 +81,37 @@ export function readBars(
         order by date`,
   );
 }
+
+/** A bar as {@link readBarsOf} answers it: its instrument, and its prices as numbers. */
+export interface StoredBarOf {
+  exchange: Exchange;
+  symbol: string;
+  date: string;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
+/**
+ * Many instruments' unadjusted bars from `from` to `to` in ONE statement, ordered by instrument
+ * and date (Price Guard's preview reads every holding's this way, never one query a holding).
+ */
+export function readBarsOf(
+  db: Executor,
+  q: { instruments: readonly { exchange: Exchange; symbol: string }[]; from: string; to: string },
+): Promise<StoredBarOf[]> {
+  if (q.instruments.length === 0) return Promise.resolve([]);
+  return queryRows<StoredBarOf>(
+    db,
+    sql`select b.exchange, b.symbol, to_char(b.date, 'YYYY-MM-DD') as date, b.open::float8 as open,
+          b.high::float8 as high, b.low::float8 as low, b.close::float8 as close,
+          b.volume::float8 as volume
+        from unnest(${pgArray(q.instruments.map((i) => i.exchange))}::text[],
+                    ${pgArray(q.instruments.map((i) => i.symbol))}::text[]) as i(exchange, symbol)
+        join daily_bars b on b.exchange = i.exchange and b.symbol = i.symbol
+        where b.date between ${q.from} and ${q.to}
+        order by b.exchange, b.symbol, b.date`,
+  );
+}
