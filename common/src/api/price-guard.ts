@@ -59,6 +59,9 @@ export const priceGuardBacktestBody = z
   });
 export type PriceGuardBacktestInput = z.infer<typeof priceGuardBacktestBody>;
 
+/** The 429's sentence past 20 previews a minute. */
+export const PREVIEW_LIMIT_MESSAGE = 'Too many previews in a minute: try again shortly.';
+
 /** One holding in one account, as the preview names it. */
 export interface GuardPreviewTarget {
   symbol: string;

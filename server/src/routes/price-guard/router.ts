@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { priceGuardBacktestBody } from '@app/common/api/price-guard';
+import { PREVIEW_LIMIT_MESSAGE, priceGuardBacktestBody } from '@app/common/api/price-guard';
 import { currentUser, limitPerUser, requireUser } from '../../auth/require-user.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ok } from '../../http/envelope.ts';
@@ -15,7 +15,11 @@ export function priceGuardRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/price-guard' });
   router.use(requireUser(deps));
   // Every holding's history a request: a handful a minute is all a review needs.
-  const previews = limitPerUser(deps, { name: 'price-guard-backtest', points: 20, durationSeconds: 60 });
+  const previews = limitPerUser(
+    deps,
+    { name: 'price-guard-backtest', points: 20, durationSeconds: 60 },
+    PREVIEW_LIMIT_MESSAGE,
+  );
   router.post(
     '/backtest',
     previews,
