@@ -3,9 +3,9 @@ import { b14 } from '../../bench/benchmarks/b14.ts';
 import { expectWellFormed, quickContext } from './helpers.ts';
 
 describe('bench B14 (quick): the single-rule backtest', () => {
-  it('backtests 5 years of made bars and previews the default stop over every holding', async () => {
+  it('backtests 5 years of made bars and previews the default stop over every holding, in memory and from the store', async () => {
     const { results, evidence } = await b14.run(await quickContext());
-    expectWellFormed(results, ['B14-backtest', 'B14-preview']);
+    expectWellFormed(results, ['B14-backtest', 'B14-preview', 'B14-preview-store']);
     const { backtest, size } = evidence;
     expect(backtest.series.length, 'about 5 years of trading days').to.be.within(1200, 1290);
     expect(backtest.to).to.equal(backtest.series[backtest.series.length - 1]!.date);
@@ -15,5 +15,10 @@ describe('bench B14 (quick): the single-rule backtest', () => {
       expect(preview.holdings).to.equal(size.holdings);
       expect(preview.fired).to.be.greaterThan(0);
     }
+    // From the store: every holding read and replayed, none left out.
+    const { answer } = evidence.store;
+    expect(answer.holdings).to.have.length(size.holdings);
+    expect(answer.left_out).to.deep.equal([]);
+    expect(answer.totals.fired, 'the stop fires on a random walk').to.be.greaterThan(0);
   });
 });

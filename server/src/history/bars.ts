@@ -102,7 +102,7 @@ export async function loadAdjustedBars(
  * count (Price Guard's preview). Instruments the master does not list are read unadjusted.
  */
 export async function loadAdjustedBarsOf(
-  deps: { db: Executor; instruments: InstrumentMaster },
+  deps: { db: Executor; instruments: Pick<InstrumentMaster, 'listingsOf'> },
   q: { instruments: readonly Listing[]; from: string; to: string },
   now = new Date(),
 ): Promise<Map<string, DailyBar[]>> {

@@ -27,7 +27,7 @@ function readFrom(today: string, years: number): string {
 
 /** Backtests `input` over the user's holdings (theirs only), one row per holding and account. */
 export async function previewGuardForUser(
-  deps: { db: Executor; instruments: InstrumentMaster },
+  deps: { db: Executor; instruments: Pick<InstrumentMaster, 'listingsOf'> },
   { userId, input, now = new Date() }: { userId: string; input: PriceGuardBacktestInput; now?: Date },
 ): Promise<PriceGuardBacktest> {
   const rows = await deps.db
