@@ -106,20 +106,23 @@ export async function loadAdjustedBarsOf(
   q: { instruments: readonly Listing[]; from: string; to: string },
   now = new Date(),
 ): Promise<Map<string, DailyBar[]>> {
-  const stored = await readBarsOf(deps.db, q);
   const bars = new Map<string, DailyBar[]>();
-  for (const b of stored) {
-    const key = listingKey(b);
-    let list = bars.get(key);
-    if (!list) bars.set(key, (list = []));
-    list.push({
-      date: b.date,
-      open: Number(b.open),
-      high: Number(b.high),
-      low: Number(b.low),
-      close: Number(b.close),
-      volume: Number(b.volume),
-    });
+  for (const row of await readBarsOf(deps.db, q)) {
+    const dates = row.dates.split(',');
+    const [open, high, low, close, volume] = [row.opens, row.highs, row.lows, row.closes, row.volumes].map(
+      (list) => list.split(',').map(Number),
+    ) as [number[], number[], number[], number[], number[]];
+    bars.set(
+      listingKey(row),
+      dates.map((date, i) => ({
+        date,
+        open: open[i]!,
+        high: high[i]!,
+        low: low[i]!,
+        close: close[i]!,
+        volume: volume[i]!,
+      })),
+    );
   }
   const companies = new Map(
     [...bars.keys()].map((key) => {

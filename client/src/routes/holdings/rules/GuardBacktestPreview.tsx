@@ -20,7 +20,6 @@ export function GuardBacktestPreview() {
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   useEffect(() => {
     const abort = new AbortController();
-    setLoad({ state: 'loading' });
     api
       .post<PriceGuardBacktest>(
         '/price-guard/backtest',
@@ -53,7 +52,10 @@ export function GuardBacktestPreview() {
               type="button"
               className={y === years ? 'btn btn-sm btn-primary' : 'btn btn-sm btn-secondary'}
               aria-pressed={y === years}
-              onClick={() => setYears(y)}
+              onClick={() => {
+                setLoad({ state: 'loading' });
+                setYears(y);
+              }}
             >
               {y}Y
             </button>
@@ -65,7 +67,14 @@ export function GuardBacktestPreview() {
       ) : load.state === 'error' ? (
         <p className="guard-backtest-error" role="alert">
           {load.message}{' '}
-          <button type="button" className="btn btn-sm btn-secondary" onClick={() => setAttempt((n) => n + 1)}>
+          <button
+            type="button"
+            className="btn btn-sm btn-secondary"
+            onClick={() => {
+              setLoad({ state: 'loading' });
+              setAttempt((n) => n + 1);
+            }}
+          >
             Try again
           </button>
         </p>
