@@ -90,7 +90,7 @@ async function oneRuleAtATime(db: Executor, ids: readonly string[], day: string)
       from: shiftDate(day, -ATR_LOOKBACK_DAYS),
       to: day,
     });
-    const bars = adjustBars(barsOf(stored), await adjustmentsOf(db, [r!], day));
+    const bars = adjustBars(barsOf(stored), (await adjustmentsOf(db, [r!], day))([r!]));
     const atr = wilderAtr(bars, r!.atr_period)[bars.length - 1]!;
     const close = bars[bars.length - 1]!.close;
     await db.execute(sql`update position_rules set

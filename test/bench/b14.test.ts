@@ -3,9 +3,9 @@ import { b14 } from '../../bench/benchmarks/b14.ts';
 import { expectWellFormed, quickContext } from './helpers.ts';
 
 describe('bench B14 (quick): the single-rule backtest', () => {
-  it('backtests 5 years of made bars, previews the default stop over every holding, and recomputes ATR stops at night', async () => {
+  it('backtests 5 years of made bars, previews the default stop over every holding in memory and from the store, and recomputes ATR stops at night', async () => {
     const { results, evidence } = await b14.run(await quickContext());
-    expectWellFormed(results, ['B14-backtest', 'B14-preview', 'B14-nightly']);
+    expectWellFormed(results, ['B14-backtest', 'B14-preview', 'B14-preview-store', 'B14-nightly']);
     const { nightly } = evidence;
     expect(nightly, 'PostgreSQL is reachable in the tests').to.not.equal(null);
     expect(nightly!.rules, 'every stop recomputed').to.equal(nightly!.size.rules);
@@ -19,5 +19,10 @@ describe('bench B14 (quick): the single-rule backtest', () => {
       expect(preview.holdings).to.equal(size.holdings);
       expect(preview.fired).to.be.greaterThan(0);
     }
+    // From the store: every holding read and replayed, none left out.
+    const { answer } = evidence.store;
+    expect(answer.holdings).to.have.length(size.holdings);
+    expect(answer.left_out).to.deep.equal([]);
+    expect(answer.totals.fired, 'the stop fires on a random walk').to.be.greaterThan(0);
   });
 });

@@ -49,6 +49,11 @@ export async function ownedAccount(
   return account;
 }
 
+/** 'Zerodha · main': the broker's name and the account's label, as every listing shows an account. */
+export function accountDisplayName(a: { brokerName: string; accountLabel: string }): string {
+  return [a.brokerName, a.accountLabel].filter(Boolean).join(' · ');
+}
+
 /** The user's broker accounts (imports and manual), by broker and label, with their holdings counts. */
 export async function listBrokerAccounts(
   db: Executor,
@@ -66,7 +71,7 @@ export async function listBrokerAccounts(
     broker_account_id: a.id,
     broker_name: a.brokerName,
     account_label: a.accountLabel,
-    display_name: [a.brokerName, a.accountLabel].filter(Boolean).join(' · '),
+    display_name: accountDisplayName(a),
     broker_type: a.brokerType,
     account_status: a.accountStatus,
     holdings_count: count,

@@ -49,7 +49,7 @@ export async function atrOf(
     from: shiftDate(today, -ATR_LOOKBACK_DAYS),
     to: shiftDate(today, -1),
   });
-  const bars = adjustBars(barsOf(stored), await adjustmentsOf(db, [q], today));
+  const bars = adjustBars(barsOf(stored), (await adjustmentsOf(db, [q], today))([q]));
   try {
     return atrBefore(bars, q.period, today);
   } catch (err) {

@@ -4,13 +4,14 @@
  */
 import type { ApiDailyBar, MarketBarsQuery } from '@app/common/api/market-bars';
 import { adjustBars, type PriceAdjustment } from '@app/common/history/adjust';
+import type { DailyBar } from '@app/common/history/bars';
 import { istDateOf } from '@app/common/market/calendar';
 import { and, inArray, isNotNull, lte, or, eq } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { corporateActions } from '../db/schema.ts';
 import { NotFound } from '../http/errors.ts';
 import type { InstrumentMaster } from '../instruments/master.ts';
-import { readBars } from './store.ts';
+import { readBars, readBarsOf } from './store.ts';
 
 /** A year before `date` (`YYYY-MM-DD`). */
 function yearBefore(date: string): string {
@@ -19,31 +20,50 @@ function yearBefore(date: string): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** The bonuses and splits of the company, ex-date up to `today` (one per ex-date and kind). */
-export async function adjustmentsOf(
-  db: Executor,
-  listings: readonly { exchange: 'NSE' | 'BSE'; symbol: string }[],
-  today: string,
-): Promise<PriceAdjustment[]> {
-  const rows = await db
-    .select({ exDate: corporateActions.exDate, kind: corporateActions.kind, ratio: corporateActions.ratio })
-    .from(corporateActions)
-    .where(
-      and(
-        or(
-          ...listings.map((l) =>
-            and(eq(corporateActions.exchange, l.exchange), eq(corporateActions.symbol, l.symbol)),
-          ),
-        ),
-        inArray(corporateActions.kind, ['BONUS', 'SPLIT']),
-        isNotNull(corporateActions.ratio),
-        lte(corporateActions.exDate, today),
-      ),
-    );
-  const unique = new Map(
-    rows.map((r) => [`${r.exDate}|${r.kind}`, { exDate: r.exDate, ratio: Number(r.ratio) }]),
-  );
-  return [...unique.values()];
+type Listing = { exchange: 'NSE' | 'BSE'; symbol: string };
+const listingKey = (l: Listing) => `${l.exchange}:${l.symbol}`;
+
+/**
+ * The bonuses and splits with an ex-date up to `today` of each listing given, in one query:
+ * `of(listings)` then answers a company's (one per ex-date and kind, whichever listing has it).
+ */
+export async function adjustmentsOf(db: Executor, listings: readonly Listing[], today: string) {
+  const rows =
+    listings.length === 0
+      ? []
+      : await db
+          .select({
+            exchange: corporateActions.exchange,
+            symbol: corporateActions.symbol,
+            exDate: corporateActions.exDate,
+            kind: corporateActions.kind,
+            ratio: corporateActions.ratio,
+          })
+          .from(corporateActions)
+          .where(
+            and(
+              or(
+                ...listings.map((l) =>
+                  and(eq(corporateActions.exchange, l.exchange), eq(corporateActions.symbol, l.symbol)),
+                ),
+              ),
+              inArray(corporateActions.kind, ['BONUS', 'SPLIT']),
+              isNotNull(corporateActions.ratio),
+              lte(corporateActions.exDate, today),
+            ),
+          );
+  const byListing = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const key = listingKey(r);
+    byListing.set(key, [...(byListing.get(key) ?? []), r]);
+  }
+  return (company: readonly Listing[]): PriceAdjustment[] => {
+    const unique = new Map<string, PriceAdjustment>();
+    for (const r of company.flatMap((l) => byListing.get(listingKey(l)) ?? [])) {
+      unique.set(`${r.exDate}|${r.kind}`, { exDate: r.exDate, ratio: Number(r.ratio) });
+    }
+    return [...unique.values()];
+  };
 }
 
 /** The instrument's adjusted bars; NotFound when the master does not list it. */
@@ -73,5 +93,45 @@ export async function loadAdjustedBars(
     close: Number(b.close),
     volume: Number(b.volume),
   }));
-  return adjustBars(bars, await adjustmentsOf(deps.db, listings, today));
+  return adjustBars(bars, (await adjustmentsOf(deps.db, listings, today))(listings));
+}
+
+/**
+ * Many instruments' adjusted bars from `from` to `to`, keyed `EXCHANGE:SYMBOL` (an instrument
+ * without bars is absent): two queries in all, the bars and the corporate actions, whatever the
+ * count (Price Guard's preview). Instruments the master does not list are read unadjusted.
+ */
+export async function loadAdjustedBarsOf(
+  deps: { db: Executor; instruments: Pick<InstrumentMaster, 'listingsOf'> },
+  q: { instruments: readonly Listing[]; from: string; to: string },
+  now = new Date(),
+): Promise<Map<string, DailyBar[]>> {
+  const bars = new Map<string, DailyBar[]>();
+  for (const row of await readBarsOf(deps.db, q)) {
+    const dates = row.dates.split(',');
+    const [open, high, low, close, volume] = [row.opens, row.highs, row.lows, row.closes, row.volumes].map(
+      (list) => list.split(',').map(Number),
+    ) as [number[], number[], number[], number[], number[]];
+    bars.set(
+      listingKey(row),
+      dates.map((date, i) => ({
+        date,
+        open: open[i]!,
+        high: high[i]!,
+        low: low[i]!,
+        close: close[i]!,
+        volume: volume[i]!,
+      })),
+    );
+  }
+  const companies = new Map(
+    [...bars.keys()].map((key) => {
+      const [exchange, symbol] = key.split(':') as [Listing['exchange'], string];
+      const listings = deps.instruments.listingsOf(symbol, exchange);
+      return [key, listings.length > 0 ? listings : [{ exchange, symbol }]];
+    }),
+  );
+  const adjustments = await adjustmentsOf(deps.db, [...companies.values()].flat(), istDateOf(now));
+  for (const [key, company] of companies) bars.set(key, adjustBars(bars.get(key)!, adjustments(company)));
+  return bars;
 }

@@ -5,7 +5,7 @@
  * loaded again rewrites its day (upsert).
  */
 import type { Exchange } from '@app/common/instruments/types';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor } from '../db/client.ts';
 import type { Bhavcopy } from './bhavcopy.ts';
@@ -79,5 +79,44 @@ export function readBars(
         from daily_bars
         where exchange = ${q.exchange} and symbol = ${q.symbol} and date between ${q.from} and ${q.to}
         order by date`,
+  );
+}
+
+/** One instrument's bars as {@link readBarsOf} answers them: each column as one list, oldest first. */
+export interface StoredBarsOf {
+  exchange: Exchange;
+  symbol: string;
+  /** Comma-separated: `2025-06-02,2025-06-03`, and the prices and volumes of those days. */
+  dates: string;
+  opens: string;
+  highs: string;
+  lows: string;
+  closes: string;
+  volumes: string;
+}
+
+/**
+ * Many instruments' unadjusted bars from `from` to `to` in ONE statement, one row per instrument
+ * with each column as one comma-separated list in date order (Price Guard's preview reads every
+ * holding's this way, never one query a holding; a row per bar costs more to send and parse than
+ * the backtests themselves). An instrument without bars has no row.
+ */
+export function readBarsOf(
+  db: Executor,
+  q: { instruments: readonly { exchange: Exchange; symbol: string }[]; from: string; to: string },
+): Promise<StoredBarsOf[]> {
+  if (q.instruments.length === 0) return Promise.resolve([]);
+  const list = (column: SQL) => sql`string_agg(${column}, ',' order by d.date)`;
+  return queryRows<StoredBarsOf>(
+    db,
+    sql`select d.exchange, d.symbol, ${list(sql`to_char(d.date, 'YYYY-MM-DD')`)} as dates,
+          ${list(sql`d.open::text`)} as opens, ${list(sql`d.high::text`)} as highs,
+          ${list(sql`d.low::text`)} as lows, ${list(sql`d.close::text`)} as closes,
+          ${list(sql`d.volume::text`)} as volumes
+        from unnest(${pgArray(q.instruments.map((i) => i.exchange))}::text[],
+                    ${pgArray(q.instruments.map((i) => i.symbol))}::text[]) as i(exchange, symbol)
+        join daily_bars d on d.exchange = i.exchange and d.symbol = i.symbol
+        where d.date between ${q.from} and ${q.to}
+        group by d.exchange, d.symbol`,
   );
 }

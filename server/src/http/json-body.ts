@@ -51,6 +51,7 @@ export const BODY_LIMITS = {
   backtest: 2 * KB,
   rulesBulk: 512 * KB,
   rulesBulkAction: 48 * KB,
+  priceGuardBacktest: 1 * KB,
 } as const;
 
 export type BodyKind = keyof typeof BODY_LIMITS;

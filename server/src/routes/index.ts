@@ -13,6 +13,7 @@ import { marketRouter } from './market/router.ts';
 import { notificationEndpointsRouter } from './notification-endpoints/router.ts';
 import { pushRouter } from './push/router.ts';
 import { positionRulesRouter } from './position-rules/router.ts';
+import { priceGuardRouter } from './price-guard/router.ts';
 import { ruleExecutionsRouter } from './rule-executions/router.ts';
 import { settingsRouter } from './settings/router.ts';
 import { symbolsRouter } from './symbols/router.ts';
@@ -35,6 +36,7 @@ export function apiRouter(deps: HttpDeps): Router {
     notificationEndpointsRouter(deps),
     pushRouter(deps),
     positionRulesRouter(deps),
+    priceGuardRouter(deps),
     alertsRouter(deps),
     ruleExecutionsRouter(deps),
     corporateActionsRouter(deps),

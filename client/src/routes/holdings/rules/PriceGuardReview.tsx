@@ -3,6 +3,7 @@ import { distanceToLevel, PRICE_GUARD_RULE } from '@app/common/rules/index';
 import { useMemo, useState } from 'react';
 import { ErrorBox } from '../../../components/ErrorBox.tsx';
 import { Modal } from '../../../components/Modal.tsx';
+import { GuardBacktestPreview } from './GuardBacktestPreview.tsx';
 import type { BlockedTarget, GuardTarget, ReadyTarget, SaveProblem } from './ruleDrafts.ts';
 import { draftKey } from './ruleDrafts.ts';
 import { distanceText } from './ruleView.ts';
@@ -22,7 +23,8 @@ interface PriceGuardReviewProps {
 /**
  * Price Guard's review (issue #28): one compact row per unguarded holding-account pair (symbol,
  * account, the 7 % trailing level, its distance from the price) with a tick box, and one Save;
- * the rows that cannot be protected yet are listed below with their reasons.
+ * the rows that cannot be protected yet are listed below with their reasons. Above them, what the
+ * rule would have done on the holdings' daily history (GuardBacktestPreview).
  */
 export default function PriceGuardReview({
   ready,
@@ -67,6 +69,7 @@ export default function PriceGuardReview({
         A <strong>7% trailing stop-loss alert</strong> on each ticked holding: the level rises as the price
         rises, and you get an alert when the price falls to it.
       </p>
+      {ready.length > 0 ? <GuardBacktestPreview /> : null}
       <ErrorBox
         message={problem?.message}
         details={problem?.details}

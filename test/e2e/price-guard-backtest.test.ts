@@ -1,0 +1,137 @@
+/**
+ * Price Guard's preview in Chromium against the real app (issue #33, item 5): before saving, the
+ * review says what its 7 % trailing stop would have done on the holdings' daily history ("Over 3
+ * years, this rule would have fired 5 times on your 5 holdings, 3 of them whipsaws"), where an ATR
+ * stop would have whipsawed less, and which holdings were left out and why; with no history it
+ * says so, and when the preview cannot be had it says why and offers to try again. Screenshots
+ * docs/price-guard-backtest-{1280,375}.png (with UPDATE_DOCS_SCREENSHOTS=1).
+ */
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { PREVIEW_LIMIT_MESSAGE } from '../../common/src/api/price-guard.ts';
+import { dailyBars } from '../../server/src/db/schema.ts';
+import { assertNoHorizontalScroll, PHONE } from '../helpers/browser.ts';
+import { apiClient } from '../helpers/http.ts';
+import { signIn, type SignedInUser } from '../helpers/users.ts';
+import { barsOf, FALLS, JUMPY, SHORT } from '../server/rules/guard-bars.ts';
+import { addHolding, publishPrices } from '../server/rules/support.ts';
+import { docsScreenshot, openSignedIn, pageErrors, signedInSuite } from './support.ts';
+
+const PRICES = { TCS: 3250, INFY: 1580, SBIN: 800, HDFCBANK: 1010, RELIANCE: 1400, ITC: 412, WIPRO: 450 };
+
+describe('e2e: Price Guard’s preview, what its rule would have done', function () {
+  this.timeout(120_000);
+  const suite = signedInSuite({
+    name: 'Anita Rao',
+    embeddedStreamer: false,
+    ownDatabase: true,
+    async seed(app, user) {
+      await publishPrices(app, PRICES);
+      await app.runtime.deps.db
+        .insert(dailyBars)
+        .values([
+          ...barsOf('TCS', JUMPY),
+          ...barsOf('INFY', JUMPY),
+          ...barsOf('SBIN', JUMPY),
+          ...barsOf('HDFCBANK', FALLS),
+          ...barsOf('RELIANCE', FALLS),
+          ...barsOf('ITC', SHORT),
+        ]);
+      for (const symbol of Object.keys(PRICES)) await addHolding(app, user, symbol, 10, 500);
+    },
+  });
+
+  /** Opens Price Guard's review for `user` and returns its preview section. */
+  async function openPreview(page: Page) {
+    await page.goto(`${suite.app.url}/holdings?magic-setup=true`);
+    await page
+      .getByRole('dialog', { name: 'Price Guard - Smart Protection' })
+      .getByRole('button', { name: 'Price Guard' })
+      .click();
+    const review = page.getByRole('dialog', { name: 'Review Price Guard rules' });
+    await review.waitFor();
+    return review.getByRole('region', { name: 'What this rule would have done' });
+  }
+
+  it('says before saving how often the rule would have fired and whipsawed, and where an ATR stop whipsaws less', async () => {
+    const { page, errors } = suite;
+    const preview = await openPreview(page);
+    await preview
+      .getByText('Over 3 years, this rule would have fired 5 times on your 5 holdings, 3 of them whipsaws.')
+      .waitFor();
+    await preview
+      .getByText('An ATR stop would not have whipsawed on 3 holdings where this rule whipsawed 3 times.')
+      .waitFor();
+    // Information only: ATR stops cannot be saved as rules yet.
+    await preview.getByText(/ATR stops cannot be saved as rules yet/).waitFor();
+    const leftOut = await preview.locator('.guard-backtest-left-out').innerText();
+    expect(leftOut).to.equal(
+      'Left out (2 holdings): ITC (Manual): needs 13 more days of history; WIPRO (Manual): no daily history yet.',
+    );
+    await preview.getByText('Per holding').click();
+    const row = (symbol: string) =>
+      preview
+        .locator(`tbody tr[data-symbol="${symbol}"]`)
+        .locator('th, td')
+        .evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText.trim()));
+    // Fired, whipsaws, the rule's result against holding's, the ATR stop's whipsaws.
+    expect(await row('HDFCBANK')).to.deep.equal(['HDFCBANK Manual', '1', '0', '-10.00% / -11.00%', '0']);
+    expect(await row('TCS')).to.deep.equal(['TCS Manual', '1', '1', '-1.42% / 0.00%', '0']);
+    await docsScreenshot(page, 'price-guard-backtest-1280.png');
+
+    // Another window: asked again over 1 year, the same days are in it.
+    await preview.getByRole('button', { name: '1Y' }).click();
+    await preview
+      .getByText('Over 1 year, this rule would have fired 5 times on your 5 holdings, 3 of them whipsaws.')
+      .waitFor();
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('at 375 px: the line and the suggestion, nothing wider than the screen', async () => {
+    const phone = await openSignedIn(suite.browser, suite.app, suite.user, '/holdings', PHONE);
+    const shotErrors = pageErrors(phone);
+    const preview = await openPreview(phone);
+    await preview.getByText(/this rule would have fired 5 times/).waitFor();
+    await assertNoHorizontalScroll(phone);
+    await phone.mouse.move(0, 0);
+    // The dialog from its title, as it opens.
+    await phone.evaluate(() => {
+      for (const el of document.querySelectorAll('.modal, .modal-frame, .modal-body')) el.scrollTop = 0;
+    });
+    await docsScreenshot(phone, 'price-guard-backtest-375.png');
+    expect(shotErrors).to.deep.equal([]);
+    await phone.context().close();
+  });
+
+  describe('without history, and when the preview cannot be had', () => {
+    let ravi: SignedInUser;
+    before(async () => {
+      ravi = await signIn(suite.app, { name: 'Ravi Kumar' });
+      await addHolding(suite.app, ravi, 'WIPRO', 10, 450);
+    });
+
+    it('says there is no daily history yet', async () => {
+      const page = await openSignedIn(suite.browser, suite.app, ravi, '/holdings');
+      const preview = await openPreview(page);
+      await preview.getByText(/No daily history yet for your holdings/).waitFor();
+      await preview.getByText('Left out (1 holding): WIPRO (Manual): no daily history yet.').waitFor();
+      await page.context().close();
+    });
+
+    it('says why when the server refuses it, and offers to try again', async () => {
+      const api = apiClient(suite.app.url);
+      // Spend the minute's previews: the next one is refused, as it would be for a user.
+      for (let i = 0; i < 20; i++) await api.post('/api/price-guard/backtest', {}, ravi.token);
+      const page = await openSignedIn(suite.browser, suite.app, ravi, '/holdings');
+      const preview = await openPreview(page);
+      await preview.getByRole('alert').getByText(PREVIEW_LIMIT_MESSAGE).waitFor();
+      await preview.getByRole('button', { name: 'Try again' }).waitFor();
+      // The rules can still be reviewed and saved.
+      await page
+        .getByRole('dialog', { name: 'Review Price Guard rules' })
+        .getByRole('button', { name: 'Save 1 rule' })
+        .waitFor();
+      await page.context().close();
+    });
+  });
+});
