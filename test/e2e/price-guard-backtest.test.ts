@@ -62,8 +62,8 @@ describe('e2e: Price Guard’s preview, what its rule would have done', function
     await preview
       .getByText('An ATR stop would not have whipsawed on 3 holdings where this rule whipsawed 3 times.')
       .waitFor();
-    // Information only: ATR stops cannot be saved as rules yet.
-    await preview.getByText(/ATR stops cannot be saved as rules yet/).waitFor();
+    // Where to set one: an ATR stop is a stop loss's unit on the holding.
+    await preview.getByText(/choose ATR \(volatility\) as a stop loss’s unit/).waitFor();
     const leftOut = await preview.locator('.guard-backtest-left-out').innerText();
     expect(leftOut).to.equal(
       'Left out (2 holdings): ITC (Manual): needs 13 more days of history; WIPRO (Manual): no daily history yet.',

@@ -12,7 +12,8 @@ type Load =
 /**
  * Price Guard's preview (docs/exit-rules.md, "Price Guard's preview"): what its rule would have
  * done on the user's holdings over 1, 3 or 5 years, and where an ATR stop would have whipsawed
- * less. ATR stops cannot be saved as rules yet, so the suggestion is information only.
+ * less. Price Guard itself saves its own rule; an ATR stop is set per holding (the unit "ATR
+ * (volatility)" of a stop loss).
  */
 export function GuardBacktestPreview() {
   const [years, setYears] = useState<BacktestYears>(3);
@@ -110,8 +111,8 @@ function PreviewBody({ data }: { data: PriceGuardBacktest }) {
         <p className="guard-backtest-suggestion">
           <strong>{suggestion}</strong>{' '}
           <span className="text-muted">
-            A {atrRuleWords(data.atr_rule)} follows each stock’s own daily swing. ATR stops cannot be saved as
-            rules yet: this is for your information.
+            A {atrRuleWords(data.atr_rule)} follows each stock’s own daily swing: to use one, choose ATR
+            (volatility) as a stop loss’s unit on the holding.
           </span>
         </p>
       ) : null}
