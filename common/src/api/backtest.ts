@@ -7,68 +7,49 @@ import { z } from 'zod';
 import type { BacktestResult, BacktestRule } from '../history/backtest.ts';
 import { symbolSchema } from '../instruments/symbol.ts';
 import { RULE_KINDS, TRIGGER_TYPE_MESSAGE, TRIGGER_TYPES } from '../rules/kinds.ts';
-import { DEFAULT_REARM_PERCENT, MAX_REARM_PERCENT, MIN_REARM_PERCENT, REARM_MODES } from '../rules/rearm.ts';
+import { DEFAULT_REARM_PERCENT } from '../rules/rearm.ts';
 import { VALUE_TYPES } from '../rules/types.ts';
-import { VALUE_TYPE_TRAITS } from '../rules/value-types.ts';
+import { ATR_LIMITS, VALUE_TYPE_TRAITS } from '../rules/value-types.ts';
 import { decimalInput, storedAmount } from './numbers.ts';
-import { exchangeInput } from './rules.ts';
+import { exchangeInput, ruleFields } from './rules.ts';
 
 /** The windows a user may choose. */
 export const BACKTEST_YEARS = [1, 3, 5] as const;
 export type BacktestYears = (typeof BACKTEST_YEARS)[number];
 
-/** An ATR stop: k × ATR(n), k from 0.5 to 10 (3 unless chosen), n from 5 to 100 (22). */
-export const ATR_MULTIPLE = { min: 0.5, max: 10, default: 3 } as const;
-export const ATR_PERIOD = { min: 5, max: 100, default: 22 } as const;
-
-const BACKTEST_VALUE_TYPES = [...VALUE_TYPES, 'ATR'] as const;
-const ATR_PERIOD_MESSAGE = `atr_period must be a whole number from ${ATR_PERIOD.min} to ${ATR_PERIOD.max}`;
-const REARM_PERCENT_MESSAGE = `rearm_percent must be a number from ${MIN_REARM_PERCENT} to ${MAX_REARM_PERCENT}`;
+/** `years`: 1, 3 or 5 (the rule dialogs' backtest and Price Guard's preview). */
+export const backtestYearsInput = z.preprocess(
+  decimalInput,
+  z.union(
+    BACKTEST_YEARS.map((y) => z.literal(y)),
+    { error: 'years must be 1, 3 or 5' },
+  ),
+);
 
 export const backtestBody = z
   .object({
     symbol: symbolSchema,
     exchange: exchangeInput.default('NSE'),
-    years: z.preprocess(
-      decimalInput,
-      z.union(
-        BACKTEST_YEARS.map((y) => z.literal(y)),
-        { error: 'years must be 1, 3 or 5' },
-      ),
-    ),
+    years: backtestYearsInput,
     trigger_type: z.enum(TRIGGER_TYPES, { error: TRIGGER_TYPE_MESSAGE }),
     value_type: z
-      .enum(BACKTEST_VALUE_TYPES, { error: 'value_type must be PRICE, PERCENT, ABSOLUTE or ATR' })
+      .enum(VALUE_TYPES, { error: 'value_type must be PRICE, PERCENT, ABSOLUTE or ATR' })
       .default('PERCENT'),
     trigger_value: storedAmount('Trigger value', 'Please enter a valid trigger value greater than 0'),
-    atr_period: z
-      .preprocess(
-        decimalInput,
-        z
-          .number({ error: ATR_PERIOD_MESSAGE })
-          .int({ error: ATR_PERIOD_MESSAGE })
-          .min(ATR_PERIOD.min, { error: ATR_PERIOD_MESSAGE })
-          .max(ATR_PERIOD.max, { error: ATR_PERIOD_MESSAGE }),
-      )
-      .default(ATR_PERIOD.default),
-    rearm: z.enum(REARM_MODES, { error: 'rearm must be never or after_recovery' }).default('never'),
-    rearm_percent: z
-      .preprocess(
-        decimalInput,
-        z
-          .number({ error: REARM_PERCENT_MESSAGE })
-          .min(MIN_REARM_PERCENT, { error: REARM_PERCENT_MESSAGE })
-          .max(MAX_REARM_PERCENT, { error: REARM_PERCENT_MESSAGE }),
-      )
-      .default(DEFAULT_REARM_PERCENT),
+    atr_period: ruleFields.shape.atr_period.default(ATR_LIMITS.defaultPeriod),
+    rearm: ruleFields.shape.rearm.default('never'),
+    rearm_percent: ruleFields.shape.rearm_percent.default(DEFAULT_REARM_PERCENT),
   })
   .superRefine((body, ctx) => {
     const kind = RULE_KINDS[body.trigger_type];
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
     if (body.value_type === 'ATR') {
       if (kind.direction === 'above') issue('value_type', 'An ATR level is for stop losses only');
-      else if (body.trigger_value < ATR_MULTIPLE.min || body.trigger_value > ATR_MULTIPLE.max)
-        issue('trigger_value', `The ATR multiple must be from ${ATR_MULTIPLE.min} to ${ATR_MULTIPLE.max}`);
+      else if (body.trigger_value < ATR_LIMITS.minMultiple || body.trigger_value > ATR_LIMITS.maxMultiple)
+        issue(
+          'trigger_value',
+          `The ATR multiple must be from ${ATR_LIMITS.minMultiple} to ${ATR_LIMITS.maxMultiple}`,
+        );
       return;
     }
     if (kind.trails && !VALUE_TYPE_TRAITS[body.value_type].trails)

@@ -5,16 +5,12 @@
 import { z } from 'zod';
 import type { Exchange } from '../instruments/types.ts';
 import { PRICE_GUARD_RULE } from '../rules/price-guard.ts';
-import { DEFAULT_REARM_PERCENT, MAX_REARM_PERCENT, MIN_REARM_PERCENT, REARM_MODES } from '../rules/rearm.ts';
+import { DEFAULT_REARM_PERCENT } from '../rules/rearm.ts';
+import { backtestYearsInput, type BacktestYears } from './backtest.ts';
 import { decimalInput } from './numbers.ts';
+import { ruleFields } from './rules.ts';
 
-/** The windows a backtest replays, in years. */
-export const BACKTEST_YEARS = [1, 3, 5] as const;
-export type BacktestYears = (typeof BACKTEST_YEARS)[number];
-
-const YEARS_MESSAGE = 'years must be 1, 3 or 5';
 const VALUE_MESSAGE = 'trigger_value must be a percent above 0 and below 100, or rupees above 0';
-const REARM_PERCENT_MESSAGE = `rearm_percent must be a number from ${MIN_REARM_PERCENT} to ${MAX_REARM_PERCENT}`;
 
 /**
  * Price Guard's rule as it takes it (a stop, in percent or rupees below the price: a price is
@@ -33,25 +29,9 @@ export const priceGuardBacktestBody = z
     trigger_value: z
       .preprocess(decimalInput, z.number({ error: VALUE_MESSAGE }).positive({ error: VALUE_MESSAGE }))
       .default(PRICE_GUARD_RULE.trigger_value),
-    rearm: z.enum(REARM_MODES, { error: 'rearm must be never or after_recovery' }).default('never'),
-    rearm_percent: z
-      .preprocess(
-        decimalInput,
-        z
-          .number({ error: REARM_PERCENT_MESSAGE })
-          .min(MIN_REARM_PERCENT, { error: REARM_PERCENT_MESSAGE })
-          .max(MAX_REARM_PERCENT, { error: REARM_PERCENT_MESSAGE }),
-      )
-      .default(DEFAULT_REARM_PERCENT),
-    years: z
-      .preprocess(
-        decimalInput,
-        z.union(
-          BACKTEST_YEARS.map((y) => z.literal(y)),
-          { error: YEARS_MESSAGE },
-        ),
-      )
-      .default(3),
+    rearm: ruleFields.shape.rearm.default('never'),
+    rearm_percent: ruleFields.shape.rearm_percent.default(DEFAULT_REARM_PERCENT),
+    years: backtestYearsInput.default(3),
   })
   .refine((b) => b.value_type !== 'PERCENT' || b.trigger_value < 100, {
     error: VALUE_MESSAGE,

@@ -51,7 +51,7 @@ function checkAtrMultiple(rule: { value_type?: string; trigger_value?: number },
 const REARM_PERCENT_MESSAGE = `rearm_percent must be a number from ${MIN_REARM_PERCENT} to ${MAX_REARM_PERCENT}`;
 
 /** Every field a rule may be given; create and update add their defaults and checks. */
-const ruleFields = z.object({
+export const ruleFields = z.object({
   rule_name: z.string().trim().max(100, { error: 'Rule name can be at most 100 characters' }),
   rule_scope: ruleScope,
   target_account_id: z.uuid({ error: 'target_account_id must be an account id' }).nullable(),

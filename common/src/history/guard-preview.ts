@@ -3,8 +3,8 @@
  * backtested on every holding, beside an ATR stop over the same days, and the sentences a user
  * reads. Pure: the caller reads the bars (all holdings in one query) and hands them in.
  */
+import type { BacktestYears } from '../api/backtest.ts';
 import type {
-  BacktestYears,
   GuardAtrRule,
   GuardPreviewLeftOut,
   GuardPreviewRow,

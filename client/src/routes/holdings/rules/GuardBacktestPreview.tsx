@@ -1,4 +1,5 @@
-import { BACKTEST_YEARS, type BacktestYears, type PriceGuardBacktest } from '@app/common/api/price-guard';
+import { BACKTEST_YEARS, type BacktestYears } from '@app/common/api/backtest';
+import type { PriceGuardBacktest } from '@app/common/api/price-guard';
 import { formatPercent } from '@app/common/format/percent';
 import { atrRuleWords, atrSuggestionSentence, guardPreviewSentence } from '@app/common/history/guard-preview';
 import { PRICE_GUARD_RULE } from '@app/common/rules/index';
