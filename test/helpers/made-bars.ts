@@ -20,25 +20,29 @@ export function madeTradingDays(count: number, now = new Date()): string[] {
   return days.reverse();
 }
 
+/** `bars` as stored rows of the NSE `symbol`, on the weekdays before today, oldest first. */
+export function madeBarRows(symbol: string, bars: readonly MadeBar[]) {
+  const dates = madeTradingDays(bars.length);
+  return bars.map(([open, high, low, close], i) => ({
+    exchange: 'NSE' as const,
+    symbol,
+    date: dates[i]!,
+    open: String(open),
+    high: String(high),
+    low: String(low),
+    close: String(close),
+    volume: 1000,
+    source: 'made.csv',
+  }));
+}
+
 /** Stores `bars` for the NSE `symbol` on consecutive trading days; answers their dates. */
 export async function storeMadeBars(
   db: Executor,
   symbol: string,
   bars: readonly MadeBar[],
 ): Promise<string[]> {
-  const dates = madeTradingDays(bars.length);
-  await db.insert(dailyBars).values(
-    bars.map(([open, high, low, close], i) => ({
-      exchange: 'NSE' as const,
-      symbol,
-      date: dates[i]!,
-      open: String(open),
-      high: String(high),
-      low: String(low),
-      close: String(close),
-      volume: 1000,
-      source: 'made.csv',
-    })),
-  );
-  return dates;
+  const rows = madeBarRows(symbol, bars);
+  await db.insert(dailyBars).values(rows);
+  return rows.map((r) => r.date);
 }

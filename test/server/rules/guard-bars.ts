@@ -3,30 +3,9 @@
  * 7 % trailing stop is shaken out of and an ATR stop is not, a calm one that falls for good, and
  * one with too little history. Dated on the weekdays before today (IST), so any window holds them.
  */
-import { istDateOf } from '../../../common/src/market/calendar.ts';
+import type { MadeBar as Ohlc } from '../../helpers/made-bars.ts';
 
-type Ohlc = [number, number, number, number];
-
-/** The last `ohlc.length` weekdays before today (IST), oldest first, as stored bars of `symbol`. */
-export function barsOf(symbol: string, ohlc: Ohlc[]) {
-  const day = new Date(`${istDateOf(new Date())}T00:00:00Z`);
-  const dates: string[] = [];
-  while (dates.length < ohlc.length) {
-    day.setUTCDate(day.getUTCDate() - 1);
-    if (day.getUTCDay() % 6 !== 0) dates.unshift(day.toISOString().slice(0, 10));
-  }
-  return ohlc.map(([open, high, low, close], i) => ({
-    exchange: 'NSE' as const,
-    symbol,
-    date: dates[i]!,
-    open: String(open),
-    high: String(high),
-    low: String(low),
-    close: String(close),
-    volume: 1000,
-    source: 'made.csv',
-  }));
-}
+export { madeBarRows as barsOf } from '../../helpers/made-bars.ts';
 
 const repeat = (n: number, bar: Ohlc): Ohlc[] => Array.from({ length: n }, () => bar);
 
