@@ -58,7 +58,7 @@ describe('e2e: rules that mean what the user typed', function () {
     const { page, errors } = suite;
     const form = await openDraft(page, 'PXKITE');
     const unit = form.getByLabel('Unit');
-    expect(await unit.locator('option').allInnerTexts()).to.deep.equal(['At ₹', '%', '₹ away']);
+    expect(await unit.locator('option').allInnerTexts()).to.deep.equal(['At ₹', '%', '₹ away', '× ATR']);
     expect(
       await unit.locator('option[value="PRICE"]').isDisabled(),
       'a trailing stop is not a price',

@@ -13,8 +13,7 @@ import { AppError } from '../http/errors.ts';
 import { createPeriodicJob, type PeriodicJob } from '../util/periodic-job.ts';
 import { syncableAccounts } from '../accounts/connected-accounts.ts';
 import type { BrokerAccount } from '../accounts/broker-accounts.ts';
-import { digestDayAt } from '../digest/job.ts';
-import { istMidnight } from '../digest/content.ts';
+import { afterCloseDayAt, istMidnight } from '../market/after-close.ts';
 import { syncAccount, type BrokerSyncDeps } from './sync.ts';
 
 /** The least time between two calls to a broker's API (its documented limits, with room to spare). */
@@ -65,7 +64,7 @@ export function createDailySyncJob(
   return createPeriodicJob({
     async run(stopped) {
       const at = now();
-      const due = digestDayAt(at);
+      const due = afterCloseDayAt(at);
       if (!due) return [];
       const from = istMidnight(due.day).getTime() + SYNC_FROM_MINUTES * 60_000;
       const accounts = (await syncableAccounts(deps.db, at)).filter(

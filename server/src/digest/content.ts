@@ -7,6 +7,7 @@
 import { ALERT_EXECUTION } from '../notifications/kinds.ts';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../db/client.ts';
+import { istMidnight } from '../market/after-close.ts';
 import { listRules } from '../rules/list.ts';
 
 export { DIGEST_EXECUTION } from '@app/common/digest/index';
@@ -51,7 +52,6 @@ export interface DigestContent {
 }
 
 /** Midnight IST of a YYYY-MM-DD day. */
-export const istMidnight = (day: string) => new Date(`${day}T00:00:00+05:30`);
 
 /** Whose digest, for which trading day (IST dates), and the next trading day (its ex-dates). */
 export interface DigestDay {

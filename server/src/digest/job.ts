@@ -6,26 +6,11 @@
  * tests move the time instead of waiting for it.
  */
 import { createPeriodicJob, type PeriodicJob } from '../util/periodic-job.ts';
-import { istDateOf, nseCalendar, type ExchangeCalendar } from '@app/common/market/calendar';
 import { dueDigestUsers, recordDigest, type DigestDeps, type RecordedDigest } from './record.ts';
-import { istMidnight } from './content.ts';
+import { afterCloseDayAt } from '../market/after-close.ts';
 import { configuredChannels } from '../notifications/senders.ts';
 
 export const DIGEST_INTERVAL_MS = 60_000;
-/** Minutes after IST midnight from which the day's digest goes out (16:00, after the close). */
-export const DIGEST_FROM_MINUTES = 16 * 60;
-
-/** The IST trading day whose digest is due at `now` (and the next trading day), or null. */
-export function digestDayAt(
-  now: Date,
-  calendar: ExchangeCalendar = nseCalendar,
-): { day: string; nextDay: string } | null {
-  const day = istDateOf(now);
-  if (now.getTime() < istMidnight(day).getTime() + DIGEST_FROM_MINUTES * 60_000) return null;
-  // The day traded and its session is over (a special evening session closes later).
-  if (istDateOf(calendar.lastClose(now)) !== day) return null;
-  return { day, nextDay: istDateOf(calendar.nextOpen(now)) };
-}
 
 /** Applies or records whatever is due now, one run at a time (util/periodic-job.ts). */
 export type DigestJob = PeriodicJob<RecordedDigest>;
@@ -39,7 +24,7 @@ export function createDigestJob(deps: DigestDeps, opts: DigestJobOptions = {}): 
   const now = opts.now ?? (() => new Date());
   return createPeriodicJob({
     async run(stopped) {
-      const due = digestDayAt(now());
+      const due = afterCloseDayAt(now());
       if (!due) return [];
       const recorded: RecordedDigest[] = [];
       for (const userId of await dueDigestUsers(deps.db, due.day, configuredChannels(deps.senders))) {

@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { Executor } from '../db/client.ts';
-import { digestDayAt } from '../digest/job.ts';
+import { afterCloseDayAt } from '../market/after-close.ts';
 import type { AppDeps } from '../deps.ts';
 import { createPeriodicJob, type PeriodicJob } from '../util/periodic-job.ts';
 import { recomputeAtrStops, type AtrNight } from './atr-nightly.ts';
@@ -32,7 +32,7 @@ export function createAtrNightlyJob(
     failure: 'nightly ATR recomputation failed; will retry',
     async run() {
       const at = now();
-      const due = digestDayAt(at);
+      const due = afterCloseDayAt(at);
       if (!due) return [];
       const night = await recomputeAtrStops(deps.db, due.day, at);
       if (night.rules > 0) {

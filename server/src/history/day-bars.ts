@@ -10,8 +10,7 @@
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { queryRows, type Executor } from '../db/client.ts';
-import { istMidnight } from '../digest/content.ts';
-import { digestDayAt } from '../digest/job.ts';
+import { afterCloseDayAt, istMidnight } from '../market/after-close.ts';
 import { isWatchedSql } from '../market/watched.ts';
 import { createPeriodicJob, type PeriodicJob } from '../util/periodic-job.ts';
 
@@ -51,7 +50,7 @@ export function createDayBarsJob(
   let doneDay: string | undefined;
   return createPeriodicJob({
     async run() {
-      const due = digestDayAt(deps.now());
+      const due = afterCloseDayAt(deps.now());
       if (!due || due.day === doneDay) return [];
       const added = await appendDayBars(deps.db, due.day);
       doneDay = due.day;

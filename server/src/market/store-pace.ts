@@ -3,11 +3,13 @@
  * a batch is stored at once when the last write is `everyMs` old or more; a batch that comes
  * sooner is merged with those after it (the latest quote per instrument, every tick in the minute
  * and day bars) and written when that time comes, so half-second batches cost one write every
- * few seconds and a once-a-minute poll is stored as it comes. The stages that read what was
+ * few seconds and a once-a-minute poll is stored as it comes. A batch with the first price of an
+ * instrument is written at once, with what waits: a holding or a rule just added needs its price
+ * in the store (a rule is refused without one). The stages that read what was
  * stored (Price Guard's first price) run once their batch is written. `idle()` writes what is
  * waiting at once (tests, shutdown).
  */
-import type { TickBatch } from '@app/common/market/tick-batch';
+import { instrumentKey, type TickBatch } from '@app/common/market/tick-batch';
 import type { Logger } from 'pino';
 import type { Executor } from '../db/client.ts';
 import { addBatch, emptyWrites, storeWrites, type MarketWrites } from './ingest.ts';
@@ -36,6 +38,8 @@ export function createPacedStore(opts: {
   let waiting: { writes: MarketWrites; batches: TickBatch[] } | undefined;
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
+  /** The instruments written so far (the watch set's size: every instrument stored once at least). */
+  const written = new Set<string>();
 
   async function write(writes: MarketWrites, batches: readonly TickBatch[]): Promise<void> {
     lastWrite = now();
@@ -59,21 +63,20 @@ export function createPacedStore(opts: {
     timer = undefined;
     const next = waiting;
     waiting = undefined;
-    if (next) writing = writing.then(() => write(next.writes, next.batches));
+    if (!next) return writing;
+    for (const key of next.writes.quotes.keys()) written.add(key);
+    writing = writing.then(() => write(next.writes, next.batches));
     return writing;
   }
 
   return {
     add(batch) {
-      if (!waiting && now() - lastWrite >= everyMs) {
-        const writes = emptyWrites();
-        addBatch(writes, batch);
-        writing = writing.then(() => write(writes, [batch]));
-        return writing;
-      }
+      const due = !waiting && now() - lastWrite >= everyMs;
+      const firstPrice = batch.quotes.some((q) => !written.has(instrumentKey(q.exchange, q.symbol)));
       waiting ??= { writes: emptyWrites(), batches: [] };
       addBatch(waiting.writes, batch);
       waiting.batches.push(batch);
+      if (due || firstPrice) return writeWaiting();
       if (!timer) {
         timer = setTimeout(() => void writeWaiting(), Math.max(0, lastWrite + everyMs - now()));
         timer.unref();

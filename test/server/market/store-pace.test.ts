@@ -82,6 +82,26 @@ describe('market: stored quotes at a feed pace', () => {
     expect(staged).to.deep.equal([first.id, ...later.map((b) => b.id)]);
   });
 
+  it("writes a batch with an instrument's first price at once, with what waits", async () => {
+    const [s, t] = [tag(), tag()];
+    let clock = 0;
+    const store = createPacedStore({
+      db: app.runtime.deps.db,
+      log,
+      everyMs: 2000,
+      afterStore: [],
+      now: () => clock,
+    });
+    await store.add(batch([quote(s, 300, t0)]));
+    clock += 100;
+    await store.add(batch([quote(s, 301, t0 + 100)]));
+    expect(await ltpOf(s)).to.equal('300.0000');
+    // A new instrument (a holding just added): its price cannot wait, and takes s's along.
+    await store.add(batch([quote(t, 50, t0 + 200)]));
+    expect(await ltpOf(t)).to.equal('50.0000');
+    expect(await ltpOf(s)).to.equal('301.0000');
+  });
+
   it('writes what waits when its time comes, without being asked', async () => {
     const s = tag();
     const store = createPacedStore({ db: app.runtime.deps.db, log, everyMs: 300, afterStore: [] });
@@ -101,7 +121,8 @@ describe('market: stored quotes at a feed pace', () => {
       afterStore: [],
       now: () => clock,
     });
-    await store.add(batch([quote(tag(), 1, t0)]));
+    // s's first price (written at once; a stale one builds no bar), then two merged.
+    await store.add(batch([{ ...quote(s, 145, t0 - 1000), stale: true }]));
     clock += 100;
     await store.add(batch([quote(s, 150, t0 + 2000)]));
     await store.add(batch([quote(s, 140, t0 + 1000)]));

@@ -44,8 +44,22 @@ export async function publishPrices(
   prices: Record<string, number>,
   prevCloses: Record<string, number> = {},
 ): Promise<void> {
-  await app.runtime.bus.publishBatch(tickBatch(prices, prevCloses));
-  await new Promise((resolve) => setImmediate(resolve));
+  const batch = tickBatch(prices, prevCloses);
+  // Over Redis the batch comes back a moment after the publish: idle() only once it is here (the
+  // pipeline's own handler, subscribed first, has queued it by then).
+  let arrived: () => void = () => undefined;
+  const here = new Promise<void>((resolve) => (arrived = resolve));
+  const unsubscribe = app.runtime.bus.onBatch((b) => {
+    if (b.id === batch.id) arrived();
+  });
+  const giveUp = setTimeout(arrived, 10_000);
+  try {
+    await app.runtime.bus.publishBatch(batch);
+    await here;
+  } finally {
+    clearTimeout(giveUp);
+    unsubscribe();
+  }
   await app.runtime.pipeline.idle();
 }
 
