@@ -1,6 +1,6 @@
 /**
- * B14 (issue #33), the backtest's part so far: the single-rule backtest
- * (common/src/history/backtest.ts) on bars already in memory. One 5-year backtest of a trailing
+ * B14 (issue #33): the single-rule backtest (common/src/history/backtest.ts) on bars already in
+ * memory and as the route answers it from the store. One 5-year backtest of a trailing
  * ATR stop that re-arms, and Price Guard's preview (the default 7 % trailing stop over 200
  * holdings × 3 years). The bars are a made random walk (a fixed seed, gaps and wide days
  * included), as many as the store would hold for 5 years plus the ATR's warm-up. And the preview
@@ -16,8 +16,8 @@ import { nightlyRecomputation, type NightlyEvidence } from './b14-nightly.ts';
 import { result, round, type BenchContext, type Benchmark } from '../lib/types.ts';
 
 export const B14_SIZES = {
-  full: { runs: 200, holdings: 200, previews: 5, storeRuns: 5 },
-  quick: { runs: 3, holdings: 5, previews: 1, storeRuns: 1 },
+  full: { runs: 200, holdings: 200, previews: 5, storeRuns: 5, singleStoreRuns: 50 },
+  quick: { runs: 3, holdings: 5, previews: 1, storeRuns: 1, singleStoreRuns: 2 },
 };
 type Size = (typeof B14_SIZES)['full'];
 
@@ -49,8 +49,8 @@ export interface B14Evidence {
   previews: Array<{ holdings: number; fired: number }>;
   /** The nightly ATR recomputation, when PostgreSQL is reachable. */
   nightly: NightlyEvidence | null;
-  /** The preview from the store: its database, the bars stored, the last answer. */
-  store: Omit<StorePreviewRun, 'times'>;
+  /** The preview from the store: its database, the bars stored, the last answer (and the 5-year backtest's). */
+  store: Omit<StorePreviewRun, 'times' | 'single'> & { single: StorePreviewRun['single']['answer'] };
 }
 
 /**
@@ -109,13 +109,27 @@ export const b14: Benchmark<B14Evidence> = {
       previews.push({ holdings: holdings.length, fired });
     }
 
-    const stored = await previewFromStore(ctx, { holdings: size.holdings, runs: size.storeRuns }, (h) =>
-      madeBars(THREE_YEARS + WARM_UP, 1000 + h),
+    const stored = await previewFromStore(
+      ctx,
+      { holdings: size.holdings, runs: size.storeRuns, singleRuns: size.singleStoreRuns },
+      (h) => madeBars(THREE_YEARS + WARM_UP, 1000 + h),
+      {
+        bars,
+        rule: {
+          trigger_type: 'TRAILING_STOP_LOSS',
+          value_type: 'ATR',
+          trigger_value: 3,
+          atr_period: 22,
+          rearm: 'after_recovery',
+          rearm_percent: 3,
+        },
+      },
     );
     const nightly = await nightlyRecomputation(ctx, ctx.quick);
     const one = round(median(times), 3);
     const preview = round(median(previewTimes), 1);
     const fromStore = round(median(stored.times), 1);
+    const oneFromStore = round(median(stored.single.times), 2);
     const nightlyS = nightly ? round(nightly.ms / 1000, 2) : null;
     const baselineS = nightly ? round(nightly.baselineMs / 1000, 2) : null;
     return {
@@ -128,6 +142,15 @@ export const b14: Benchmark<B14Evidence> = {
           baseline: null,
           target: '< 20 ms',
           pass: one < 20,
+        }),
+        result({
+          id: 'B14-backtest-store',
+          name: `The same backtest as POST /api/position-rules/backtest answers it: the instrument's ${bars.length.toLocaleString('en-US')} bars read from the store (${stored.database}), adjusted, replayed`,
+          value: oneFromStore,
+          unit: 'ms',
+          baseline: null,
+          target: '< 20 ms',
+          pass: oneFromStore < 20,
         }),
         result({
           id: 'B14-preview',
@@ -165,7 +188,7 @@ export const b14: Benchmark<B14Evidence> = {
         }),
       ],
       notes: [
-        `B14: median of ${size.runs} backtests and of ${size.previews} previews on made bars in memory, and of ${size.storeRuns} previews from the store after one warm-up.`,
+        `B14: median of ${size.runs} backtests and of ${size.previews} previews on made bars in memory, and of ${size.singleStoreRuns} backtests and ${size.storeRuns} previews from the store after one warm-up each.`,
         ...(nightly
           ? [
               `B14 nightly: ${nightly.rules.toLocaleString('en-US')} stops recomputed in ${nightlyS} s; the baseline's ${nightly.baselineRules} rules ${nightly.agree ? 'got the same levels' : 'got DIFFERENT levels'}.`,
@@ -178,7 +201,12 @@ export const b14: Benchmark<B14Evidence> = {
         backtest,
         previews,
         nightly,
-        store: { database: stored.database, bars: stored.bars, answer: stored.answer },
+        store: {
+          database: stored.database,
+          bars: stored.bars,
+          answer: stored.answer,
+          single: stored.single.answer,
+        },
       },
     };
   },

@@ -30,7 +30,7 @@ function before(date: string, years: number, days: number): string {
  * store holds too few bars, or none ("No price history for INFY yet").
  */
 export async function backtestHolding(
-  deps: { db: Executor; instruments: InstrumentMaster },
+  deps: { db: Executor; instruments: Pick<InstrumentMaster, 'listingsOf'> },
   input: BacktestInput,
   now = new Date(),
 ): Promise<ApiBacktest> {

@@ -68,7 +68,7 @@ export async function adjustmentsOf(db: Executor, listings: readonly Listing[], 
 
 /** The instrument's adjusted bars; NotFound when the master does not list it. */
 export async function loadAdjustedBars(
-  deps: { db: Executor; instruments: InstrumentMaster },
+  deps: { db: Executor; instruments: Pick<InstrumentMaster, 'listingsOf'> },
   q: MarketBarsQuery,
   now = new Date(),
 ): Promise<ApiDailyBar[]> {

@@ -8,6 +8,7 @@ import {
   ATR_LIMITS,
   MAX_REARM_PERCENT,
   MIN_REARM_PERCENT,
+  RULE_KINDS,
   sanitizeTriggerInput,
   TRIGGER_CHOICES,
   VALUE_TYPE_CHOICES,
@@ -227,6 +228,32 @@ export function AtrPeriodField({
         {ATR_LIMITS.minPeriod}–{ATR_LIMITS.maxPeriod} trading days; 22 is about a month
       </span>
     </div>
+  );
+}
+
+/**
+ * What an ATR stop's level will be, in words, before the server works it out from the stock's
+ * history: '3 × ATR(22) below the highest close since you set it.', then `note` (why the form
+ * cannot show the rupees: ATR_LEVEL_ON_SAVE, or the form's own problem).
+ */
+export function AtrLevelNote({
+  triggerType,
+  multiple,
+  period,
+  note,
+}: {
+  triggerType: TriggerType;
+  /** As typed. */
+  multiple: string;
+  /** As typed. */
+  period: string;
+  note: string;
+}) {
+  return (
+    <span className="text-muted">
+      {Number(multiple) || '…'} × ATR({period || '…'}) below{' '}
+      {RULE_KINDS[triggerType].trails ? 'the highest close since you set it' : 'the price'}. {note}
+    </span>
   );
 }
 

@@ -31,7 +31,7 @@ export interface NewRule {
 export type RuleChange = Partial<
   Pick<
     ApiPositionRule,
-    'rule_name' | 'trigger_type' | 'trigger_value' | 'value_type' | 'rearm' | 'rearm_percent'
+    'rule_name' | 'trigger_type' | 'trigger_value' | 'value_type' | 'rearm' | 'rearm_percent' | 'atr_period'
   >
 >;
 

@@ -23,6 +23,8 @@ export interface BacktestDraft {
   trigger_value: string;
   rearm?: RearmMode;
   rearm_percent?: string;
+  /** An ATR stop's period as typed (the server's default, 22, when absent). */
+  atr_period?: string;
 }
 
 export type BacktestState =
@@ -39,6 +41,7 @@ function requestOf(draft: BacktestDraft, years: BacktestYears): Record<string, u
   const value = Number(draft.trigger_value);
   if (!instrument || draft.trigger_value.trim() === '' || !Number.isFinite(value) || value <= 0) return null;
   const rearmPercent = Number(draft.rearm_percent);
+  const atrPeriod = Number(draft.atr_period);
   return {
     symbol: instrument.symbol,
     exchange: instrument.exchange,
@@ -47,6 +50,9 @@ function requestOf(draft: BacktestDraft, years: BacktestYears): Record<string, u
     value_type: draft.value_type,
     trigger_value: value,
     rearm: draft.rearm ?? 'never',
+    ...(draft.value_type === 'ATR' && draft.atr_period && Number.isInteger(atrPeriod)
+      ? { atr_period: atrPeriod }
+      : {}),
     ...(draft.rearm === 'after_recovery' && Number.isFinite(rearmPercent)
       ? { rearm_percent: rearmPercent }
       : {}),

@@ -14,7 +14,13 @@ import { Modal } from '../../../../components/Modal.tsx';
 import { BacktestPanel } from '../backtest/BacktestPanel.tsx';
 import { createRuleError } from '../ruleDrafts.ts';
 import { rulesApi } from '../rulesApi.ts';
-import { TriggerTypeField, TriggerValueField, ValueTypeField } from '../TriggerFields.tsx';
+import {
+  AtrLevelNote,
+  AtrPeriodField,
+  TriggerTypeField,
+  TriggerValueField,
+  ValueTypeField,
+} from '../TriggerFields.tsx';
 import {
   generatedName,
   initialQuickRule,
@@ -23,6 +29,7 @@ import {
   quickRuleProblem,
   quickRuleRequest,
   withKind,
+  withUnit,
   type QuickRuleForm,
 } from './quickRule.ts';
 
@@ -164,8 +171,15 @@ export default function QuickRuleDialog({
             spelledOut
             value={form.value_type}
             triggerType={form.trigger_type}
-            onChange={(value_type) => change({ ...form, value_type })}
+            onChange={(value_type) => change(withUnit(form, value_type))}
           />
+          {form.value_type === 'ATR' ? (
+            <AtrPeriodField
+              id={id}
+              value={form.atr_period}
+              onChange={(atr_period) => change({ ...form, atr_period })}
+            />
+          ) : null}
         </div>
         <p id={`${id}-preview`} className="rule-draft-preview" aria-live="polite">
           {form.trigger_value === '' ? (
@@ -175,6 +189,13 @@ export default function QuickRuleDialog({
               {previewWords(form.trigger_type).lead} <strong>{formatInr(preview.triggerPrice)}</strong>
               {previewWords(form.trigger_type).note}
             </>
+          ) : form.value_type === 'ATR' && preview.problem === 'price' ? (
+            <AtrLevelNote
+              triggerType={form.trigger_type}
+              multiple={form.trigger_value}
+              period={form.atr_period}
+              note={preview.error}
+            />
           ) : preview.problem === 'price' ? (
             <span className="text-muted">The level is set from the next price when you create the rule.</span>
           ) : (

@@ -1,6 +1,7 @@
 import type { ApiPositionRule } from '@app/common/api/rules';
 import { formatInr } from '@app/common/format/money';
 import {
+  ATR_LIMITS,
   MAX_REARM_PERCENT,
   MIN_REARM_PERCENT,
   fittingValueType,
@@ -15,7 +16,10 @@ import { useId, useState } from 'react';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import { BacktestPanel } from '../backtest/BacktestPanel.tsx';
 import type { RuleChange } from '../rulesApi.ts';
+import { atrProblem, valueAfterUnitChange } from './wizardForm.ts';
 import {
+  AtrLevelNote,
+  AtrPeriodField,
   RearmField,
   RuleNameField,
   TriggerTypeField,
@@ -40,6 +44,7 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
   const [triggerType, setTriggerType] = useState<TriggerType>(rule.trigger_type);
   const [value, setValue] = useState(String(rule.trigger_value));
   const [valueType, setValueType] = useState<ValueType>(rule.value_type);
+  const [atrPeriod, setAtrPeriod] = useState(String(rule.atr_period ?? ATR_LIMITS.defaultPeriod));
   const [rearm, setRearm] = useState<RearmMode>(rule.rearm);
   const [rearmPercent, setRearmPercent] = useState(String(rule.rearm_percent));
   const percent = Number(rearmPercent);
@@ -61,11 +66,15 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
     triggerValue: value,
     currentPrice: rule.current_price,
   });
+  const atrChanged = valueType === 'ATR' && Number(atrPeriod) !== rule.atr_period;
   const triggerChanged =
     triggerType !== rule.trigger_type ||
     Number(value) !== rule.trigger_value ||
-    valueType !== rule.value_type;
-  const blocked = (triggerChanged && !check.ok && check.problem !== 'price') || percentBad;
+    valueType !== rule.value_type ||
+    atrChanged;
+  const atrBad = atrProblem({ value_type: valueType, trigger_value: value, atr_period: atrPeriod });
+  const blocked =
+    (triggerChanged && ((!check.ok && check.problem !== 'price') || atrBad !== null)) || percentBad;
 
   const submit = () => {
     if (blocked) return;
@@ -74,6 +83,7 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
     if (triggerType !== rule.trigger_type) change.trigger_type = triggerType;
     if (Number(value) !== rule.trigger_value) change.trigger_value = Number(value);
     if (valueType !== rule.value_type) change.value_type = valueType;
+    if (atrChanged) change.atr_period = Number(atrPeriod);
     if (rearm !== rule.rearm) change.rearm = rearm;
     if (rearm === 'after_recovery' && percent !== rule.rearm_percent) change.rearm_percent = percent;
     if (Object.keys(change).length === 0) onCancel();
@@ -112,8 +122,19 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
           className="field rule-draft-unit"
           value={valueType}
           triggerType={triggerType}
-          onChange={setValueType}
+          onChange={(unit) => {
+            setValue(valueAfterUnitChange(valueType, unit, value));
+            setValueType(unit);
+          }}
         />
+        {valueType === 'ATR' ? (
+          <AtrPeriodField
+            id={id}
+            className="field rule-draft-unit"
+            value={atrPeriod}
+            onChange={setAtrPeriod}
+          />
+        ) : null}
       </div>
       <RearmField
         id={id}
@@ -132,8 +153,12 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
               ? ` It is armed again once the price is back at ${formatInr(rearmPrice(triggerType, rule.computed_trigger_price, percent))}.`
               : null}
           </span>
+        ) : atrBad ? (
+          <span className="text-loss">{atrBad}</span>
         ) : check.ok ? (
           <>New level about {formatInr(check.triggerPrice)}, set from the latest price when saved.</>
+        ) : valueType === 'ATR' && check.problem === 'price' ? (
+          <AtrLevelNote triggerType={triggerType} multiple={value} period={atrPeriod} note={check.error} />
         ) : check.problem === 'price' ? (
           <span className="text-muted">The level is set from the latest price when saved.</span>
         ) : (
@@ -148,6 +173,7 @@ export function RuleEditForm({ rule, busy, onSave, onCancel }: RuleEditFormProps
           trigger_value: value,
           rearm,
           rearm_percent: rearmPercent,
+          atr_period: atrPeriod,
         }}
       />
       <div className="rule-actions">

@@ -2,7 +2,6 @@ import { formatInr } from '@app/common/format/money';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import {
-  ATR_LIMITS,
   describeRule,
   fittingValueType,
   RULE_KINDS,
@@ -11,6 +10,7 @@ import {
 } from '@app/common/rules/index';
 import { useId } from 'react';
 import {
+  AtrLevelNote,
   AtrPeriodField,
   RearmField,
   RuleNameField,
@@ -19,7 +19,7 @@ import {
   ValueTypeField,
 } from '../TriggerFields.tsx';
 import { BacktestPanel } from '../backtest/BacktestPanel.tsx';
-import { wizardPreview, type WizardForm } from './wizardForm.ts';
+import { valueAfterUnitChange, wizardPreview, type WizardForm } from './wizardForm.ts';
 
 type Change = (patch: Partial<WizardForm>) => void;
 
@@ -179,11 +179,10 @@ export function TriggerStep({
           value={form.value_type}
           triggerType={form.trigger_type}
           onChange={(value_type) =>
-            onChange(
-              value_type === 'ATR' && form.value_type !== 'ATR'
-                ? { value_type, trigger_value: String(ATR_LIMITS.defaultMultiple) }
-                : { value_type },
-            )
+            onChange({
+              value_type,
+              trigger_value: valueAfterUnitChange(form.value_type, value_type, form.trigger_value),
+            })
           }
         />
         {form.value_type === 'ATR' ? (
@@ -207,11 +206,12 @@ export function TriggerStep({
             <span className="text-muted"> · LTP {formatInr(ltp ?? 0)}</span>
           </>
         ) : form.value_type === 'ATR' && preview.problem === 'price' ? (
-          <span className="text-muted">
-            {Number(form.trigger_value) || '…'} × ATR({form.atr_period || '…'}) below{' '}
-            {RULE_KINDS[form.trigger_type].trails ? 'the highest close since you set it' : 'the price'}.{' '}
-            {preview.error}
-          </span>
+          <AtrLevelNote
+            triggerType={form.trigger_type}
+            multiple={form.trigger_value}
+            period={form.atr_period}
+            note={preview.error}
+          />
         ) : preview.problem === 'price' ? (
           <span className="text-muted">
             {RULE_MESSAGES.noPrice} The level is set from the next price when you create the rule.

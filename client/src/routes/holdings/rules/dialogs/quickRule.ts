@@ -5,6 +5,7 @@
  */
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import {
+  ATR_LIMITS,
   describeRule,
   fittingValueType,
   parseTriggerValue,
@@ -14,7 +15,7 @@ import {
   type ValueType,
 } from '@app/common/rules/index';
 import type { NewRule } from '../rulesApi.ts';
-import { splitHoldingKey } from './wizardForm.ts';
+import { atrProblem, splitHoldingKey, valueAfterUnitChange } from './wizardForm.ts';
 
 export interface QuickRuleForm {
   /** `NSE:RELIANCE`, or '' before one is chosen. */
@@ -23,8 +24,10 @@ export interface QuickRuleForm {
   accountId: string | null;
   trigger_type: TriggerType;
   value_type: ValueType;
-  /** As typed: digits and one dot. */
+  /** As typed: digits and one dot (for an ATR stop, the multiple). */
   trigger_value: string;
+  /** An ATR stop's period as typed (digits). */
+  atr_period: string;
   /** As typed; blank means the generated name. */
   rule_name: string;
 }
@@ -37,7 +40,17 @@ export function initialQuickRule(holding: string): QuickRuleForm {
     trigger_type: 'FIXED_STOP_LOSS',
     value_type: 'PRICE',
     trigger_value: '',
+    atr_period: String(ATR_LIMITS.defaultPeriod),
     rule_name: '',
+  };
+}
+
+/** A change of unit: switching to ATR puts the default multiple in the value. */
+export function withUnit(form: QuickRuleForm, unit: ValueType): QuickRuleForm {
+  return {
+    ...form,
+    value_type: unit,
+    trigger_value: valueAfterUnitChange(form.value_type, unit, form.trigger_value),
   };
 }
 
@@ -69,6 +82,8 @@ export function generatedName(form: QuickRuleForm): string | null {
  */
 export function quickRuleProblem(form: QuickRuleForm, ltp: number | null | undefined): string | null {
   if (!form.holding) return 'Please choose a holding';
+  const atr = atrProblem(form);
+  if (atr) return atr;
   const check = quickRulePreview(form, ltp);
   return check.ok || check.problem === 'price' ? null : check.error;
 }
@@ -88,6 +103,7 @@ export function quickRuleRequest(form: QuickRuleForm, ltp: number | null | undef
     trigger_type: form.trigger_type,
     trigger_value: parseTriggerValue(form.trigger_value),
     value_type: form.value_type,
+    ...(form.value_type === 'ATR' ? { atr_period: Number(form.atr_period) } : {}),
     ...(check.ok ? { computed_trigger_price: check.triggerPrice } : {}),
   };
 }

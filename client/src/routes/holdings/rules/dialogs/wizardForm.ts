@@ -52,14 +52,27 @@ export function initialWizardForm(holding: string): WizardForm {
 
 export const ATR_PROBLEM = `An ATR stop takes a multiple from ${ATR_LIMITS.minMultiple} to ${ATR_LIMITS.maxMultiple} and a period from ${ATR_LIMITS.minPeriod} to ${ATR_LIMITS.maxPeriod} days`;
 
-/** Why an ATR stop's multiple or period cannot be saved, or null (any other value type: null). */
-function atrProblem(form: WizardForm): string | null {
+/**
+ * Why an ATR stop's multiple or period cannot be saved, or null (any other value type: null): the
+ * wizard, the one-screen New Rule and Edit share it.
+ */
+export function atrProblem(
+  form: Pick<WizardForm, 'value_type' | 'trigger_value' | 'atr_period'>,
+): string | null {
   if (form.value_type !== 'ATR') return null;
   const k = Number(form.trigger_value);
   const n = Number(form.atr_period);
   const kOk = form.trigger_value !== '' && k >= ATR_LIMITS.minMultiple && k <= ATR_LIMITS.maxMultiple;
   const nOk = Number.isInteger(n) && n >= ATR_LIMITS.minPeriod && n <= ATR_LIMITS.maxPeriod;
   return kOk && nOk ? null : ATR_PROBLEM;
+}
+
+/**
+ * The value a form shows after its unit changes: the default multiple (3) on switching to ATR,
+ * since a percent or a price typed before means nothing as a multiple; else what was typed.
+ */
+export function valueAfterUnitChange(from: ValueType, to: ValueType, typed: string): string {
+  return to === 'ATR' && from !== 'ATR' ? String(ATR_LIMITS.defaultMultiple) : typed;
 }
 
 /** `NSE:RELIANCE` → its parts. */
