@@ -224,6 +224,15 @@ describe('web push: the sender against the fake push service', () => {
     expect((outcome as { reason: string }).reason).to.match(/^push service unreachable: .*ECONNREFUSED/);
   });
 
+  it('trusts a push service only by a known certificate: without the fake CA its push is never sent', async () => {
+    const phone = fake.subscribe(vapid.publicKey);
+    const untrusting = createWebPushSender({ vapid, log, allowPrivateEndpoints: true });
+    const [outcome] = await untrusting.send([delivery(phone)]);
+    expect(outcome).to.deep.include({ kind: 'retry' });
+    expect((outcome as { reason: string }).reason).to.match(/^push service unreachable: .*certificate/);
+    expect(fake.receivedBy(phone)).to.have.length(0);
+  });
+
   it('never calls a private address without WEBPUSH_ALLOW_PRIVATE_ENDPOINTS: the endpoint is gone', async () => {
     const phone = fake.subscribe(vapid.publicKey);
     const guarded = createWebPushSender({ vapid, log, allowPrivateEndpoints: false, ca: fake.ca });

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import https from 'node:https';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import type { Logger } from 'pino';
 import webpush, { WebPushError, type PushSubscription } from 'web-push';
 import type {
@@ -148,7 +148,10 @@ export function createWebPushSender(deps: WebPushSenderDeps): ChannelSender {
   const agent = new https.Agent({
     keepAlive: true,
     maxSockets: concurrency,
-    ...(deps.ca ? { ca: [...rootCertificates, deps.ca] } : {}),
+    // The extra CA as one secure context made once: given as `ca`, Node's agent would write all
+    // ~140 root certificates into every request's pool name (about 2.5 ms of CPU a push) and build
+    // a context from them for every connection.
+    ...(deps.ca ? { secureContext: createSecureContext({ ca: [...rootCertificates, deps.ca] }) } : {}),
     // Connections resolve through the guard: the addresses checked are those connected to.
     ...(allowPrivateEndpoints ? {} : { lookup: guardedLookup }),
   });
