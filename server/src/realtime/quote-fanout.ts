@@ -1,6 +1,9 @@
 /**
  * Sends each tick batch to the sockets this instance holds: one `quotes` message per user,
- * with only that user's instruments. Every instance receives every batch, so each serves
+ * with only that user's instruments, and only the quotes that changed since this instance last
+ * sent that instrument (a streaming feed repeats a price on every trade; docs/live-prices.md,
+ * "Streaming feeds"): an unchanged quote goes again only once UNCHANGED_RESEND_MS have passed,
+ * so "as of" never falls far behind. Every instance receives every batch, so each serves
  * only its local sockets (no duplicates through the adapter). A user's instruments are
  * reloaded when the change feed says their holdings or rules changed (events/consumers.ts). It
  * also hands each batch's prices to this instance's holdings cache (holdings/cache.ts).
@@ -32,6 +35,14 @@ export async function loadUserInstruments(db: Executor, userId: string): Promise
   return rows.map((r) => intern(instrumentKey(r.exchange, r.symbol)));
 }
 
+/** How long an unchanged quote is held back before it is sent again (its `asOf` refreshed). */
+export const UNCHANGED_RESEND_MS = 30_000;
+
+/** What a screen shows of a quote, all but its time: equal means nothing to send. */
+function shownPart(q: LiveQuote): string {
+  return `${q.ltp}|${q.prevClose}|${q.change}|${q.changePercent}|${q.delayMinutes}|${q.stale ?? ''}|${q.unavailable ?? ''}`;
+}
+
 export interface QuoteFanout {
   deliver(batch: TickBatch): void;
   /** Reloads the instruments of a user with sockets here (their holdings or rules changed). */
@@ -51,6 +62,8 @@ export function createQuoteFanout(
 ): QuoteFanout {
   const watchers = new Map<string, string[]>();
   const sockets = new Map<string, number>();
+  /** Per instrument: what was last sent of it and when (batch time, ms). */
+  const lastSent = new Map<string, { shown: string; at: number }>();
   /** Users whose reload is running, and whether another change came in meanwhile. */
   const loading = new Map<string, boolean>();
 
@@ -101,8 +114,14 @@ export function createQuoteFanout(
         ...(q.stale ? { stale: true } : {}),
         ...(q.unavailable ? { unavailable: true } : {}),
       };
-      quoteJson.set(instrumentKey(q.exchange, q.symbol), JSON.stringify(quote));
+      const key = instrumentKey(q.exchange, q.symbol);
+      const shown = shownPart(quote);
+      const last = lastSent.get(key);
+      if (last && last.shown === shown && batch.at - last.at < UNCHANGED_RESEND_MS) continue;
+      lastSent.set(key, { shown, at: batch.at });
+      quoteJson.set(key, JSON.stringify(quote));
     }
+    if (quoteJson.size === 0) return;
     const head = `{"at":${JSON.stringify(batch.at)},"quotes":[`;
     for (const [userId, keys] of watchers) {
       let quotes = '';
@@ -128,6 +147,7 @@ export function createQuoteFanout(
     localUsers: () => watchers.size,
     stop() {
       watchers.clear();
+      lastSent.clear();
     },
   };
 }
