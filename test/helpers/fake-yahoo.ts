@@ -23,7 +23,10 @@
  *   test hands the fake a recorded answer (`setChart`, e.g. yahoo-finance2's recorded NVDA chart
  *   in the team's samples) and it is served as recorded, whatever symbol it was set for. A symbol
  *   with none set is answered 404 with `chart.result: null` and an error object, the shape
- *   yahoo-finance2's chart module types for Yahoo's errors. Chart requests have their own script
+ *   yahoo-finance2's chart module types for Yahoo's errors, with the code and description Yahoo
+ *   sends for an unknown symbol as yfinance users quote them (`{'code': 'Not Found',
+ *   'description': 'No data found, symbol may be delisted'}`, ranaroussi/yfinance issues #1548
+ *   and #2902). Chart requests have their own script
  *   of answers (`scriptChart`), so a 429 there does not disturb the quotes.
  * - A reduced answer: yahoo-finance2 issue #42 (AZT.OL) and fixture `quote-AZT.OL.json`: Yahoo
  *   leaves out fields for some listings; here the previous close and the day's range are left
