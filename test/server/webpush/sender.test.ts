@@ -244,6 +244,26 @@ describe('web push: the sender against the fake push service', () => {
     expect(fake.receivedBy(phone)).to.have.length(0);
   });
 
+  it('refuses at connect time a name that passed the check but resolves to a private address (DNS rebinding)', async () => {
+    const phone = fake.subscribe(vapid.publicKey);
+    // The name is public when checked before the send, and the fake's own address a moment later.
+    const answers = [['93.184.216.34'], ['127.0.0.1']];
+    const rebinding = createWebPushSender({
+      vapid,
+      log,
+      allowPrivateEndpoints: false,
+      ca: fake.ca,
+      resolve: () => Promise.resolve(answers.shift() ?? ['127.0.0.1']),
+    });
+    const endpoint = `https://push.rebind.example:${new URL(phone.endpoint).port}/push/rebind`;
+    const [outcome] = await rebinding.send([delivery({ ...phone, endpoint })]);
+    expect(outcome).to.deep.equal({
+      kind: 'gone',
+      reason: 'push.rebind.example resolves to 127.0.0.1, which is not a public address',
+    });
+    expect(fake.receivedBy(phone)).to.have.length(0);
+  });
+
   it('sends a batch a few at a time and answers one outcome per row in order', async () => {
     const phones = Array.from({ length: 24 }, () => fake.subscribe(vapid.publicKey));
     for (const phone of phones) fake.script(phone, { status: 201, delayMs: 60 });

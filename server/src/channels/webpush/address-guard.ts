@@ -117,18 +117,31 @@ export class PrivateAddressError extends Error {
 }
 
 /**
- * A `lookup` for the sender's https.Agent: node's own, failing the connection when any address
- * is not public, so the addresses checked are the addresses connected to.
+ * A `lookup` for the sender's connections: `resolve` (node's own lookup unless a test gives
+ * another), failing the connection when any address is not public, so the addresses checked are
+ * the addresses connected to, whatever the name resolved to when it was checked before.
  */
-export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses: LookupAddress[]) => {
-    if (err) return callback(err, '', 0);
-    const inside = addresses.find((a) => !isPublicAddress(a.address));
-    if (inside) return callback(new PrivateAddressError(hostname, inside.address), '', 0);
-    if (options.all) return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    const first = addresses[0];
-    if (!first)
-      return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
-    callback(null, first.address, first.family);
-  });
-};
+export function guardedLookupOf(resolve: Resolve = resolveAll): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (found) => {
+        const inside = found.find((address) => !isPublicAddress(address));
+        if (inside) return callback(new PrivateAddressError(hostname, inside), '', 0);
+        const addresses: LookupAddress[] = found.map((address) => ({ address, family: isIP(address) }));
+        if (options.all) return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
+        const first = addresses[0];
+        if (!first)
+          return callback(
+            Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }),
+            '',
+            0,
+          );
+        callback(null, first.address, first.family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    );
+  };
+}
+
+/** The guard over node's own lookup. */
+export const guardedLookup: LookupFunction = guardedLookupOf();
