@@ -62,7 +62,9 @@ type BarRow = StoredBar & { exchange: Exchange; symbol: string };
 async function readHistory({ db, instruments }: AtrSource, inUse: readonly InUse[], day: string) {
   const exchanges = pgArray(inUse.map((i) => i.exchange));
   const symbols = pgArray(inUse.map((i) => i.symbol));
-  const companies = new Map(inUse.map((i) => [instrumentKey(i.exchange, i.symbol), companyOf(instruments, i)]));
+  const companies = new Map(
+    inUse.map((i) => [instrumentKey(i.exchange, i.symbol), companyOf(instruments, i)]),
+  );
   const listed = new Map(
     [...companies.values()].flat().map((l) => [instrumentKey(l.exchange, l.symbol), l] as const),
   );

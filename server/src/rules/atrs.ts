@@ -15,7 +15,10 @@ export async function loadRuleAtrs(
     if (r.valueType !== 'ATR' || r.atrPeriod === null) continue;
     const key = atrKey(r);
     if (!atrs.has(key))
-      atrs.set(key, await atrOf(source, { exchange: r.exchange, symbol: r.symbol, period: r.atrPeriod }, today));
+      atrs.set(
+        key,
+        await atrOf(source, { exchange: r.exchange, symbol: r.symbol, period: r.atrPeriod }, today),
+      );
   }
   return atrs;
 }

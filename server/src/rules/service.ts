@@ -259,7 +259,12 @@ export async function updateRule(
     const quotes = await latestQuotes(tx, [existing]);
     let levels: Partial<RuleRow> = {};
     if (REARM_FIELDS.some((field) => input[field] !== undefined)) {
-      const outcome = armRule(merged, book, quotes, await loadRuleAtrs({ db: tx, instruments: deps.instruments }, [merged], deps.now()));
+      const outcome = armRule(
+        merged,
+        book,
+        quotes,
+        await loadRuleAtrs({ db: tx, instruments: deps.instruments }, [merged], deps.now()),
+      );
       rejectArming([outcome], 'single');
       levels = levelColumns(outcome as ArmedLevels, deps.now());
     } else if (input.rule_scope !== undefined || input.target_account_id !== undefined) {

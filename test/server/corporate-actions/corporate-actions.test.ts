@@ -65,7 +65,12 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
     const imported = await users.make();
     await publishPrices(app, { LALPATHLAB: 3000 });
     // Ten days trading ₹25 either side of ₹3,000 before today: ATR(5) is ₹50.
-    await storeSteadyBars(app.runtime.deps.db, 'LALPATHLAB', { last: '2025-12-15', days: 10, close: 3000, range: 25 });
+    await storeSteadyBars(app.runtime.deps.db, 'LALPATHLAB', {
+      last: '2025-12-15',
+      days: 10,
+      close: 3000,
+      range: 25,
+    });
     await addHolding(app, manual, 'LALPATHLAB', 10, 3000);
     const upload = await api.post(
       '/api/holdings/upload-csv',

@@ -46,7 +46,12 @@ describe('corporate actions: a late file adjusts only what was set before the ex
     };
 
     // 18 Dec, cum-bonus prices, after ten days trading ₹20 either side of ₹3,200: ATR(5) is ₹40.
-    await storeSteadyBars(app.runtime.deps.db, 'LALPATHLAB', { last: '2025-12-17', days: 10, close: 3200, range: 20 });
+    await storeSteadyBars(app.runtime.deps.db, 'LALPATHLAB', {
+      last: '2025-12-17',
+      days: 10,
+      close: 3200,
+      range: 20,
+    });
     await publishPrices(app, { LALPATHLAB: 3200 });
     await addHolding(app, early, 'LALPATHLAB', 10, 3200);
     await rule(early, { trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5 });

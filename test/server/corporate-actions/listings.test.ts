@@ -124,8 +124,18 @@ describe('corporate actions: every listing of the company', function () {
     await syncCorporateActions(app.runtime.deps.db, { text: ABREL_BONUS, source: 'bc', today: '2025-12-16' });
     // BSE's own prints: ₹2,410 ± 20 before the bonus, ₹1,205 ± 10 on its ex-date (19 Dec).
     const bars = { exchange: 'BSE' as const, days: 10 };
-    await storeSteadyBars(app.runtime.deps.db, 'CENTURYTEX', { ...bars, last: '2025-12-18', close: 2410, range: 20 });
-    await storeSteadyBars(app.runtime.deps.db, 'CENTURYTEX', { ...bars, last: '2025-12-19', days: 1, close: 1205 });
+    await storeSteadyBars(app.runtime.deps.db, 'CENTURYTEX', {
+      ...bars,
+      last: '2025-12-18',
+      close: 2410,
+      range: 20,
+    });
+    await storeSteadyBars(app.runtime.deps.db, 'CENTURYTEX', {
+      ...bars,
+      last: '2025-12-19',
+      days: 1,
+      close: 1205,
+    });
     clock.set('2025-12-22T10:00:00');
     await publishPrices(app, { 'BSE:CENTURYTEX': 1210 });
     await addHolding(app, user, 'CENTURYTEX', 6, 1200, 'BSE');
@@ -143,7 +153,12 @@ describe('corporate actions: every listing of the company', function () {
     expect(res.body.data).to.deep.include({ computed_trigger_price: 1150, peak_price: 1210, atr_value: 20 });
 
     // 22 Dec closes at ₹1,220 (₹1,210–1,230): true range ₹25, ATR(5) = (4 × 20 + 25) / 5 = 21.
-    await storeSteadyBars(app.runtime.deps.db, 'CENTURYTEX', { ...bars, last: '2025-12-22', days: 1, close: 1220 });
+    await storeSteadyBars(app.runtime.deps.db, 'CENTURYTEX', {
+      ...bars,
+      last: '2025-12-22',
+      days: 1,
+      close: 1220,
+    });
     expect((await recomputeAtrStops(app.runtime.deps, '2025-12-22')).rules).to.equal(1);
     expect((await listRules(app, user))[0]).to.deep.include({
       computed_trigger_price: 1157,
