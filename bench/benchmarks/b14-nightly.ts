@@ -118,7 +118,8 @@ export async function nightlyRecomputation(
       `B14 nightly: ${size.rules.toLocaleString('en-US')} ATR stops on ${size.instruments} instruments seeded`,
     );
     let started = performance.now();
-    const night = await recomputeAtrStops(db, day);
+    // The made instruments are in no master: each is its own company.
+    const night = await recomputeAtrStops({ db, instruments: { listingsOf: () => [] } }, day);
     const ms = performance.now() - started;
     // The baseline's rules, taken back to before the night, recomputed one at a time.
     const sample = await queryRows<{ id: string; level: string }>(

@@ -3,6 +3,7 @@
  * `[open, high, low, close]` a trading day, ending on the last weekday before today (IST), so a
  * 1-year backtest's window holds them all.
  */
+import type { Exchange } from '../../common/src/instruments/types.ts';
 import { istDateOf } from '../../common/src/market/calendar.ts';
 import type { Executor } from '../../server/src/db/client.ts';
 import { dailyBars } from '../../server/src/db/schema.ts';
@@ -45,4 +46,35 @@ export async function storeMadeBars(
   const rows = madeBarRows(symbol, bars);
   await db.insert(dailyBars).values(rows);
   return rows.map((r) => r.date);
+}
+
+/**
+ * Stores `days` bars of `symbol` (on NSE unless told), one per calendar day ending `last`
+ * (`YYYY-MM-DD`), each opening and closing at `close` and trading `range` (₹10 unless told)
+ * either side of it: its true range is twice `range`, and so is the ATR of any period over them.
+ */
+export async function storeSteadyBars(
+  db: Executor,
+  symbol: string,
+  o: { last: string; days: number; close: number; range?: number; exchange?: Exchange },
+): Promise<void> {
+  const range = o.range ?? 10;
+  const last = new Date(`${o.last}T00:00:00Z`);
+  await db.insert(dailyBars).values(
+    Array.from({ length: o.days }, (_, i) => {
+      const date = new Date(last);
+      date.setUTCDate(date.getUTCDate() + i - o.days + 1);
+      return {
+        exchange: o.exchange ?? 'NSE',
+        symbol,
+        date: date.toISOString().slice(0, 10),
+        open: String(o.close),
+        high: String(o.close + range),
+        low: String(o.close - range),
+        close: String(o.close),
+        volume: 1000,
+        source: 'made.csv',
+      };
+    }),
+  );
 }

@@ -6,16 +6,15 @@
  * not in the store yet is skipped and said in the log (once a day), and retried at the next run.
  */
 import type { Logger } from 'pino';
-import type { Executor } from '../db/client.ts';
 import { afterCloseDayAt } from '../market/after-close.ts';
 import type { AppDeps } from '../deps.ts';
 import { createPeriodicJob, type PeriodicJob } from '../util/periodic-job.ts';
+import type { AtrSource } from './atr-of.ts';
 import { recomputeAtrStops, type AtrNight } from './atr-nightly.ts';
 
 const INTERVAL_MS = 5 * 60_000;
 
-export interface AtrNightlyDeps {
-  db: Executor;
+export interface AtrNightlyDeps extends AtrSource {
   log: Logger;
   events: AppDeps['events'];
 }
@@ -34,7 +33,7 @@ export function createAtrNightlyJob(
       const at = now();
       const due = afterCloseDayAt(at);
       if (!due) return [];
-      const night = await recomputeAtrStops(deps.db, due.day, at);
+      const night = await recomputeAtrStops(deps, due.day, at);
       if (night.rules > 0) {
         deps.log.info(
           { day: night.day, rules: night.rules, instruments: night.instruments },

@@ -16,7 +16,8 @@ import { RULE_KINDS, TRIGGER_TYPES } from '@app/common/rules/kinds';
 import { sql } from 'drizzle-orm';
 import { pgArray } from '../db/arrays.ts';
 import { queryRows, type Executor } from '../db/client.ts';
-import { ATR_LOOKBACK_DAYS, barsOf, shiftDate } from './atr-of.ts';
+import { ATR_LOOKBACK_DAYS, barsOf, shiftDate, type AtrSource } from './atr-of.ts';
+import { companyOf } from './bars.ts';
 import type { StoredBar } from './store.ts';
 
 /** The kinds whose ATR level the night raises (the trailing ones); a fixed ATR stop stays where it was set. */
@@ -54,10 +55,19 @@ function instrumentsInUse(db: Executor, day: string): Promise<InUse[]> {
 
 type BarRow = StoredBar & { exchange: Exchange; symbol: string };
 
-/** Bars of the instruments up to `day`, and their bonuses and splits, in two statements. */
-async function readHistory(db: Executor, inUse: readonly InUse[], day: string) {
+/**
+ * Bars of the instruments up to `day`, and the bonuses and splits of any listing of each one's
+ * company (NSE's file brings a BSE listing's bonus too; one per ex-date and kind), in two statements.
+ */
+async function readHistory({ db, instruments }: AtrSource, inUse: readonly InUse[], day: string) {
   const exchanges = pgArray(inUse.map((i) => i.exchange));
   const symbols = pgArray(inUse.map((i) => i.symbol));
+  const companies = new Map(
+    inUse.map((i) => [instrumentKey(i.exchange, i.symbol), companyOf(instruments, i)]),
+  );
+  const listed = new Map(
+    [...companies.values()].flat().map((l) => [instrumentKey(l.exchange, l.symbol), l] as const),
+  );
   const bars = await queryRows<BarRow>(
     db,
     sql`select b.exchange, b.symbol, to_char(b.date, 'YYYY-MM-DD') as date, b.open::text, b.high::text,
@@ -67,10 +77,18 @@ async function readHistory(db: Executor, inUse: readonly InUse[], day: string) {
         where b.date between ${shiftDate(day, -ATR_LOOKBACK_DAYS)}::date and ${day}::date
         order by b.exchange, b.symbol, b.date`,
   );
-  const actions = await queryRows<{ exchange: Exchange; symbol: string; ex_date: string; ratio: string }>(
+  const actions = await queryRows<{
+    exchange: Exchange;
+    symbol: string;
+    ex_date: string;
+    kind: string;
+    ratio: string;
+  }>(
     db,
     sql`select distinct c.exchange, c.symbol, to_char(c.ex_date, 'YYYY-MM-DD') as ex_date, c.kind, c.ratio::text
-        from corporate_actions c join unnest(${exchanges}::text[], ${symbols}::text[]) as i(exchange, symbol)
+        from corporate_actions c
+          join unnest(${pgArray([...listed.values()].map((l) => l.exchange))}::text[],
+                      ${pgArray([...listed.values()].map((l) => l.symbol))}::text[]) as i(exchange, symbol)
           on c.exchange = i.exchange and c.symbol = i.symbol
         where c.kind in ('BONUS', 'SPLIT') and c.ratio is not null and c.ex_date <= ${day}::date`,
   );
@@ -81,10 +99,17 @@ async function readHistory(db: Executor, inUse: readonly InUse[], day: string) {
     if (list) list.push(b);
     else barsOfKey.set(key, [b]);
   }
-  const actionsOfKey = new Map<string, PriceAdjustment[]>();
+  const actionsOfListing = new Map<string, typeof actions>();
   for (const a of actions) {
     const key = instrumentKey(a.exchange, a.symbol);
-    actionsOfKey.set(key, [...(actionsOfKey.get(key) ?? []), { exDate: a.ex_date, ratio: Number(a.ratio) }]);
+    actionsOfListing.set(key, [...(actionsOfListing.get(key) ?? []), a]);
+  }
+  const actionsOfKey = new Map<string, PriceAdjustment[]>();
+  for (const [key, company] of companies) {
+    const unique = new Map<string, PriceAdjustment>();
+    for (const a of company.flatMap((l) => actionsOfListing.get(instrumentKey(l.exchange, l.symbol)) ?? []))
+      unique.set(`${a.ex_date}|${a.kind}`, { exDate: a.ex_date, ratio: Number(a.ratio) });
+    actionsOfKey.set(key, [...unique.values()]);
   }
   return { barsOfKey, actionsOfKey };
 }
@@ -102,11 +127,12 @@ interface AtrRow {
  * Recomputes, for `day` (`YYYY-MM-DD`, a trading day whose session has closed), every active
  * trailing ATR stop not yet done for it.
  */
-export async function recomputeAtrStops(db: Executor, day: string, at = new Date()): Promise<AtrNight> {
+export async function recomputeAtrStops(source: AtrSource, day: string, at = new Date()): Promise<AtrNight> {
+  const { db } = source;
   const inUse = await instrumentsInUse(db, day);
   const night: AtrNight = { day, rules: 0, instruments: 0, withoutBar: [], users: [] };
   if (inUse.length === 0) return night;
-  const { barsOfKey, actionsOfKey } = await readHistory(db, inUse, day);
+  const { barsOfKey, actionsOfKey } = await readHistory(source, inUse, day);
   const rows: AtrRow[] = [];
   for (const i of inUse) {
     const key = instrumentKey(i.exchange, i.symbol);

@@ -9,7 +9,7 @@ import { atrBefore } from '@app/common/history/atr-stop';
 import { NotEnoughHistoryError, type DailyBar } from '@app/common/history/bars';
 import type { Exchange } from '@app/common/instruments/types';
 import type { Executor } from '../db/client.ts';
-import { adjustmentsOf } from './bars.ts';
+import { adjustmentsOf, companyOf, type Listings } from './bars.ts';
 import { readBars, type StoredBar } from './store.ts';
 
 /** Calendar days of bars an ATR is computed over: about 250 trading days, room for ATR(100). */
@@ -37,19 +37,29 @@ export function barsOf(stored: readonly StoredBar[]): DailyBar[] {
 /** An ATR and the day of the last bar it includes, or the trading days still missing. */
 export type AtrAt = { atr: number; asOf: string } | { missingDays: number };
 
-/** ATR(n) of one instrument on `today` (from the bars before it). */
+/** Where an ATR is worked out from: the store, and the master that names a company's listings. */
+export interface AtrSource {
+  db: Executor;
+  instruments: Listings;
+}
+
+/**
+ * ATR(n) of one instrument on `today` (from the bars before it), adjusted for the bonuses and
+ * splits of any listing of its company, as the bars API and the backtest adjust them.
+ */
 export async function atrOf(
-  db: Executor,
+  source: AtrSource,
   q: { exchange: Exchange; symbol: string; period: number },
   today: string,
 ): Promise<AtrAt> {
-  const stored = await readBars(db, {
+  const stored = await readBars(source.db, {
     exchange: q.exchange,
     symbol: q.symbol,
     from: shiftDate(today, -ATR_LOOKBACK_DAYS),
     to: shiftDate(today, -1),
   });
-  const bars = adjustBars(barsOf(stored), (await adjustmentsOf(db, [q], today))([q]));
+  const company = companyOf(source.instruments, q);
+  const bars = adjustBars(barsOf(stored), (await adjustmentsOf(source.db, company, today))(company));
   try {
     return atrBefore(bars, q.period, today);
   } catch (err) {

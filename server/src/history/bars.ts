@@ -23,6 +23,19 @@ function yearBefore(date: string): string {
 type Listing = { exchange: 'NSE' | 'BSE'; symbol: string };
 const listingKey = (l: Listing) => `${l.exchange}:${l.symbol}`;
 
+/** The instrument master's part that names a company's listings (one ISIN on NSE and BSE). */
+export type Listings = Pick<InstrumentMaster, 'listingsOf'>;
+
+/**
+ * Every listing of the instrument's company (its own first), whose bonuses and splits adjust its
+ * bars: NSE's file brings the bonus of a company listed on BSE too. Just its own when the master
+ * does not list it.
+ */
+export function companyOf(instruments: Listings, listing: Listing): Listing[] {
+  const listings = instruments.listingsOf(listing.symbol, listing.exchange);
+  return listings.length > 0 ? listings : [{ exchange: listing.exchange, symbol: listing.symbol }];
+}
+
 /**
  * The bonuses and splits with an ex-date up to `today` of each listing given, in one query:
  * `of(listings)` then answers a company's (one per ex-date and kind, whichever listing has it).
@@ -127,8 +140,7 @@ export async function loadAdjustedBarsOf(
   const companies = new Map(
     [...bars.keys()].map((key) => {
       const [exchange, symbol] = key.split(':') as [Listing['exchange'], string];
-      const listings = deps.instruments.listingsOf(symbol, exchange);
-      return [key, listings.length > 0 ? listings : [{ exchange, symbol }]];
+      return [key, companyOf(deps.instruments, { exchange, symbol })];
     }),
   );
   const adjustments = await adjustmentsOf(deps.db, [...companies.values()].flat(), istDateOf(now));

@@ -75,6 +75,7 @@ function armRequestOfRow(r: RuleRow): ArmRequest {
  */
 async function enable(
   tx: Tx,
+  instruments: RulesDeps['instruments'],
   userId: string,
   rows: RuleRow[],
   mode: 'single' | 'bulk',
@@ -87,7 +88,11 @@ async function enable(
   const quotes = await latestQuotes(tx, waking);
   // A level measured again from the price is set now; a kept one keeps when it was set.
   const fromPrice = (r: RuleRow) => level === 'from_price' || !keepsLevelOnEnable(r.triggerType);
-  const atrs = await loadRuleAtrs(tx, waking.filter(fromPrice).map(armRequestOfRow), setAt);
+  const atrs = await loadRuleAtrs(
+    { db: tx, instruments },
+    waking.filter(fromPrice).map(armRequestOfRow),
+    setAt,
+  );
   const outcomes = waking.map((r) => {
     const req = armRequestOfRow(r);
     if (level === 'from_price') return armRule({ ...req, reference: 'current' }, book, quotes, atrs);
@@ -138,7 +143,7 @@ export async function setRuleActive(
   const [rule] = await deps.db.transaction(async (tx) => {
     const rows = await lockOwnRules(tx, cmd.user.id, [cmd.id], 'single');
     const changed = cmd.isActive
-      ? await enable(tx, cmd.user.id, rows, 'single', deps.now(), cmd.level)
+      ? await enable(tx, deps.instruments, cmd.user.id, rows, 'single', deps.now(), cmd.level)
       : await disable(tx, rows);
     return withPrices(tx, changed);
   });
@@ -171,7 +176,7 @@ export async function bulkRuleAction(
     }
     const changed =
       input.action === 'enable'
-        ? await enable(tx, user.id, rows, 'bulk', deps.now())
+        ? await enable(tx, deps.instruments, user.id, rows, 'bulk', deps.now())
         : await disable(
             tx,
             rows.filter((r) => r.isActive || r.rearmAt !== null),

@@ -1,12 +1,11 @@
 /** The ATRs the ATR stops being armed need, one per instrument and period (history/atr-of.ts). */
 import { istDateOf } from '@app/common/market/calendar';
-import type { Executor } from '../db/client.ts';
-import { atrOf } from '../history/atr-of.ts';
+import { atrOf, type AtrSource } from '../history/atr-of.ts';
 import { atrKey, type ArmRequest, type RuleAtrs } from './arm.ts';
 
 /** ATR(n) on `now`'s IST day of each ATR request's instrument (nothing for the other value types). */
 export async function loadRuleAtrs(
-  db: Executor,
+  source: AtrSource,
   requests: readonly Pick<ArmRequest, 'exchange' | 'symbol' | 'valueType' | 'atrPeriod'>[],
   now: Date,
 ): Promise<RuleAtrs> {
@@ -16,7 +15,10 @@ export async function loadRuleAtrs(
     if (r.valueType !== 'ATR' || r.atrPeriod === null) continue;
     const key = atrKey(r);
     if (!atrs.has(key))
-      atrs.set(key, await atrOf(db, { exchange: r.exchange, symbol: r.symbol, period: r.atrPeriod }, today));
+      atrs.set(
+        key,
+        await atrOf(source, { exchange: r.exchange, symbol: r.symbol, period: r.atrPeriod }, today),
+      );
   }
   return atrs;
 }

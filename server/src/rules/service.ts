@@ -39,7 +39,7 @@ import { assertHoldingsLimit, ruleRoom, type NewRuleSlot } from './limits.ts';
 import { presentRule, ruleStatus, type RuleRow } from './presenter.ts';
 import { latestQuotes } from './quotes.ts';
 
-export type RulesDeps = Pick<AppDeps, 'db' | 'events' | 'redis' | 'log' | 'now'>;
+export type RulesDeps = Pick<AppDeps, 'db' | 'events' | 'redis' | 'log' | 'now' | 'instruments'>;
 
 /** NUMERIC(18,4) text. */
 export const money = (value: number) => value.toFixed(4);
@@ -158,7 +158,7 @@ export async function createRules(deps: RulesDeps, cmd: CreateRulesCommand): Pro
     const book = await loadHoldingsBook(tx, userId);
     const quotes = await latestQuotes(tx, cmd.rules);
     const requests = cmd.rules.map(armRequestOf);
-    const atrs = await loadRuleAtrs(tx, requests, deps.now());
+    const atrs = await loadRuleAtrs({ db: tx, instruments: deps.instruments }, requests, deps.now());
     const outcomes = requests.map((req) => armRule(req, book, quotes, atrs));
     if (cmd.mode === 'single') rejectArming(outcomes, 'single');
     else rejectUnlessAnyArmed(outcomes);
@@ -259,7 +259,12 @@ export async function updateRule(
     const quotes = await latestQuotes(tx, [existing]);
     let levels: Partial<RuleRow> = {};
     if (REARM_FIELDS.some((field) => input[field] !== undefined)) {
-      const outcome = armRule(merged, book, quotes, await loadRuleAtrs(tx, [merged], deps.now()));
+      const outcome = armRule(
+        merged,
+        book,
+        quotes,
+        await loadRuleAtrs({ db: tx, instruments: deps.instruments }, [merged], deps.now()),
+      );
       rejectArming([outcome], 'single');
       levels = levelColumns(outcome as ArmedLevels, deps.now());
     } else if (input.rule_scope !== undefined || input.target_account_id !== undefined) {

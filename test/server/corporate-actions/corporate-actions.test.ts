@@ -14,10 +14,12 @@ import { bootApp } from '../../helpers/app.ts';
 import { outboxFor } from '../endpoints/support.ts';
 import { addHolding, createRule, listExecutions, listRules, publishPrices } from '../rules/support.ts';
 import { bcText, corporateActionsSuite, forgetActions, holdingsOf, testClock } from './support.ts';
+import { storeSteadyBars } from '../../helpers/made-bars.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
+/** The rule of this trigger type in percent or rupees (the price and ATR ones are found by their value type). */
 const ruleBy = (rules: ApiPositionRule[], type: string) =>
-  rules.find((r) => r.trigger_type === type && r.value_type !== 'PRICE')!;
+  rules.find((r) => r.trigger_type === type && (r.value_type === 'PERCENT' || r.value_type === 'ABSOLUTE'))!;
 
 describe('corporate actions: bonuses and splits on the ex-date', () => {
   const clock = testClock('2025-12-16T19:00:00');
@@ -62,6 +64,13 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
     const manual = await users.make();
     const imported = await users.make();
     await publishPrices(app, { LALPATHLAB: 3000 });
+    // Ten days trading ₹25 either side of ₹3,000 before today: ATR(5) is ₹50.
+    await storeSteadyBars(app.runtime.deps.db, 'LALPATHLAB', {
+      last: '2025-12-15',
+      days: 10,
+      close: 3000,
+      range: 25,
+    });
     await addHolding(app, manual, 'LALPATHLAB', 10, 3000);
     const upload = await api.post(
       '/api/holdings/upload-csv',
@@ -74,6 +83,8 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
       { trigger_type: 'TRAILING_STOP_LOSS', trigger_value: 10 },
       { trigger_type: 'TAKE_PROFIT', trigger_value: 300, value_type: 'ABSOLUTE' },
       { trigger_type: 'FIXED_STOP_LOSS', trigger_value: 2700, value_type: 'PRICE' },
+      // 7 × ATR(5) = ₹350 below ₹3,000; its peak moves only at night, not with the ticks.
+      { trigger_type: 'TRAILING_STOP_LOSS', trigger_value: 7, value_type: 'ATR', atr_period: 5 },
     ]) {
       const res = await createRule(app, manual, { symbol: 'LALPATHLAB', ...body });
       expect(res.status, res.body.error).to.equal(201);
@@ -111,7 +122,7 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
     clock.set('2025-12-19T00:05:00');
     const applied = await app.runtime.corporateActions.runOnce();
     expect(applied.map((a) => [a.action.symbol, a.rules, a.alerts, a.holdings])).to.deep.equal([
-      ['LALPATHLAB', 6, 1, 1],
+      ['LALPATHLAB', 7, 1, 1],
     ]);
 
     const rules = await listRules(app, manual);
@@ -138,6 +149,16 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
       rule_name: 'Fixed stop loss at ₹1,350.00',
       trigger_value: 1350,
       computed_trigger_price: 1350,
+    });
+    expect(
+      rules.find((r) => r.value_type === 'ATR'),
+      'an ATR stop: its level, its peak and its ATR halved, not its multiple',
+    ).to.deep.include({
+      trigger_value: 7,
+      computed_trigger_price: 1325,
+      peak_price: 1500,
+      atr_value: 25,
+      level_reason: '7 × ATR(5) = ₹175.00 below the high of ₹1,500.00',
     });
     for (const rule of rules) {
       expect(rule.adjustments.map((a) => a.note)).to.deep.equal(['adjusted for 1:1 bonus on 19 Dec 2025']);
@@ -174,7 +195,7 @@ describe('corporate actions: bonuses and splits on the ex-date', () => {
         'Take profit ₹300.00: level ₹3,300.00 → ₹1,650.00.',
         'Fixed stop loss 5%: level ₹2,850.00 → ₹1,425.00.',
         'Trailing stop loss 10%: level ₹2,790.00 → ₹1,395.00.',
-        '1 more rule adjusted.',
+        '2 more rules adjusted.',
         'Price alert: ₹2,800.00 → ₹1,400.00.',
         'Holding added by hand: 10 → 20 shares at ₹1,500.00.',
       ].join(' '),

@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { syncCorporateActions } from '../../../server/src/corporate-actions/sync.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
+import { storeSteadyBars } from '../../helpers/made-bars.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import { addHolding, createRule, listExecutions, listRules, publishPrices } from '../rules/support.ts';
 import { bcText, corporateActionsSuite, forgetActions, holdingsOf, testClock } from './support.ts';
@@ -44,7 +45,13 @@ describe('corporate actions: a late file adjusts only what was set before the ex
       expect(res.status, res.body.error).to.equal(201);
     };
 
-    // 18 Dec, cum-bonus prices.
+    // 18 Dec, cum-bonus prices, after ten days trading ₹20 either side of ₹3,200: ATR(5) is ₹40.
+    await storeSteadyBars(app.runtime.deps.db, 'LALPATHLAB', {
+      last: '2025-12-17',
+      days: 10,
+      close: 3200,
+      range: 20,
+    });
     await publishPrices(app, { LALPATHLAB: 3200 });
     await addHolding(app, early, 'LALPATHLAB', 10, 3200);
     await rule(early, { trigger_type: 'FIXED_STOP_LOSS', trigger_value: 5 });
@@ -58,6 +65,7 @@ describe('corporate actions: a late file adjusts only what was set before the ex
     await publishPrices(app, { LALPATHLAB: 1648 });
     await addHolding(app, late, 'LALPATHLAB', 10, 1600);
     await rule(late, { trigger_type: 'FIXED_STOP_LOSS', trigger_value: 1568.93, value_type: 'PRICE' });
+    await rule(late, { trigger_type: 'FIXED_STOP_LOSS', trigger_value: 3, value_type: 'ATR', atr_period: 5 });
     await alert(late, 1800);
 
     // The file arrives late: read on 22 Dec at 11:00, its bonus applied at once.
@@ -67,10 +75,19 @@ describe('corporate actions: a late file adjusts only what was set before the ex
     const bonus = applied.find((a) => a.action.symbol === 'LALPATHLAB');
     expect(bonus && [bonus.rules, bonus.alerts, bonus.holdings]).to.deep.equal([2, 1, 2]);
 
-    const [lateStop] = await listRules(app, late);
-    expect(lateStop).to.deep.include({
+    const lateStops = await listRules(app, late);
+    expect(lateStops.find((r) => r.value_type === 'PRICE')).to.deep.include({
       computed_trigger_price: 1568.93,
       trigger_value: 1568.93,
+      adjustments: [],
+    });
+    expect(
+      lateStops.find((r) => r.value_type === 'ATR'),
+      'an ATR stop set after the open keeps its level and its ATR',
+    ).to.deep.include({
+      computed_trigger_price: 1528,
+      trigger_value: 3,
+      atr_value: 40,
       adjustments: [],
     });
     expect((await holdingsOf(app, late))[0]).to.include({ quantity: 10, average_price: 1600 });

@@ -2,12 +2,15 @@
  * A bonus in NSE's file is the company's bonus on BSE too: every listing with the same ISIN in
  * the shipped instrument master is adjusted. Aditya Birla Real Estate trades as ABREL on NSE and
  * still as CENTURYTEX on BSE (INE055A01016); a bonus read for ABREL halves the BSE listing's
- * rule and alert and doubles its manual lot, and its holder is told, named by the BSE listing.
+ * rule and alert and doubles its manual lot, and its holder is told, named by the BSE listing;
+ * an ATR stop on the BSE listing works its ATR out from BSE's bars adjusted by that bonus.
  */
 import type { ApiAlertsOverview } from '@app/common/api/price-alerts';
 import { expect } from 'chai';
 import { syncCorporateActions } from '../../../server/src/corporate-actions/sync.ts';
 import { corporateActions } from '../../../server/src/db/schema.ts';
+import { recomputeAtrStops } from '../../../server/src/history/atr-nightly.ts';
+import { storeSteadyBars } from '../../helpers/made-bars.ts';
 import { addHolding, createRule, listExecutions, listRules, publishPrices } from '../rules/support.ts';
 import { corporateActionsSuite, holdingsOf, testClock } from './support.ts';
 
@@ -114,5 +117,53 @@ describe('corporate actions: every listing of the company', function () {
     ]);
     expect((await listRules(app, user))[0]).to.deep.include({ computed_trigger_price: 380 });
     expect((await holdingsOf(app, user))[0]).to.include({ quantity: 20, average_price: 390 });
+  });
+
+  it("an ATR stop on CENTURYTEX reads its bars halved by ABREL's bonus, when set and at night", async () => {
+    const user = await users.make();
+    await syncCorporateActions(app.runtime.deps.db, { text: ABREL_BONUS, source: 'bc', today: '2025-12-16' });
+    // BSE's own prints: ₹2,410 ± 20 before the bonus, ₹1,205 ± 10 on its ex-date (19 Dec).
+    const bars = { exchange: 'BSE' as const, days: 10 };
+    await storeSteadyBars(app.runtime.deps.db, 'CENTURYTEX', {
+      ...bars,
+      last: '2025-12-18',
+      close: 2410,
+      range: 20,
+    });
+    await storeSteadyBars(app.runtime.deps.db, 'CENTURYTEX', {
+      ...bars,
+      last: '2025-12-19',
+      days: 1,
+      close: 1205,
+    });
+    clock.set('2025-12-22T10:00:00');
+    await publishPrices(app, { 'BSE:CENTURYTEX': 1210 });
+    await addHolding(app, user, 'CENTURYTEX', 6, 1200, 'BSE');
+    const res = await createRule(app, user, {
+      symbol: 'CENTURYTEX',
+      exchange: 'BSE',
+      trigger_type: 'TRAILING_STOP_LOSS',
+      value_type: 'ATR',
+      trigger_value: 3,
+      atr_period: 5,
+    });
+    expect(res.status, res.body.error).to.equal(201);
+    // Halved, the days before the bonus trade ₹1,195–1,215 like the ex-date: ATR(5) is ₹20, not
+    // the ₹1,215 drop from the ₹2,410 close the BSE bars print before it.
+    expect(res.body.data).to.deep.include({ computed_trigger_price: 1150, peak_price: 1210, atr_value: 20 });
+
+    // 22 Dec closes at ₹1,220 (₹1,210–1,230): true range ₹25, ATR(5) = (4 × 20 + 25) / 5 = 21.
+    await storeSteadyBars(app.runtime.deps.db, 'CENTURYTEX', {
+      ...bars,
+      last: '2025-12-22',
+      days: 1,
+      close: 1220,
+    });
+    expect((await recomputeAtrStops(app.runtime.deps, '2025-12-22')).rules).to.equal(1);
+    expect((await listRules(app, user))[0]).to.deep.include({
+      computed_trigger_price: 1157,
+      peak_price: 1220,
+      atr_value: 21,
+    });
   });
 });

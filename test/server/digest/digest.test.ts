@@ -1,9 +1,10 @@
 /**
  * The evening digest through the real server, the time passed through a test clock: after
  * 16:00 IST on a trading day, one email per opted-in user with active rules (each rule's price,
- * level and distance, the day's firings, the next trading day's corporate actions); exactly once
- * across two runtimes on one database and a second run; none before 16:00, on a weekend or an
- * exchange holiday, or for a user who turned it off; the alert quota untouched.
+ * level and distance, an ATR stop's as any other's, the day's firings, the next trading day's
+ * corporate actions); exactly once across two runtimes on one database and a second run; none
+ * before 16:00, on a weekend or an exchange holiday, or for a user who turned it off; the alert
+ * quota untouched.
  */
 import type { ApiSettings } from '@app/common/api/settings';
 import type { ApiAlertQuota } from '@app/common/api/rules';
@@ -14,6 +15,7 @@ import { digests, ruleExecutions } from '../../../server/src/db/schema.ts';
 import type { RecordedDigest } from '../../../server/src/digest/record.ts';
 import { bootApp, type TestApp } from '../../helpers/app.ts';
 import { apiClient } from '../../helpers/http.ts';
+import { storeSteadyBars } from '../../helpers/made-bars.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import { forgetActions, bcText, testClock } from '../corporate-actions/support.ts';
 import { outboxFor } from '../endpoints/support.ts';
@@ -66,6 +68,16 @@ describe('the evening digest', () => {
       expect(res.status, res.body.error).to.equal(201);
     }
     await addHolding(app, protectedUser, 'INFY', 5, 1000);
+    // An ATR stop too: ten days trading ₹10 either side of ₹1,000, so 3 × ATR(5) = ₹60 below ₹1,000.
+    await storeSteadyBars(app.runtime.deps.db, 'INFY', { last: '2025-12-17', days: 10, close: 1000 });
+    const atrStop = await createRule(app, protectedUser, {
+      symbol: 'INFY',
+      trigger_type: 'FIXED_STOP_LOSS',
+      value_type: 'ATR',
+      trigger_value: 3,
+      atr_period: 5,
+    });
+    expect(atrStop.body.data?.computed_trigger_price, atrStop.body.error).to.equal(940);
     expect(
       (
         await createRule(app, protectedUser, {
@@ -144,6 +156,10 @@ describe('the evening digest', () => {
     ]);
     const ruleLine = lines.find((l) => l.startsWith('- LALPATHLAB (NSE) ·'));
     expect(ruleLine).to.match(/: price ₹3,000\.00, level ₹2,850\.00, 5\.00% away$/);
+    const atrLine = lines.find((l) => l.startsWith('- INFY (NSE) ·'));
+    expect(atrLine, 'the ATR stop with its distance').to.match(
+      /: price ₹1,120\.00, level ₹940\.00, 16\.07% away$/,
+    );
     expect(mail!.html).to.include('LALPATHLAB (NSE)');
     expect(await outboxFor(app, optedOut.email)).to.deep.equal([]);
     expect(await outboxFor(app, noRules.email)).to.deep.equal([]);
@@ -154,7 +170,7 @@ describe('the evening digest', () => {
     const digestRow = history.find((e) => e.execution_type === 'DIGEST');
     expect(digestRow).to.deep.include({
       status: 'SUCCESS',
-      message: 'Evening digest: 1 active rule, 1 firing today, 1 corporate action on the next trading day.',
+      message: 'Evening digest: 2 active rules, 1 firing today, 1 corporate action on the next trading day.',
     });
     const quota = await api().get<ApiAlertQuota>('/api/alerts/quota', protectedUser.token);
     expect(quota.body.data).to.deep.include({ used: 0, remaining: 5 });

@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { syncCorporateActions } from '../../../server/src/corporate-actions/sync.ts';
 import { bcText, corporateActionsSuite, testClock } from '../corporate-actions/support.ts';
 import { apiClient } from '../../helpers/http.ts';
+import { storeSteadyBars } from '../../helpers/made-bars.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import {
   addHolding,
@@ -22,6 +23,8 @@ import {
   twoInstancesSuite,
 } from './support.ts';
 import { waitFor } from '../../helpers/wait.ts';
+import { istDateOf } from '../../../common/src/market/calendar.ts';
+import { shiftDate } from '../../../server/src/history/atr-of.ts';
 
 describe('re-arming rules (rearm: after_recovery)', () => {
   const { app, users } = rulesSuite();
@@ -138,6 +141,51 @@ describe('re-arming rules (rearm: after_recovery)', () => {
       ['REARM', 1019.7, 1020],
       ['ALERT', 945, 945],
     ]);
+  });
+
+  it('a trailing ATR stop re-arms 3 % above its level and keeps that level: it moves only at night', async () => {
+    const user = await users.make();
+    // Ten days trading ₹10 either side of ₹1,000 up to yesterday: ATR(5) is ₹20.
+    const yesterday = shiftDate(istDateOf(new Date()), -1);
+    await storeSteadyBars(app.runtime.deps.db, 'RAATR', { last: yesterday, days: 10, close: 1000 });
+    await prices({ RAATR: 1000 });
+    await addHolding(app, user, 'RAATR');
+    const res = await createRule(app, user, {
+      symbol: 'RAATR',
+      trigger_type: 'TRAILING_STOP_LOSS',
+      value_type: 'ATR',
+      trigger_value: 3,
+      atr_period: 5,
+      rearm: 'after_recovery',
+    });
+    expect(res.status, res.body.error).to.equal(201);
+    expect(res.body.data).to.deep.include({ computed_trigger_price: 940, peak_price: 1000 });
+    await prices({ RAATR: 1100 });
+    await prices({ RAATR: 939 });
+    expect(await ruleOf(user, 'RAATR'), 'fired at 940; re-arms at 940 + 3 %').to.deep.include({
+      is_active: false,
+      rearm_at: 968.2,
+    });
+    await prices({ RAATR: 968 });
+    await prices({ RAATR: 969 });
+    expect(await ruleOf(user, 'RAATR'), 'the level stays at 940, not 3 × ATR below 969').to.deep.include({
+      is_active: true,
+      rearm_at: null,
+      computed_trigger_price: 940,
+      peak_price: 1000,
+      atr_value: 20,
+      level_reason: '3 × ATR(5) = ₹60.00 below the high of ₹1,000.00',
+    });
+    await prices({ RAATR: 1050 });
+    await prices({ RAATR: 940 });
+    expect(await history(user)).to.deep.equal([
+      ['ALERT', 940, 939],
+      ['REARM', 968.2, 969],
+      ['ALERT', 940, 940],
+    ]);
+    expect((await listExecutions(app, user))[1]!.message).to.equal(
+      'RAATR recovered to ₹969.00: your trailing stop is armed again at ₹940.00',
+    );
   });
 
   it('a take-profit re-arms once the price falls back rearm_percent below its level', async () => {

@@ -1,9 +1,12 @@
 /**
  * Issue 20, rules in rough markets, through the real server and its bus: a gap through the
  * level is told as such, and a quote past every price band is acted on only when the next batch
- * confirms it.
+ * confirms it; an ATR stop (issue #33) as any other.
  */
 import { expect } from 'chai';
+import { istDateOf } from '../../../common/src/market/calendar.ts';
+import { shiftDate } from '../../../server/src/history/atr-of.ts';
+import { storeSteadyBars } from '../../helpers/made-bars.ts';
 import {
   addHolding,
   createRule,
@@ -56,6 +59,32 @@ describe('rules in rough markets: gaps told honestly, bad ticks held for a batch
     await publishPrices(app, { SBIN: 750 }, { SBIN: 1000 });
     const [fired] = await listExecutions(app, user);
     expect(fired).to.deep.include({ symbol: 'SBIN', trigger_price: 950, execution_price: 750 });
+  });
+
+  it('an ATR stop alike: a bad print 30 % off is held, a gap through its level is told as a gap', async () => {
+    const user = await users.make();
+    // Ten days trading ₹10 either side of ₹1,000 up to yesterday: ATR(5) is ₹20.
+    const yesterday = shiftDate(istDateOf(new Date()), -1);
+    await storeSteadyBars(app.runtime.deps.db, 'GAPATR', { last: yesterday, days: 10, close: 1000 });
+    await publishPrices(app, { GAPATR: 1000 }, { GAPATR: 1000 });
+    await addHolding(app, user, 'GAPATR');
+    const res = await createRule(app, user, {
+      symbol: 'GAPATR',
+      trigger_type: 'FIXED_STOP_LOSS',
+      value_type: 'ATR',
+      trigger_value: 3,
+      atr_period: 5,
+    });
+    expect(res.body.data?.computed_trigger_price, res.body.error).to.equal(940);
+
+    await publishPrices(app, { GAPATR: 700 }, { GAPATR: 1000 });
+    await publishPrices(app, { GAPATR: 998 }, { GAPATR: 1000 });
+    expect(await listExecutions(app, user), 'a single bad print fires nothing').to.deep.equal([]);
+
+    await publishPrices(app, { GAPATR: 925 }, { GAPATR: 1000 });
+    const [execution] = await listExecutions(app, user);
+    expect(execution).to.deep.include({ trigger_price: 940, execution_price: 925 });
+    expect(execution!.message).to.equal('GAPATR gapped through your stop loss: level ₹940.00, price ₹925.00');
   });
 
   it('never fires a stop on a stale quote, only on the next fresh one', async () => {

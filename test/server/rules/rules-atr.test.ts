@@ -12,30 +12,9 @@ import { applyCorporateAction } from '../../../server/src/corporate-actions/appl
 import { corporateActions, dailyBars } from '../../../server/src/db/schema.ts';
 import { recomputeAtrStops } from '../../../server/src/history/atr-nightly.ts';
 import { shiftDate } from '../../../server/src/history/atr-of.ts';
+import { storeSteadyBars } from '../../helpers/made-bars.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { addHolding, createRule, listExecutions, listRules, publishPrices, rulesSuite } from './support.ts';
-
-/** Bars of `symbol`, one per calendar day, `days` of them ending `last`, each closing at `close` ± ₹10. */
-async function madeBars(
-  app: ReturnType<typeof rulesSuite>['app'],
-  symbol: string,
-  o: { last: string; days: number; close: number; range?: number },
-) {
-  const range = o.range ?? 10;
-  await app.runtime.deps.db.insert(dailyBars).values(
-    Array.from({ length: o.days }, (_, i) => ({
-      exchange: 'NSE' as const,
-      symbol,
-      date: shiftDate(o.last, i - o.days + 1),
-      open: String(o.close),
-      high: String(o.close + range),
-      low: String(o.close - range),
-      close: String(o.close),
-      volume: 1000,
-      source: 'made.csv',
-    })),
-  );
-}
 
 describe('ATR stops: k × ATR(n) below the price, from the daily bars', () => {
   const { app, users } = rulesSuite({ ownDatabase: true });
@@ -44,9 +23,9 @@ describe('ATR stops: k × ATR(n) below the price, from the daily bars', () => {
 
   it('sets a fixed ATR stop 3 × ATR(5) below the price, ignoring the bar of the day still trading, and fires at it', async () => {
     const user = await users.make();
-    await madeBars(app, 'ATRFIX', { last: yesterday(), days: 10, close: 1000 });
+    await storeSteadyBars(app.runtime.deps.db, 'ATRFIX', { last: yesterday(), days: 10, close: 1000 });
     // Today's bar so far swings ₹500: a level must never lean on the day still trading.
-    await madeBars(app, 'ATRFIX', { last: today(), days: 1, close: 1000, range: 250 });
+    await storeSteadyBars(app.runtime.deps.db, 'ATRFIX', { last: today(), days: 1, close: 1000, range: 250 });
     await publishPrices(app, { ATRFIX: 1000 });
     await addHolding(app, user, 'ATRFIX');
     const res = await createRule(app, user, {
@@ -73,7 +52,7 @@ describe('ATR stops: k × ATR(n) below the price, from the daily bars', () => {
 
   it('refuses an ATR stop without enough history, saying how many days it needs', async () => {
     const user = await users.make();
-    await madeBars(app, 'ATRSHORT', { last: yesterday(), days: 3, close: 500 });
+    await storeSteadyBars(app.runtime.deps.db, 'ATRSHORT', { last: yesterday(), days: 3, close: 500 });
     await publishPrices(app, { ATRSHORT: 500 });
     await addHolding(app, user, 'ATRSHORT');
     const res = await createRule(app, user, {
@@ -116,7 +95,7 @@ describe('ATR stops: k × ATR(n) below the price, from the daily bars', () => {
 
   it('keeps a trailing ATR stop still on ticks, raises it from the close at night, and never lowers it', async () => {
     const user = await users.make();
-    await madeBars(app, 'ATRTRAIL', { last: yesterday(), days: 10, close: 1000 });
+    await storeSteadyBars(app.runtime.deps.db, 'ATRTRAIL', { last: yesterday(), days: 10, close: 1000 });
     await publishPrices(app, { ATRTRAIL: 1000 });
     await addHolding(app, user, 'ATRTRAIL');
     const res = await createRule(app, user, {
@@ -137,11 +116,11 @@ describe('ATR stops: k × ATR(n) below the price, from the daily bars', () => {
     });
 
     // Without the day's bar in the store the night changes nothing and names the instrument.
-    const early = await recomputeAtrStops(app.runtime.deps.db, today());
+    const early = await recomputeAtrStops(app.runtime.deps, today());
     expect(early).to.deep.include({ rules: 0, withoutBar: ['NSE:ATRTRAIL'] });
 
-    await madeBars(app, 'ATRTRAIL', { last: today(), days: 1, close: 1100 });
-    const night = await recomputeAtrStops(app.runtime.deps.db, today());
+    await storeSteadyBars(app.runtime.deps.db, 'ATRTRAIL', { last: today(), days: 1, close: 1100 });
+    const night = await recomputeAtrStops(app.runtime.deps, today());
     expect(night).to.deep.include({ rules: 1, instruments: 1, withoutBar: [] });
     const [raised] = await listRules(app, user);
     // The day gapped up from 1,000 to trade 1,090–1,110: its true range is 110, so
@@ -154,7 +133,7 @@ describe('ATR stops: k × ATR(n) below the price, from the daily bars', () => {
       level_reason: '3 × ATR(5) = ₹114.00 below the high of ₹1,100.00',
     });
     expect(
-      (await recomputeAtrStops(app.runtime.deps.db, today())).rules,
+      (await recomputeAtrStops(app.runtime.deps, today())).rules,
       'once a day: a second run changes nothing',
     ).to.equal(0);
 
@@ -172,7 +151,7 @@ describe('ATR stops: k × ATR(n) below the price, from the daily bars', () => {
       volume: 1000,
       source: 'made.csv',
     });
-    expect((await recomputeAtrStops(app.runtime.deps.db, tomorrow)).rules).to.equal(1);
+    expect((await recomputeAtrStops(app.runtime.deps, tomorrow)).rules).to.equal(1);
     expect((await listRules(app, user))[0]).to.deep.include({
       computed_trigger_price: 986,
       peak_price: 1100,
@@ -180,9 +159,9 @@ describe('ATR stops: k × ATR(n) below the price, from the daily bars', () => {
     });
   });
 
-  it('divides an ATR stop’s level and its ATR by a split, not its multiple', async () => {
+  it('divides an ATR stop’s level and its ATR by a split, not its multiple; the night after the ex-date keeps it', async () => {
     const user = await users.make();
-    await madeBars(app, 'ATRSPLIT', { last: yesterday(), days: 10, close: 1000 });
+    await storeSteadyBars(app.runtime.deps.db, 'ATRSPLIT', { last: yesterday(), days: 10, close: 1000 });
     await publishPrices(app, { ATRSPLIT: 1000 });
     await addHolding(app, user, 'ATRSPLIT');
     const res = await createRule(app, user, {
@@ -193,6 +172,7 @@ describe('ATR stops: k × ATR(n) below the price, from the daily bars', () => {
       atr_period: 5,
     });
     expect(res.status, res.body.error).to.equal(201);
+    const exDate = shiftDate(today(), 7);
     const [action] = await app.runtime.deps.db
       .insert(corporateActions)
       .values({
@@ -201,7 +181,7 @@ describe('ATR stops: k × ATR(n) below the price, from the daily bars', () => {
         kind: 'SPLIT',
         ratio: '5',
         purpose: 'FV SPLT FRM RS 10 TO RS 2',
-        exDate: shiftDate(today(), 7),
+        exDate,
         source: 'made',
       })
       .returning();
@@ -214,6 +194,18 @@ describe('ATR stops: k × ATR(n) below the price, from the daily bars', () => {
       peak_price: 200,
       atr_value: 4,
       level_reason: '3 × ATR(5) = ₹12.00 below the high of ₹200.00',
+    });
+
+    // The ex-date trades ₹208–212 and closes at ₹210. The night reads the bars before it divided
+    // by 5 too (₹198–202, ATR ₹4), so its true range is ₹12, not ₹792 from the ₹1,000 close
+    // printed before the split: ATR(5) = (4 × 4 + 12) / 5 = 5.6, and the level 210 − 3 × 5.6.
+    await storeSteadyBars(app.runtime.deps.db, 'ATRSPLIT', { last: exDate, days: 1, close: 210, range: 2 });
+    expect((await recomputeAtrStops(app.runtime.deps, exDate)).rules).to.equal(1);
+    expect((await listRules(app, user))[0]).to.deep.include({
+      computed_trigger_price: 193.2,
+      peak_price: 210,
+      atr_value: 5.6,
+      level_reason: '3 × ATR(5) = ₹16.80 below the high of ₹210.00',
     });
   });
 });
