@@ -80,9 +80,9 @@ describe('client: New rule on one screen (issue #28 item 8)', () => {
     expect(ATR_PROBLEM).to.equal(
       'An ATR stop takes a multiple from 0.5 to 10 and a period from 5 to 100 days',
     );
-    expect(quickRuleRequest(form({ value_type: 'PERCENT', trigger_value: '5' }), 1469.75)).not.to.have.property(
-      'atr_period',
-    );
+    expect(
+      quickRuleRequest(form({ value_type: 'PERCENT', trigger_value: '5' }), 1469.75),
+    ).not.to.have.property('atr_period');
   });
 
   it('puts the default multiple 3 in the value on switching to ATR, and keeps what is typed back in percent', () => {
@@ -93,7 +93,10 @@ describe('client: New rule on one screen (issue #28 item 8)', () => {
       value_type: 'PERCENT',
       trigger_value: '2.5',
     });
-    expect(withUnit({ ...atr, trigger_value: '2.5' }, 'ATR'), 'ATR to ATR keeps the multiple').to.deep.include({
+    expect(
+      withUnit({ ...atr, trigger_value: '2.5' }, 'ATR'),
+      'ATR to ATR keeps the multiple',
+    ).to.deep.include({
       trigger_value: '2.5',
     });
   });

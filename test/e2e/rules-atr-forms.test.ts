@@ -7,23 +7,37 @@
  * and 375 px.
  */
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { ApiBacktest } from '../../common/src/api/backtest.ts';
 import type { ApiPositionRule } from '../../common/src/api/rules.ts';
 import { backtestSentence } from '../../common/src/history/backtest-words.ts';
 import { madeBars } from '../../bench/benchmarks/b14.ts';
-import { assertNoHorizontalScroll, PHONE, screenshot } from '../helpers/browser.ts';
+import { assertNoHorizontalScroll, PHONE } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { storeMadeBars, type MadeBar } from '../helpers/made-bars.ts';
 import { addHolding, createRule, publishPrices } from '../server/rules/support.ts';
-import { openSignedIn, pageErrors, signedInSuite } from './support.ts';
+import { docsScreenshot, openSignedIn, pageErrors, signedInSuite } from './support.ts';
 
 /** A little over 3 years of weekdays of a seeded random walk, so "Over 3 years" holds. */
 const barsOf = (seed: number): MadeBar[] =>
-  madeBars(800, seed).map((b) => [b.open, b.high, b.low, b.close]);
+  madeBars(800, seed).map((b): MadeBar => [b.open, b.high, b.low, b.close]);
 const INFY = barsOf(33);
 const TCS = barsOf(7);
 const lastClose = (bars: MadeBar[]) => Math.round(bars[bars.length - 1]![3] * 100) / 100;
+
+/** Whether a select's chosen option is shown whole (not cut off at its right edge). */
+function shownWhole(select: Locator): Promise<boolean> {
+  return select.evaluate((element: HTMLSelectElement) => {
+    const style = getComputedStyle(element);
+    const context = document.createElement('canvas').getContext('2d')!;
+    context.font = style.font;
+    const text = context.measureText(element.selectedOptions[0]!.text).width;
+    // Chromium draws the select's arrow inside its padding box, about 1.25em wide.
+    const arrow = 1.25 * parseFloat(style.fontSize);
+    const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - arrow;
+    return text <= room;
+  });
+}
 
 describe('e2e: the ATR period in New Rule and in Edit', function () {
   this.timeout(120_000);
@@ -69,7 +83,10 @@ describe('e2e: the ATR period in New Rule and in Edit', function () {
   }
 
   async function rulesOf(symbol: string): Promise<ApiPositionRule[]> {
-    const res = await apiClient(suite.app.url).get<ApiPositionRule[]>('/api/position-rules', suite.user.token);
+    const res = await apiClient(suite.app.url).get<ApiPositionRule[]>(
+      '/api/position-rules',
+      suite.user.token,
+    );
     return res.body.data!.filter((rule) => rule.symbol === symbol);
   }
 
@@ -115,7 +132,7 @@ describe('e2e: the ATR period in New Rule and in Edit', function () {
       if (body.value_type === 'PERCENT') expect(body).not.to.have.property('atr_period');
     }
     expect(asked.at(-1)).to.deep.include({ value_type: 'ATR', trigger_value: 3, atr_period: 14 });
-    await screenshot(page, 'rules-atr-new-rule-1280');
+    await docsScreenshot(page, 'rules-atr-new-rule-1280.png');
 
     await dialog.getByRole('button', { name: 'Create rule' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -134,7 +151,10 @@ describe('e2e: the ATR period in New Rule and in Edit', function () {
   it("backtests the wizard's ATR stop with the period typed, not 22", async () => {
     const { page, errors } = suite;
     await page.getByRole('button', { name: 'New Rule' }).click();
-    await page.getByRole('dialog', { name: 'New rule' }).getByRole('button', { name: 'Step by step…' }).click();
+    await page
+      .getByRole('dialog', { name: 'New rule' })
+      .getByRole('button', { name: 'Step by step…' })
+      .click();
     const wizard = page.getByRole('dialog', { name: 'Create Position Rule' });
     await wizard.getByLabel('Rule name').fill('INFY volatility stop');
     await wizard.getByLabel('Holding').selectOption('NSE:INFY');
@@ -194,7 +214,8 @@ describe('e2e: the ATR period in New Rule and in Edit', function () {
     await dialog.getByLabel('ATR over (days)').fill('14');
     await dialog.getByText('3 × ATR(14) below the highest close since you set it.').waitFor();
     await assertNoHorizontalScroll(phone);
-    await screenshot(phone, 'rules-atr-new-rule-375');
+    expect(await shownWhole(dialog.getByLabel('Unit')), '"ATR (volatility)" is not cut off').to.equal(true);
+    await docsScreenshot(phone, 'rules-atr-new-rule-375.png');
     expect(errors).to.deep.equal([]);
   });
 });
