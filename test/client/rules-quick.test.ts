@@ -1,10 +1,12 @@
 import { expect } from 'chai';
+import { ATR_PROBLEM } from '../../client/src/routes/holdings/rules/dialogs/wizardForm.ts';
 import {
   generatedName,
   initialQuickRule,
   quickRuleProblem,
   quickRuleRequest,
   withKind,
+  withUnit,
   type QuickRuleForm,
 } from '../../client/src/routes/holdings/rules/dialogs/quickRule.ts';
 
@@ -21,6 +23,7 @@ describe('client: New rule on one screen (issue #28 item 8)', () => {
       trigger_type: 'FIXED_STOP_LOSS',
       value_type: 'PRICE',
       trigger_value: '',
+      atr_period: '22',
       rule_name: '',
     });
   });
@@ -61,5 +64,40 @@ describe('client: New rule on one screen (issue #28 item 8)', () => {
   it('falls back to percent when the kind becomes a trailing stop, and keeps a price for a target', () => {
     expect(withKind(form(), 'TRAILING_STOP_LOSS')).to.deep.include({ value_type: 'PERCENT' });
     expect(withKind(form(), 'TAKE_PROFIT')).to.deep.include({ value_type: 'PRICE' });
+  });
+
+  it('sends an ATR stop with its period, and refuses a period outside 5 to 100 days', () => {
+    const atr = form({ trigger_type: 'TRAILING_STOP_LOSS', value_type: 'ATR', trigger_value: '3' });
+    expect(quickRuleRequest({ ...atr, atr_period: '14' }, 1469.75)).to.deep.include({
+      trigger_type: 'TRAILING_STOP_LOSS',
+      value_type: 'ATR',
+      trigger_value: 3,
+      atr_period: 14,
+    });
+    expect(quickRuleProblem({ ...atr, atr_period: '14' }, 1469.75)).to.equal(null);
+    expect(quickRuleProblem({ ...atr, atr_period: '3' }, 1469.75)).to.equal(ATR_PROBLEM);
+    expect(quickRuleProblem({ ...atr, atr_period: '200' }, 1469.75)).to.equal(ATR_PROBLEM);
+    expect(ATR_PROBLEM).to.equal(
+      'An ATR stop takes a multiple from 0.5 to 10 and a period from 5 to 100 days',
+    );
+    expect(
+      quickRuleRequest(form({ value_type: 'PERCENT', trigger_value: '5' }), 1469.75),
+    ).not.to.have.property('atr_period');
+  });
+
+  it('puts the default multiple 3 in the value on switching to ATR, and keeps what is typed back in percent', () => {
+    const percent = form({ trigger_type: 'TRAILING_STOP_LOSS', value_type: 'PERCENT', trigger_value: '8' });
+    const atr = withUnit(percent, 'ATR');
+    expect(atr).to.deep.include({ value_type: 'ATR', trigger_value: '3', atr_period: '22' });
+    expect(withUnit({ ...atr, trigger_value: '2.5' }, 'PERCENT')).to.deep.include({
+      value_type: 'PERCENT',
+      trigger_value: '2.5',
+    });
+    expect(
+      withUnit({ ...atr, trigger_value: '2.5' }, 'ATR'),
+      'ATR to ATR keeps the multiple',
+    ).to.deep.include({
+      trigger_value: '2.5',
+    });
   });
 });

@@ -176,6 +176,7 @@ export default function QuickRuleDialog({
           {form.value_type === 'ATR' ? (
             <AtrPeriodField
               id={id}
+              className="field quick-rule-period"
               value={form.atr_period}
               onChange={(atr_period) => change({ ...form, atr_period })}
             />
