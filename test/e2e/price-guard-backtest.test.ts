@@ -11,12 +11,12 @@ import type { ApiPositionRule } from '@app/common/api/rules';
 import type { Page } from 'playwright-core';
 import { PREVIEW_LIMIT_MESSAGE } from '../../common/src/api/price-guard.ts';
 import { dailyBars } from '../../server/src/db/schema.ts';
-import { assertNoHorizontalScroll, PHONE } from '../helpers/browser.ts';
+import { assertNoHorizontalScroll, PHONE, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { signIn, type SignedInUser } from '../helpers/users.ts';
 import { barsOf, FALLS, JUMPY, SHORT } from '../server/rules/guard-bars.ts';
 import { addHolding, publishPrices } from '../server/rules/support.ts';
-import { docsScreenshot, openSignedIn, pageErrors, signedInSuite } from './support.ts';
+import { docsScreenshot, holdingRow, openSignedIn, pageErrors, signedInSuite } from './support.ts';
 
 /** The ATR stop's record on the five holdings with history (ITC and WIPRO are left out). */
 const ATR_LINE = /Over 3 years, this rule would have fired .+ on your 5 holdings, none of them a whipsaw\./;
@@ -115,7 +115,7 @@ describe('e2e: Price Guard’s preview, what its rule would have done', function
     await phone.context().close();
   });
 
-  it('gives the ATR stop instead: saved where there is history, a draft with the days it needs where not', async () => {
+  it('gives the ATR stop instead: saved where there is history, a draft with the days it needs where not; a row’s draft makes one too', async () => {
     const page = await openSignedIn(suite.browser, suite.app, suite.user, '/holdings');
     const errors = pageErrors(page);
     const preview = await openPreview(page);
@@ -135,15 +135,17 @@ describe('e2e: Price Guard’s preview, what its rule would have done', function
     expect(cells).to.deep.equal(['', 'TCS NSE', 'Manual', '3 × ATR(22)', 'set from its daily history when saved']);
     await docsScreenshot(page, 'price-guard-atr-1280.png');
 
-    await review.getByRole('button', { name: 'Save 7 rules' }).click();
+    // TCS is left for its row's own draft, below.
+    await review.getByRole('checkbox', { name: 'Protect TCS in Manual' }).uncheck();
+    await review.getByRole('button', { name: 'Save 6 rules' }).click();
     await review.waitFor({ state: 'detached' });
-    await page.getByRole('status').getByText('Saved 5 rules; 2 need attention.').waitFor();
+    await page.getByRole('status').getByText('Saved 4 rules; 2 need attention.').waitFor();
     const rules = (await apiClient(suite.app.url).get<ApiPositionRule[]>('/api/position-rules', suite.user.token))
       .body.data!;
     expect(
       rules.map((r) => [r.symbol, r.trigger_type, r.value_type, Number(r.trigger_value), r.atr_period]).sort(),
     ).to.deep.equal(
-      ['HDFCBANK', 'INFY', 'RELIANCE', 'SBIN', 'TCS'].map((symbol) => [
+      ['HDFCBANK', 'INFY', 'RELIANCE', 'SBIN'].map((symbol) => [
         symbol,
         'TRAILING_STOP_LOSS',
         'ATR',
@@ -160,6 +162,28 @@ describe('e2e: Price Guard’s preview, what its rule would have done', function
       .getByRole('form', { name: 'New rule for WIPRO (NSE)' })
       .getByText(/^Needs attention: Needs \d+ more days of history/)
       .waitFor();
+
+    // The row's draft: ATR as its unit puts the multiple 3 and the period 22, says the level in words.
+    await holdingRow(page, 'TCS').locator('.expand-button').click();
+    const add = page.getByRole('button', { name: 'Add a rule for TCS (NSE)' });
+    await add.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await add.click({ noWaitAfter: true });
+    const tcs = page.getByRole('form', { name: 'New rule for TCS (NSE)' });
+    await tcs.getByLabel('Unit').selectOption('ATR');
+    expect(await tcs.getByLabel('Multiple of ATR').inputValue()).to.equal('3');
+    await tcs.getByLabel('ATR over (days)').fill('14');
+    await tcs.getByText('3 × ATR(14) below the highest close since you set it.').waitFor();
+    await screenshot(page, 'price-guard-atr-draft-1280');
+    await tcs.getByRole('button', { name: 'Save' }).click();
+    await tcs.waitFor({ state: 'detached' });
+    const tcsRule = (
+      await apiClient(suite.app.url).get<ApiPositionRule[]>('/api/position-rules', suite.user.token)
+    ).body.data!.find((r) => r.symbol === 'TCS')!;
+    expect([tcsRule.value_type, Number(tcsRule.trigger_value), tcsRule.atr_period]).to.deep.equal([
+      'ATR',
+      3,
+      14,
+    ]);
     expect(errors).to.deep.equal([]);
     await page.context().close();
   });
