@@ -222,7 +222,13 @@ describe('rules: drafts and Save All', () => {
       { symbol: 'WIPRO', ...atr, triggerValue: '3', atrPeriod: '22', currentPrice: null },
       { symbol: 'SBIN', ...atr, triggerValue: '20', atrPeriod: '22', currentPrice: 800 },
       { symbol: 'ITC', ...atr, triggerValue: '3', atrPeriod: '3', currentPrice: 412 },
-      { symbol: 'HDFCBANK', triggerType: 'TAKE_PROFIT', valueType: 'ATR', triggerValue: '3', currentPrice: 1010 },
+      {
+        symbol: 'HDFCBANK',
+        triggerType: 'TAKE_PROFIT',
+        valueType: 'ATR',
+        triggerValue: '3',
+        currentPrice: 1010,
+      },
     ]);
     expect(plan.ok).to.equal(true);
     if (!plan.ok) return;

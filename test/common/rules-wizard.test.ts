@@ -83,7 +83,12 @@ describe('rules: wizard and template dialog', () => {
       atr_period: 22,
       reference: 'current',
     });
-    const state = { template_id: template.id, holdings: ['NSE:TCS'], scope: 'all' as const, account_id: null };
+    const state = {
+      template_id: template.id,
+      holdings: ['NSE:TCS'],
+      scope: 'all' as const,
+      account_id: null,
+    };
     const [rule] = templateRules(template, state, () => ['zerodha', 'groww']);
     expect(rule).to.deep.include({
       symbol: 'TCS',

@@ -166,8 +166,7 @@ export interface DraftToSave extends RuleDraftInput {
 
 /** A draft that can be sent: its level, or null for an ATR stop (the server sets it when saved). */
 export type SaveCheck =
-  | { ok: true; triggerValue: number; triggerPrice: number | null }
-  | Extract<DraftCheck, { ok: false }>;
+  { ok: true; triggerValue: number; triggerPrice: number | null } | Extract<DraftCheck, { ok: false }>;
 
 /**
  * The checks of validateRuleDraft before a draft is sent, save that an ATR stop with a live price

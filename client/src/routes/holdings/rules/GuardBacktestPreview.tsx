@@ -98,7 +98,11 @@ export function GuardBacktestPreview({ atrChosen, onUseAtr }: GuardBacktestPrevi
   );
 }
 
-function PreviewBody({ data, atrChosen, onUseAtr }: { data: PriceGuardBacktest } & GuardBacktestPreviewProps) {
+function PreviewBody({
+  data,
+  atrChosen,
+  onUseAtr,
+}: { data: PriceGuardBacktest } & GuardBacktestPreviewProps) {
   if (data.totals.holdings === 0) {
     return (
       <>

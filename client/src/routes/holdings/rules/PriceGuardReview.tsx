@@ -115,8 +115,8 @@ export default function PriceGuardReview({
       <p className="guard-review-lead">
         {choice === 'percent' ? (
           <>
-            A <strong>{PRICE_GUARD_RULE.trigger_value}% trailing stop-loss alert</strong> on each ticked holding:
-            the level rises as the price rises, and you get an alert when the price falls to it.
+            A <strong>{PRICE_GUARD_RULE.trigger_value}% trailing stop-loss alert</strong> on each ticked
+            holding: the level rises as the price rises, and you get an alert when the price falls to it.
           </>
         ) : (
           <>
@@ -127,9 +127,7 @@ export default function PriceGuardReview({
           </>
         )}
       </p>
-      {ready.length > 0 ? (
-        <GuardBacktestPreview atrChosen={choice === 'atr'} onUseAtr={chooseAtr} />
-      ) : null}
+      {ready.length > 0 ? <GuardBacktestPreview atrChosen={choice === 'atr'} onUseAtr={chooseAtr} /> : null}
       <ErrorBox
         message={problem?.message}
         details={problem?.details}

@@ -6,7 +6,7 @@
 import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
-import { atrRuleFor } from '@app/common/history/guard-preview';
+import { SUGGESTED_ATR_MULTIPLE, SUGGESTED_ATR_PERIOD } from '@app/common/history/guard-preview';
 import {
   ATR_LIMITS,
   checkDraftToSave,
@@ -56,12 +56,12 @@ export type GuardChoice = 'percent' | 'atr';
 /** The draft rule of each Price Guard choice; the ATR stop trails as the default rule does (3 × ATR(22)). */
 export function guardRule(choice: GuardChoice): DraftRule {
   if (choice === 'percent') return DEFAULT_DRAFT_RULE;
-  const atr = atrRuleFor(PRICE_GUARD_RULE);
+  // The ATR stop the preview replays beside the default rule (atrRuleFor).
   return {
-    triggerType: atr.trigger_type,
-    valueType: atr.value_type,
-    triggerValue: String(atr.trigger_value),
-    atrPeriod: String(atr.atr_period),
+    triggerType: PRICE_GUARD_RULE.trigger_type,
+    valueType: 'ATR',
+    triggerValue: String(SUGGESTED_ATR_MULTIPLE),
+    atrPeriod: String(SUGGESTED_ATR_PERIOD),
   };
 }
 
