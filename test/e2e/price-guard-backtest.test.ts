@@ -115,7 +115,7 @@ describe('e2e: Price Guard’s preview, what its rule would have done', function
       .getByText('set from its daily history when saved')
       .waitFor();
     await assertNoHorizontalScroll(phone);
-    await docsScreenshot(phone, 'price-guard-atr-375.png');
+    await screenshot(phone, 'price-guard-atr-375');
     expect(shotErrors).to.deep.equal([]);
     await phone.context().close();
   });
