@@ -9,6 +9,8 @@ import {
   draftKey,
   draftPreview,
   draftRequest,
+  draftSaveCheck,
+  guardRule,
   newDraft,
   PRICE_DATA_GUIDANCE,
   priceGuardTargets,
@@ -41,6 +43,7 @@ describe('client: rule drafts', () => {
       triggerType: 'TRAILING_STOP_LOSS',
       valueType: 'PERCENT',
       triggerValue: '7',
+      atrPeriod: '22',
     });
     expect(draftKey({ ...target, accountId: 'acc-2' })).to.not.equal(draft.key);
   });
@@ -80,6 +83,39 @@ describe('client: rule drafts', () => {
       value_type: 'PERCENT',
       computed_trigger_price: 1395,
     });
+  });
+
+  it("sends an ATR stop with its period and no level: the server sets it from the stock's history", () => {
+    const draft = newDraft(target, guardRule('atr'));
+    expect(draft).to.deep.include({
+      triggerType: 'TRAILING_STOP_LOSS',
+      valueType: 'ATR',
+      triggerValue: '3',
+      atrPeriod: '22',
+    });
+    const check = draftSaveCheck({ ...draft, atrPeriod: '14' }, 1500);
+    expect(check).to.deep.equal({ ok: true, triggerValue: 3, triggerPrice: null });
+    expect(draftRequest({ ...draft, atrPeriod: '14' }, 3, null)).to.deep.equal({
+      symbol: 'RELIANCE',
+      exchange: 'NSE',
+      rule_scope: 'specific_account',
+      target_account_id: 'acc-1',
+      action_type: 'ALERT',
+      trigger_type: 'TRAILING_STOP_LOSS',
+      trigger_value: 3,
+      value_type: 'ATR',
+      atr_period: 14,
+    });
+    expect(draftSaveCheck({ ...draft, atrPeriod: '200' }, 1500)).to.deep.include({
+      ok: false,
+      error: 'An ATR stop takes a multiple from 0.5 to 10 and a period from 5 to 100 days',
+    });
+    expect(draftSaveCheck(draft, null)).to.deep.include({
+      ok: false,
+      error: 'Current price is not available for this stock.',
+    });
+    // Price Guard's default stays the 7 % trailing stop.
+    expect(newDraft(target, guardRule('percent'))).to.deep.equal(newDraft(target));
   });
 
   it('Price Guard picks every account row without an active rule or a draft, in table order', () => {

@@ -214,6 +214,41 @@ describe('rules: drafts and Save All', () => {
     ]);
   });
 
+  it('Save All sends an ATR stop with a price without a level (the server sets it), and refuses one it cannot send', () => {
+    const atr = { triggerType: 'TRAILING_STOP_LOSS' as const, valueType: 'ATR' as const };
+    const plan = planSaveAll([
+      { symbol: 'TCS', ...atr, triggerValue: '3', atrPeriod: '22', currentPrice: 3250 },
+      { symbol: 'INFY', ...atr, triggerValue: 2.5, currentPrice: 1580 },
+      { symbol: 'WIPRO', ...atr, triggerValue: '3', atrPeriod: '22', currentPrice: null },
+      { symbol: 'SBIN', ...atr, triggerValue: '20', atrPeriod: '22', currentPrice: 800 },
+      { symbol: 'ITC', ...atr, triggerValue: '3', atrPeriod: '3', currentPrice: 412 },
+      {
+        symbol: 'HDFCBANK',
+        triggerType: 'TAKE_PROFIT',
+        valueType: 'ATR',
+        triggerValue: '3',
+        currentPrice: 1010,
+      },
+    ]);
+    expect(plan.ok).to.equal(true);
+    if (!plan.ok) return;
+    expect(plan.rules.map((r) => [r.draft.symbol, r.triggerValue, r.triggerPrice])).to.deep.equal([
+      ['TCS', 3, null],
+      ['INFY', 2.5, null],
+    ]);
+    expect(plan.refused.map((r) => r.reason)).to.deep.equal([
+      'no price for WIPRO yet: its first price usually comes within a minute',
+      'SBIN: An ATR stop takes a multiple from 0.5 to 10 and a period from 5 to 100 days',
+      'ITC: An ATR stop takes a multiple from 0.5 to 10 and a period from 5 to 100 days',
+      'HDFCBANK: An ATR level is for stop losses: choose Fixed stop loss or Trailing stop loss, or set the take profit in percent, rupees or a price.',
+    ]);
+    // A form's preview still cannot show the rupees: only a save gets the level.
+    expect(validateRuleDraft({ ...atr, triggerValue: '3', currentPrice: 3250 })).to.deep.include({
+      ok: false,
+      problem: 'price',
+    });
+  });
+
   it('describes rules and crossings in words', () => {
     expect(
       describeRule({ trigger_type: 'TRAILING_STOP_LOSS', trigger_value: 7, value_type: 'PERCENT' }),

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { bulkCreateRulesBody } from '../../common/src/api/rules.ts';
 import {
   BUILT_IN_TEMPLATES,
   canLeaveWizardStep,
@@ -69,6 +70,37 @@ describe('rules: wizard and template dialog', () => {
       value_type: 'PERCENT',
       reference: 'buy_price',
     });
+  });
+
+  it('offers the volatility stop template: a trailing 3 × ATR(22) from today’s price, sent with its period', () => {
+    const template = BUILT_IN_TEMPLATES.find((t) => t.value_type === 'ATR')!;
+    expect(template).to.deep.include({
+      name: 'Volatility stop (3 × ATR(22))',
+      action_type: 'ALERT',
+      trigger_type: 'TRAILING_STOP_LOSS',
+      trigger_value: 3,
+      value_type: 'ATR',
+      atr_period: 22,
+      reference: 'current',
+    });
+    const state = {
+      template_id: template.id,
+      holdings: ['NSE:TCS'],
+      scope: 'all' as const,
+      account_id: null,
+    };
+    const [rule] = templateRules(template, state, () => ['zerodha', 'groww']);
+    expect(rule).to.deep.include({
+      symbol: 'TCS',
+      rule_scope: 'all_holdings',
+      trigger_value: 3,
+      value_type: 'ATR',
+      atr_period: 22,
+      reference: 'current',
+    });
+    expect(bulkCreateRulesBody.safeParse({ rules: [rule] }).success).to.equal(true);
+    // A template without a period sends none.
+    expect(templateRules(BUILT_IN_TEMPLATES[0]!, state)[0]).to.not.have.property('atr_period');
   });
 
   it('the template dialog needs a template, a holding, and an account when specific', () => {

@@ -152,6 +152,15 @@ export function guardPreviewSentence(p: Pick<PriceGuardBacktest, 'years' | 'tota
   return `${span}, this rule would have fired ${times(fired)} on your ${holdingsWord(holdings)}, ${tail}.`;
 }
 
+/** The ATR stop's totals over the same holdings and days, for the line when it is the rule chosen. */
+export function atrTotals(p: Pick<PriceGuardBacktest, 'holdings'>): PriceGuardBacktest['totals'] {
+  return {
+    holdings: p.holdings.length,
+    fired: sum(p.holdings, (r) => r.atr_fired),
+    whipsaws: sum(p.holdings, (r) => r.atr_whipsaws),
+  };
+}
+
 /** 'An ATR stop would have whipsawed 7 times instead of 19 on 12 holdings.' Empty without a suggestion. */
 export function atrSuggestionSentence(p: Pick<PriceGuardBacktest, 'suggestion'>): string {
   const s = p.suggestion;

@@ -3,7 +3,14 @@ import { firesAtOnceMessage, noPriceReason, RULE_MESSAGES, SAVE_ALL_MESSAGES } f
 import { amountMessage, amountProblem } from '../api/numbers.ts';
 import { computeTriggerPrice, isCrossed, triggerBounds } from './trigger.ts';
 import type { ActionType, TriggerType, ValueType } from './types.ts';
-import { unfitMessage, VALUE_TYPE_TRAITS, valueTypeFits } from './value-types.ts';
+import {
+  ATR_LIMITS,
+  ATR_PROBLEM,
+  atrValuesFit,
+  unfitMessage,
+  VALUE_TYPE_TRAITS,
+  valueTypeFits,
+} from './value-types.ts';
 
 /** The draft every account row starts with: alert, trailing stop loss, 7 percent (docs/exit-rules.md). */
 export const DEFAULT_RULE_DRAFT = Object.freeze({
@@ -31,6 +38,11 @@ export function parseTriggerValue(value: number | string | null | undefined): nu
   return Number(value.trim());
 }
 
+/** A usable price: a number > 0. */
+function hasPrice(price: number | null | undefined): price is number {
+  return typeof price === 'number' && Number.isFinite(price) && price > 0;
+}
+
 export interface RuleDraftInput {
   triggerType: TriggerType;
   valueType: ValueType;
@@ -48,9 +60,10 @@ export interface RuleDraftInput {
 /**
  * Why a draft cannot be saved, so callers pick their own sentence without reading ours.
  * `fires_at_once`: the price has already crossed the level (a stop at or above it, a take
- * profit at or below it), which only a rule measured from the buy price can be.
+ * profit at or below it), which only a rule measured from the buy price can be. `atr`: an ATR
+ * stop's multiple or period is out of its range (checkDraftToSave only).
  */
-export type DraftProblem = 'value' | 'unfit' | 'price' | 'invalid' | 'fires_at_once' | 'bounds';
+export type DraftProblem = 'value' | 'unfit' | 'price' | 'invalid' | 'fires_at_once' | 'bounds' | 'atr';
 
 /** The allowed band, and the computed level when the user typed a distance rather than the price. */
 export interface DraftBounds {
@@ -81,7 +94,7 @@ export function validateRuleDraft(input: RuleDraftInput): DraftCheck {
     return { ok: false, problem: 'unfit', error: unfitMessage(input.valueType) };
   }
   const current = input.currentPrice;
-  if (typeof current !== 'number' || !Number.isFinite(current) || current <= 0) {
+  if (!hasPrice(current)) {
     return { ok: false, problem: 'price', error: RULE_MESSAGES.noPrice };
   }
   // An ATR stop's level needs the stock's ATR, which only the server's daily history has: the
@@ -139,13 +152,42 @@ export function saveAllMessage(
       return SAVE_ALL_MESSAGES.invalidTrigger(symbol);
     case 'unfit':
     case 'fires_at_once':
+    case 'atr':
       return `${symbol}: ${check.error}`;
     case 'bounds':
       return SAVE_ALL_MESSAGES.outOfRange(symbol, check.bounds!.min, check.bounds!.max, check.bounds!.level);
   }
 }
 
-export interface SaveAllDraft extends RuleDraftInput {
+/** A draft as it is sent: an ATR stop also has its period (22 when missing). */
+export interface DraftToSave extends RuleDraftInput {
+  atrPeriod?: number | string;
+}
+
+/** A draft that can be sent: its level, or null for an ATR stop (the server sets it when saved). */
+export type SaveCheck =
+  { ok: true; triggerValue: number; triggerPrice: number | null } | Extract<DraftCheck, { ok: false }>;
+
+/**
+ * The checks of validateRuleDraft before a draft is sent, save that an ATR stop with a live price
+ * passes without a level (only the server's daily history gives it one; a holding without
+ * enough history is refused there, with the days it needs) once its multiple and period are in
+ * range. An ATR stop with no price is refused as any other.
+ */
+export function checkDraftToSave(draft: DraftToSave): SaveCheck {
+  const check = validateRuleDraft(draft);
+  if (check.ok) return check;
+  // The price check comes before the ATR one: a price problem with a price is the ATR's.
+  const levelOnSave =
+    check.problem === 'price' && VALUE_TYPE_TRAITS[draft.valueType].fromBars && hasPrice(draft.currentPrice);
+  if (!levelOnSave) return check;
+  if (!atrValuesFit(parseTriggerValue(draft.triggerValue), draft.atrPeriod ?? ATR_LIMITS.defaultPeriod)) {
+    return { ok: false, problem: 'atr', error: ATR_PROBLEM };
+  }
+  return { ok: true, triggerValue: parseTriggerValue(draft.triggerValue), triggerPrice: null };
+}
+
+export interface SaveAllDraft extends DraftToSave {
   symbol: string;
   /** False when the symbol is not in the exchange list (it will never have a price). */
   listed?: boolean;
@@ -154,8 +196,8 @@ export interface SaveAllDraft extends RuleDraftInput {
 export type SaveAllPlan<D extends SaveAllDraft> =
   | {
       ok: true;
-      /** The drafts that pass, to save. */
-      rules: Array<{ draft: D; triggerValue: number; triggerPrice: number }>;
+      /** The drafts that pass, to save; an ATR stop's level is null (the server sets it). */
+      rules: Array<{ draft: D; triggerValue: number; triggerPrice: number | null }>;
       /** Drafts without a trigger value: left as they are. */
       skipped: D[];
       /** Drafts that cannot be saved now, each with its reason: they stay drafts, the rest are saved. */
@@ -165,8 +207,9 @@ export type SaveAllPlan<D extends SaveAllDraft> =
 
 /**
  * Save All (docs/exit-rules.md, issue #28): drafts without a trigger value > 0 are skipped, and none left
- * is an error. Of the rest, each draft that passes is saved; one that cannot be saved (no
- * price, out of range) does not hold the others back: it is `refused` with its reason.
+ * is an error. Of the rest, each draft that passes is saved (an ATR stop with a price passes
+ * without a level: checkDraftToSave); one that cannot be saved (no price, out of range) does not
+ * hold the others back: it is `refused` with its reason.
  */
 export function planSaveAll<D extends SaveAllDraft>(drafts: readonly D[]): SaveAllPlan<D> {
   const skipped: D[] = [];
@@ -178,10 +221,10 @@ export function planSaveAll<D extends SaveAllDraft>(drafts: readonly D[]): SaveA
   if (candidates.length === 0) {
     return { ok: false, error: SAVE_ALL_MESSAGES.noValidRules, errors: [SAVE_ALL_MESSAGES.noValidRules] };
   }
-  const rules: Array<{ draft: D; triggerValue: number; triggerPrice: number }> = [];
+  const rules: Array<{ draft: D; triggerValue: number; triggerPrice: number | null }> = [];
   const refused: Array<{ draft: D; reason: string }> = [];
   for (const draft of candidates) {
-    const check = validateRuleDraft(draft);
+    const check = checkDraftToSave(draft);
     if (check.ok) rules.push({ draft, triggerValue: check.triggerValue, triggerPrice: check.triggerPrice });
     else refused.push({ draft, reason: saveAllMessage(draft.symbol, check, draft.listed ?? true) });
   }

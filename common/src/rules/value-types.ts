@@ -107,6 +107,22 @@ export const ATR_LIMITS = Object.freeze({
   defaultPeriod: 22,
 });
 
+/** Why an ATR stop's multiple or period cannot be saved (every form and Save All say it). */
+export const ATR_PROBLEM = `An ATR stop takes a multiple from ${ATR_LIMITS.minMultiple} to ${ATR_LIMITS.maxMultiple} and a period from ${ATR_LIMITS.minPeriod} to ${ATR_LIMITS.maxPeriod} days`;
+
+/** Whether an ATR stop's multiple k and period n (as typed or stored) are in ATR_LIMITS' ranges. */
+export function atrValuesFit(multiple: number | string, period: number | string): boolean {
+  const k = typeof multiple === 'number' ? multiple : multiple.trim() === '' ? NaN : Number(multiple);
+  const n = typeof period === 'number' ? period : period.trim() === '' ? NaN : Number(period);
+  return (
+    k >= ATR_LIMITS.minMultiple &&
+    k <= ATR_LIMITS.maxMultiple &&
+    Number.isInteger(n) &&
+    n >= ATR_LIMITS.minPeriod &&
+    n <= ATR_LIMITS.maxPeriod
+  );
+}
+
 /** The unit choices in the order the forms offer them: the price itself first. */
 export const VALUE_TYPE_CHOICES: readonly ValueType[] = Object.freeze([
   'PRICE',

@@ -5,6 +5,7 @@
  */
 import { parseTriggerValue } from './draft.ts';
 import { RULE_MESSAGES } from './messages.ts';
+import { ATR_LIMITS } from './value-types.ts';
 import type {
   ActionType,
   OrderType,
@@ -90,13 +91,19 @@ export interface RuleTemplate {
   trigger_type: TriggerType;
   trigger_value: number;
   value_type: ValueType;
+  /** An ATR stop's period n (`trigger_value` is its multiple k); 22 when missing. */
+  atr_period?: number;
   reference: ReferenceKind;
   sell_quantity_type: SellQuantityType;
   sell_quantity_value: number | null;
   order_type: OrderType;
 }
 
-/** The one built-in template: alert when the price falls 5% below the purchase price. */
+/**
+ * The built-in templates: alert when the price falls 5% below the purchase price; and the
+ * volatility stop, a trailing 3 × ATR(22) below the highest close from today's price (set from
+ * each stock's daily history when applied).
+ */
 export const BUILT_IN_TEMPLATES: readonly RuleTemplate[] = Object.freeze([
   Object.freeze({
     id: 'builtin-fixed-stop-5',
@@ -107,6 +114,20 @@ export const BUILT_IN_TEMPLATES: readonly RuleTemplate[] = Object.freeze([
     trigger_value: 5,
     value_type: 'PERCENT',
     reference: 'buy_price',
+    sell_quantity_type: 'ALL_REMAINING',
+    sell_quantity_value: null,
+    order_type: 'MARKET',
+  } satisfies RuleTemplate),
+  Object.freeze({
+    id: 'builtin-atr-stop-3x22',
+    name: `Volatility stop (${ATR_LIMITS.defaultMultiple} × ATR(${ATR_LIMITS.defaultPeriod}))`,
+    description: `Alert when the price falls ${ATR_LIMITS.defaultMultiple} times its usual daily swing (ATR over ${ATR_LIMITS.defaultPeriod} days) below its highest close since you apply it`,
+    action_type: 'ALERT',
+    trigger_type: 'TRAILING_STOP_LOSS',
+    trigger_value: ATR_LIMITS.defaultMultiple,
+    value_type: 'ATR',
+    atr_period: ATR_LIMITS.defaultPeriod,
+    reference: 'current',
     sell_quantity_type: 'ALL_REMAINING',
     sell_quantity_value: null,
     order_type: 'MARKET',
@@ -167,6 +188,7 @@ export function templateRules(
       trigger_type: template.trigger_type,
       trigger_value: template.trigger_value,
       value_type: template.value_type,
+      ...(template.atr_period === undefined ? {} : { atr_period: template.atr_period }),
       reference: template.reference,
       sell_quantity_type: template.sell_quantity_type,
       sell_quantity_value: template.sell_quantity_value,

@@ -295,7 +295,7 @@ export default function HoldingsPage() {
             onGuard={rules.applyPriceGuard}
             guard={{
               pricing: rules.pricing,
-              save: (targets) => void rules.saveGuard(targets),
+              save: (targets, choice) => void rules.saveGuard(targets, choice),
               saving: rules.saving,
               problem: rules.problem,
               dismissProblem: rules.dismissProblem,

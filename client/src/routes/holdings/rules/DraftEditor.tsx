@@ -3,9 +3,16 @@ import { fittingValueType, previewWords, type TriggerType } from '@app/common/ru
 import { useId } from 'react';
 import { ErrorBox } from '../../../components/ErrorBox.tsx';
 import type { DraftState, DraftStore } from './draftStore.ts';
-import { createRuleError, draftPreview, draftRequest } from './ruleDrafts.ts';
+import { valueAfterUnitChange } from './dialogs/wizardForm.ts';
+import { createRuleError, draftPreview, draftRequest, draftSaveCheck } from './ruleDrafts.ts';
 import { rulesApi } from './rulesApi.ts';
-import { TriggerTypeField, TriggerValueField, ValueTypeField } from './TriggerFields.tsx';
+import {
+  AtrLevelNote,
+  AtrPeriodField,
+  TriggerTypeField,
+  TriggerValueField,
+  ValueTypeField,
+} from './TriggerFields.tsx';
 
 interface DraftEditorProps {
   draft: DraftState;
@@ -25,15 +32,18 @@ function previewText(triggerType: TriggerType, price: string): string {
 
 /**
  * An unsaved rule of one account row (docs/exit-rules.md): trigger type, value (digits and
- * a dot only) and unit, the trigger price computed live from the LTP, Save and Cancel.
+ * a dot only) and unit, the trigger price computed live from the LTP, Save and Cancel. An ATR
+ * stop adds its period and says its level in words: the server sets it from the daily history.
  */
 export function DraftEditor({ draft, store, ltp, subject, onSaved }: DraftEditorProps) {
   const id = useId();
   const preview = draftPreview(draft, ltp);
+  const toSave = draftSaveCheck(draft, ltp);
+  const atr = draft.valueType === 'ATR';
   const key = draft.key;
 
   const save = async () => {
-    const check = draftPreview(draft, ltp);
+    const check = draftSaveCheck(draft, ltp);
     if (!check.ok) {
       store.update(key, { error: check.error });
       return;
@@ -75,7 +85,7 @@ export function DraftEditor({ draft, store, ltp, subject, onSaved }: DraftEditor
           value={draft.triggerValue}
           valueType={draft.valueType}
           describedBy={`${id}-preview`}
-          invalid={!preview.ok && preview.problem !== 'price'}
+          invalid={!toSave.ok && toSave.problem !== 'price'}
           onChange={(triggerValue) => store.update(key, { triggerValue, error: null })}
         />
         <ValueTypeField
@@ -83,8 +93,22 @@ export function DraftEditor({ draft, store, ltp, subject, onSaved }: DraftEditor
           className="field rule-draft-unit"
           value={draft.valueType}
           triggerType={draft.triggerType}
-          onChange={(valueType) => store.update(key, { valueType, error: null })}
+          onChange={(valueType) =>
+            store.update(key, {
+              valueType,
+              triggerValue: valueAfterUnitChange(draft.valueType, valueType, draft.triggerValue),
+              error: null,
+            })
+          }
         />
+        {atr ? (
+          <AtrPeriodField
+            id={id}
+            className="field rule-draft-period"
+            value={draft.atrPeriod}
+            onChange={(atrPeriod) => store.update(key, { atrPeriod, error: null })}
+          />
+        ) : null}
       </div>
       <p id={`${id}-preview`} className="rule-draft-preview">
         {preview.ok ? (
@@ -92,7 +116,19 @@ export function DraftEditor({ draft, store, ltp, subject, onSaved }: DraftEditor
             {previewText(draft.triggerType, formatInr(preview.triggerPrice))}
             <span className="text-muted"> · LTP {ltp === null ? '—' : formatInr(ltp)}</span>
           </>
-        ) : draft.error ? null : (
+        ) : draft.error ? null : atr && !toSave.ok && toSave.problem === 'atr' ? (
+          <span className="text-loss">{toSave.error}</span>
+        ) : atr && preview.problem === 'price' ? (
+          <>
+            <AtrLevelNote
+              triggerType={draft.triggerType}
+              multiple={draft.triggerValue}
+              period={draft.atrPeriod}
+              note={preview.error}
+            />
+            <span className="text-muted"> · LTP {ltp === null ? '—' : formatInr(ltp)}</span>
+          </>
+        ) : (
           // A draft that could not be saved says why once, in the box below.
           <span className="text-loss">{preview.error}</span>
         )}

@@ -1,7 +1,12 @@
 import { BACKTEST_YEARS, type BacktestYears } from '@app/common/api/backtest';
 import type { PriceGuardBacktest } from '@app/common/api/price-guard';
 import { formatPercent } from '@app/common/format/percent';
-import { atrRuleWords, atrSuggestionSentence, guardPreviewSentence } from '@app/common/history/guard-preview';
+import {
+  atrRuleWords,
+  atrSuggestionSentence,
+  atrTotals,
+  guardPreviewSentence,
+} from '@app/common/history/guard-preview';
 import { PRICE_GUARD_RULE } from '@app/common/rules/index';
 import { useEffect, useState } from 'react';
 import { api, errorMessage, isAbortError } from '../../../api/client.ts';
@@ -10,13 +15,19 @@ import { LoadingMessage } from '../../../components/Spinner.tsx';
 type Load =
   { state: 'loading' } | { state: 'error'; message: string } | { state: 'done'; data: PriceGuardBacktest };
 
+interface GuardBacktestPreviewProps {
+  /** The review's ATR stop is chosen: the line tells what it would have done. */
+  atrChosen: boolean;
+  /** Chooses the ATR stop (the suggestion's button). */
+  onUseAtr: () => void;
+}
+
 /**
- * Price Guard's preview (docs/exit-rules.md, "Price Guard's preview"): what its rule would have
- * done on the user's holdings over 1, 3 or 5 years, and where an ATR stop would have whipsawed
- * less. Price Guard itself saves its own rule; an ATR stop is set per holding (the unit "ATR
- * (volatility)" of a stop loss).
+ * Price Guard's preview (docs/exit-rules.md, "Price Guard's preview"): what the chosen rule would
+ * have done on the user's holdings over 1, 3 or 5 years, and, while the 7 % trailing stop is
+ * chosen, where the ATR stop would have whipsawed less, with a button that chooses it.
  */
-export function GuardBacktestPreview() {
+export function GuardBacktestPreview({ atrChosen, onUseAtr }: GuardBacktestPreviewProps) {
   const [years, setYears] = useState<BacktestYears>(3);
   const [attempt, setAttempt] = useState(0);
   const [load, setLoad] = useState<Load>({ state: 'loading' });
@@ -81,13 +92,17 @@ export function GuardBacktestPreview() {
           </button>
         </p>
       ) : (
-        <PreviewBody data={load.data} />
+        <PreviewBody data={load.data} atrChosen={atrChosen} onUseAtr={onUseAtr} />
       )}
     </section>
   );
 }
 
-function PreviewBody({ data }: { data: PriceGuardBacktest }) {
+function PreviewBody({
+  data,
+  atrChosen,
+  onUseAtr,
+}: { data: PriceGuardBacktest } & GuardBacktestPreviewProps) {
   if (data.totals.holdings === 0) {
     return (
       <>
@@ -99,11 +114,12 @@ function PreviewBody({ data }: { data: PriceGuardBacktest }) {
       </>
     );
   }
-  const suggestion = atrSuggestionSentence(data);
+  const suggestion = atrChosen ? '' : atrSuggestionSentence(data);
+  const line = guardPreviewSentence(atrChosen ? { years: data.years, totals: atrTotals(data) } : data);
   return (
     <>
       <p className="guard-backtest-line" role="status">
-        {guardPreviewSentence(data)}{' '}
+        {line}{' '}
         <span className="text-muted">
           A whipsaw: the alert came, and the price was back above the level within 10 trading days.
         </span>
@@ -112,9 +128,11 @@ function PreviewBody({ data }: { data: PriceGuardBacktest }) {
         <p className="guard-backtest-suggestion">
           <strong>{suggestion}</strong>{' '}
           <span className="text-muted">
-            A {atrRuleWords(data.atr_rule)} follows each stock’s own daily swing: to use one, choose ATR
-            (volatility) as a stop loss’s unit on the holding.
-          </span>
+            A {atrRuleWords(data.atr_rule)} follows each stock’s own daily swing.
+          </span>{' '}
+          <button type="button" className="btn btn-sm btn-secondary" onClick={onUseAtr}>
+            Use the ATR stop
+          </button>
         </p>
       ) : null}
       <details className="guard-backtest-details">

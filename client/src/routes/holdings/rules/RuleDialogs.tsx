@@ -2,7 +2,13 @@ import type { ApiPositionRule } from '@app/common/api/rules';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
 import { lazy, Suspense } from 'react';
 import type { DraftStore } from './draftStore.ts';
-import { planPriceGuard, priceGuardTargets, type GuardTarget, type SaveProblem } from './ruleDrafts.ts';
+import {
+  planPriceGuard,
+  priceGuardTargets,
+  type GuardChoice,
+  type GuardTarget,
+  type SaveProblem,
+} from './ruleDrafts.ts';
 import type { DraftPricing } from './saveDrafts.ts';
 import type { RulesDialog } from './useRulesPage.ts';
 
@@ -28,7 +34,7 @@ interface RuleDialogsProps {
   /** Price Guard's review: prices, its Save and how that went. */
   guard: {
     pricing: (target: GuardTarget) => DraftPricing;
-    save: (targets: readonly GuardTarget[]) => void;
+    save: (targets: readonly GuardTarget[], choice: GuardChoice) => void;
     saving: boolean;
     problem: SaveProblem | null;
     dismissProblem: () => void;

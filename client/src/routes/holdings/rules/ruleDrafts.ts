@@ -6,12 +6,17 @@
 import type { Exchange } from '@app/common/instruments/types';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import type { AggregatedHolding } from '@app/common/portfolio/types';
+import { SUGGESTED_ATR_MULTIPLE, SUGGESTED_ATR_PERIOD } from '@app/common/history/guard-preview';
 import {
+  ATR_LIMITS,
+  checkDraftToSave,
   DEFAULT_RULE_DRAFT,
+  PRICE_GUARD_RULE,
   SAVE_ALL_MESSAGES,
   saveAllMessage,
   validateRuleDraft,
   type DraftCheck,
+  type SaveCheck,
   type TriggerType,
   type ValueType,
 } from '@app/common/rules/index';
@@ -28,8 +33,36 @@ export interface RuleDraft extends DraftTarget {
   key: string;
   triggerType: TriggerType;
   valueType: ValueType;
-  /** As typed: digits and one dot (sanitizeTriggerInput). */
+  /** As typed: digits and one dot (sanitizeTriggerInput); an ATR stop's multiple. */
   triggerValue: string;
+  /** An ATR stop's period, as typed (digits); kept, unused, under the other units. */
+  atrPeriod: string;
+}
+
+/** The rule of a draft, without the row it is on. */
+export type DraftRule = Pick<RuleDraft, 'triggerType' | 'valueType' | 'triggerValue' | 'atrPeriod'>;
+
+/** The rule an account row's draft starts with: alert, trailing stop loss, 7 percent (docs/exit-rules.md). */
+const DEFAULT_DRAFT_RULE: DraftRule = {
+  triggerType: DEFAULT_RULE_DRAFT.trigger_type,
+  valueType: DEFAULT_RULE_DRAFT.value_type,
+  triggerValue: String(DEFAULT_RULE_DRAFT.trigger_value),
+  atrPeriod: String(ATR_LIMITS.defaultPeriod),
+};
+
+/** Price Guard's choice of rule: its 7 % trailing stop, or the ATR stop its preview compares. */
+export type GuardChoice = 'percent' | 'atr';
+
+/** The draft rule of each Price Guard choice; the ATR stop trails as the default rule does (3 × ATR(22)). */
+export function guardRule(choice: GuardChoice): DraftRule {
+  if (choice === 'percent') return DEFAULT_DRAFT_RULE;
+  // The ATR stop the preview replays beside the default rule (atrRuleFor).
+  return {
+    triggerType: PRICE_GUARD_RULE.trigger_type,
+    valueType: 'ATR',
+    triggerValue: String(SUGGESTED_ATR_MULTIPLE),
+    atrPeriod: String(SUGGESTED_ATR_PERIOD),
+  };
 }
 
 /** `NSE:RELIANCE@<account id>`: one draft per account row. */
@@ -37,16 +70,14 @@ export function draftKey(target: DraftTarget): string {
   return `${target.exchange}:${target.symbol}@${target.accountId}`;
 }
 
-/** The draft an account row starts with: alert, trailing stop loss, 7 percent (docs/exit-rules.md). */
-export function newDraft(target: DraftTarget): RuleDraft {
+/** The draft an account row starts with (alert, trailing stop loss, 7 percent), or Price Guard's `rule`. */
+export function newDraft(target: DraftTarget, rule: DraftRule = DEFAULT_DRAFT_RULE): RuleDraft {
   return {
     key: draftKey(target),
     symbol: target.symbol,
     exchange: target.exchange,
     accountId: target.accountId,
-    triggerType: DEFAULT_RULE_DRAFT.trigger_type,
-    valueType: DEFAULT_RULE_DRAFT.value_type,
-    triggerValue: String(DEFAULT_RULE_DRAFT.trigger_value),
+    ...rule,
   };
 }
 
@@ -60,8 +91,19 @@ export function draftPreview(draft: RuleDraft, currentPrice: number | null | und
   });
 }
 
-/** The POST /api/position-rules body of a checked draft: an alert on that account's holding. */
-export function draftRequest(draft: RuleDraft, triggerValue: number, triggerPrice: number) {
+/**
+ * The draft checked as it will be sent: as draftPreview, but an ATR stop with a price passes
+ * without a level (the server sets it from the daily history) once its multiple and period fit.
+ */
+export function draftSaveCheck(draft: RuleDraft, currentPrice: number | null | undefined): SaveCheck {
+  return checkDraftToSave({ ...draft, currentPrice });
+}
+
+/**
+ * The POST /api/position-rules body of a checked draft: an alert on that account's holding. An
+ * ATR stop sends its period and no level (`triggerPrice` null: the server works it out).
+ */
+export function draftRequest(draft: RuleDraft, triggerValue: number, triggerPrice: number | null) {
   return {
     symbol: draft.symbol,
     exchange: draft.exchange,
@@ -71,7 +113,8 @@ export function draftRequest(draft: RuleDraft, triggerValue: number, triggerPric
     trigger_type: draft.triggerType,
     trigger_value: triggerValue,
     value_type: draft.valueType,
-    computed_trigger_price: triggerPrice,
+    ...(draft.valueType === 'ATR' ? { atr_period: Number(draft.atrPeriod) } : {}),
+    ...(triggerPrice === null ? {} : { computed_trigger_price: triggerPrice }),
   };
 }
 
@@ -117,7 +160,8 @@ export interface BlockedTarget extends GuardTarget {
 
 /**
  * Splits Price Guard's targets into those it can protect now (a price, a valid 7 % level) and
- * those it cannot, each with its reason, so the count leaves them out and says why.
+ * those it cannot, each with its reason, so the count leaves them out and says why. The ATR
+ * choice splits them alike (it too needs a price; its history is checked by the server on save).
  */
 export function planPriceGuard(
   targets: readonly GuardTarget[],

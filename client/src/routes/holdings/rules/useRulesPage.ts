@@ -16,9 +16,11 @@ import { DraftStore } from './draftStore.ts';
 import { levelStore } from './levelStore.ts';
 import {
   draftKey,
+  guardRule,
   newDraft,
   priceGuardTargets,
   savedSentence,
+  type GuardChoice,
   type GuardTarget,
   type SaveProblem,
 } from './ruleDrafts.ts';
@@ -129,7 +131,7 @@ export function useRulesPage({ holdings, rules, reload, expand, collapse, notify
         expand([instrumentKey(row.exchange, row.symbol)]);
         return;
       }
-      drafts.add(targets.map(newDraft));
+      drafts.add(targets.map((target) => newDraft(target)));
       reveal(targets.map(draftKey), false);
     },
     [drafts, expand, reveal],
@@ -198,12 +200,14 @@ export function useRulesPage({ holdings, rules, reload, expand, collapse, notify
   const applyPriceGuard = useCallback(() => setDialog({ kind: 'guard-review' }), []);
 
   /**
-   * The review's Save: a draft for each ticked row and each row that cannot be protected yet
-   * (it stays a draft with its reason), then saved as Save All saves.
+   * The review's Save: a draft of the chosen rule (the 7 % trailing stop or the ATR stop) for
+   * each ticked row and each row that cannot be protected yet (it stays a draft with its
+   * reason), then saved as Save All saves.
    */
   const saveGuard = useCallback(
-    async (targets: readonly GuardTarget[]) => {
-      drafts.add(targets.map(newDraft));
+    async (targets: readonly GuardTarget[], choice: GuardChoice) => {
+      const rule = guardRule(choice);
+      drafts.add(targets.map((target) => newDraft(target, rule)));
       if (await saveKeys(targets.map(draftKey))) setDialog(null);
     },
     [drafts, saveKeys],

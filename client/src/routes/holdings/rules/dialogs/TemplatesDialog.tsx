@@ -14,7 +14,10 @@ interface TemplatesDialogProps {
   rows: readonly AggregatedHolding[];
   accountNames: ReadonlyMap<string, string>;
   onClose: () => void;
-  /** `skipped` names each holding left out because its price has already crossed the level. */
+  /**
+   * `skipped` names each holding left out: its price has already crossed the level, or (the
+   * volatility stop) it lacks the daily history an ATR needs.
+   */
   onApplied: (count: number, templateName: string, skipped: string[]) => void;
 }
 
@@ -22,8 +25,10 @@ const keyOf = (row: AggregatedHolding) => instrumentKey(row.exchange, row.symbol
 
 /**
  * Apply Rule Templates (docs/exit-rules.md): a template, the holdings, and all accounts or one; saved
- * in one call, measured from each account's own buy price. A holding whose price has already
- * crossed the level is skipped (it would fire at once) and named; any other problem saves nothing.
+ * in one call, measured from each account's own buy price (or, for the volatility stop, from
+ * today's price and the stock's daily history). A holding whose price has already crossed the
+ * level (it would fire at once), or without enough history for an ATR, is skipped and named; any
+ * other problem saves nothing.
  */
 export default function TemplatesDialog({ rows, accountNames, onClose, onApplied }: TemplatesDialogProps) {
   const id = useId();

@@ -5,6 +5,8 @@
 import type { Exchange } from '@app/common/instruments/types';
 import {
   ATR_LIMITS,
+  ATR_PROBLEM,
+  atrValuesFit,
   DEFAULT_REARM_PERCENT,
   MAX_REARM_PERCENT,
   MIN_REARM_PERCENT,
@@ -50,8 +52,6 @@ export function initialWizardForm(holding: string): WizardForm {
   };
 }
 
-export const ATR_PROBLEM = `An ATR stop takes a multiple from ${ATR_LIMITS.minMultiple} to ${ATR_LIMITS.maxMultiple} and a period from ${ATR_LIMITS.minPeriod} to ${ATR_LIMITS.maxPeriod} days`;
-
 /**
  * Why an ATR stop's multiple or period cannot be saved, or null (any other value type: null): the
  * wizard, the one-screen New Rule and Edit share it.
@@ -60,11 +60,7 @@ export function atrProblem(
   form: Pick<WizardForm, 'value_type' | 'trigger_value' | 'atr_period'>,
 ): string | null {
   if (form.value_type !== 'ATR') return null;
-  const k = Number(form.trigger_value);
-  const n = Number(form.atr_period);
-  const kOk = form.trigger_value !== '' && k >= ATR_LIMITS.minMultiple && k <= ATR_LIMITS.maxMultiple;
-  const nOk = Number.isInteger(n) && n >= ATR_LIMITS.minPeriod && n <= ATR_LIMITS.maxPeriod;
-  return kOk && nOk ? null : ATR_PROBLEM;
+  return atrValuesFit(form.trigger_value, form.atr_period) ? null : ATR_PROBLEM;
 }
 
 /**
