@@ -7,15 +7,19 @@
  */
 import { createRedisBus } from '@app/streamer';
 import { pino } from 'pino';
-import { crashDayBatch, type CrashPlan } from '../lib/crash-day.ts';
-import { plausibleSymbols } from '../lib/market.ts';
-import { startPhoneFakes, type PushTally } from '../lib/phone-probes.ts';
-import { startAppServer, type AppServer } from '../lib/servers.ts';
-import { freshDatabase, startRedisServer } from '../lib/services.ts';
-import { max, percentile, sleep } from '../lib/stats.ts';
-import { result, round, type BenchContext, type BenchResult, type Benchmark } from '../lib/types.ts';
+import { crashDayBatch } from '../lib/crash-day.ts';
+import type { PushTally } from '../lib/phone-probes.ts';
+import {
+  pushesNotMeasured,
+  pushFigures,
+  pushResults,
+  startPushRig,
+  tallyPushes,
+  waitForPushes,
+} from '../lib/push-run.ts';
+import { sleep } from '../lib/stats.ts';
+import type { BenchContext, Benchmark } from '../lib/types.ts';
 import { b1 } from './b1.ts';
-import { until } from './b8/crash-run.ts';
 
 export const B10_SIZES = {
   full: { users: 1000, instruments: 2000, warmup: 3, intervalMs: 1000, waitS: 60 },
@@ -43,10 +47,7 @@ export interface B10Evidence {
 }
 
 const notMeasured = (size: B10Size, why: string) => ({
-  results: ['B10-p50', 'B10-p99', 'B10-once'].map((id) =>
-    result({ id, name: id, value: null, unit: 'ms', baseline: null, target: why, pass: false }),
-  ),
-  notes: [`B10: ${why}.`],
+  ...pushesNotMeasured('B10', why),
   evidence: { size, pushes: null, latencies: [], socketP99: null, bareWsP99: null },
 });
 
@@ -59,33 +60,10 @@ export const b10: Benchmark<B10Evidence> = {
     // B1 in the same run: the socket's figure the push's is reported beside.
     const socket = await b1.run(ctx);
     const b1p99 = socket.results.find((r) => r.id === 'B1-p99');
-    const plan: CrashPlan = {
-      tag: 'b10',
-      users: size.users,
-      rules: size.users,
-      crossings: size.users,
-      symbols: plausibleSymbols(size.instruments),
-    };
-    const fakes = await startPhoneFakes(size.users, { telegram: false });
-    const database = await freshDatabase(ctx.postgresUrl);
-    const redis = await startRedisServer();
-    const bus = createRedisBus(redis.url, pino({ level: 'warn' }));
-    let server: AppServer | undefined;
+    const rig = await startPushRig(ctx.postgresUrl, { tag: 'b10', ...size, quotes: false });
+    const { plan, fakes, server } = rig;
+    const bus = createRedisBus(rig.redisUrl, pino({ level: 'warn' }));
     try {
-      const seeder = await startAppServer({ databaseUrl: database.url });
-      try {
-        await seeder.seedCrashDay(plan, { email: false, telegram: false, webpush: fakes.subscriptions });
-      } finally {
-        await seeder.stop();
-      }
-      server = await startAppServer({
-        databaseUrl: database.url,
-        redisUrl: redis.url,
-        env: fakes.env,
-        pushCa: fakes.pushCa,
-      });
-      const { rules } = await server.status();
-      if (rules !== plan.rules) throw new Error(`the server loaded ${rules} rules, not ${plan.rules}`);
       for (let seq = 0; seq < size.warmup; seq++) {
         await bus.publishBatch(crashDayBatch(plan.symbols, 'calm', seq));
         await sleep(size.intervalMs);
@@ -95,62 +73,37 @@ export const b10: Benchmark<B10Evidence> = {
       const batch = crashDayBatch(plan.symbols, 'crash', 0);
       await bus.publishBatch(batch);
       const t0 = batch.at;
-      await until(async () => mark.pushes().accepted >= size.users, t0 + size.waitS * 1000, 50);
-      // A second copy would come a little later.
-      await sleep(1000);
-      const pushes = mark.pushes();
-      const latencies = pushes.at.map((at) => at - t0);
-      const lost = size.users - pushes.accepted;
-      const wrong = pushes.doubled + pushes.refused + pushes.undecryptable;
-      const p = (q: number) => (latencies.length ? round(percentile(latencies, q)) : null);
-      const p99 = lost === 0 ? p(99) : null;
+      await waitForPushes(mark, size.users, t0, size.waitS);
+      const outcome = await tallyPushes(mark, size.users, t0);
+      const { pushes, latencies } = outcome;
       const socketP99 = b1p99?.value ?? null;
-      const results: BenchResult[] = [
-        result({
-          id: 'B10-p50',
-          name: `Tick batch published → push accepted by the (fake) push service, p50 (${size.users} users, one crossing each)`,
-          value: p(50),
-          unit: 'ms',
-          baseline: null,
-          target: 'reported (p99 carries the target)',
-          pass: true,
-        }),
-        result({
-          id: 'B10-p99',
-          name: `Tick batch published → push accepted by the (fake) push service, p99, beside B1's batch → socket p99 of the same run (the baseline column) (${size.users} users, one crossing each)`,
-          value: p99,
-          unit: 'ms',
+      const what = `Tick batch published → push accepted by the (fake) push service`;
+      const users = `(${size.users} users, one crossing each)`;
+      const results = pushResults(
+        'B10',
+        outcome,
+        {
+          name: `${what}, p99, beside B1's batch → socket p99 of the same run (the baseline column) ${users}`,
           baseline: socketP99,
           target: '< 1 s',
-          pass: p99 !== null && p99 < 1000 && wrong === 0,
-        }),
-        result({
-          id: 'B10-once',
-          name: `Pushes lost + doubled (${lost} lost, ${pushes.doubled} doubled; ${pushes.refused} refused, ${pushes.undecryptable} undecryptable)`,
-          value: lost + wrong,
-          unit: 'pushes',
-          baseline: null,
-          target: '0',
-          pass: lost + wrong === 0,
-        }),
-      ];
+          limitMs: 1000,
+        },
+        `${what}, p50 ${users}`,
+      );
       return {
         results,
         notes: [
           `B10: PostgreSQL, one Redis, one server process; ${size.users} users with one stop each on ${size.instruments} instruments ` +
             `and a Web Push subscription on the fake push service (TLS, decrypting, in the bench process); the batch crosses every stop; ` +
-            `pushes ${pushes.accepted} of ${size.users} accepted, first ${p(0)} ms, p50 ${p(50)} ms, p99 ${p(99)} ms, last ${latencies.length ? round(max(latencies)) : '—'} ms. ` +
+            `${pushFigures(outcome, size.users)}. ` +
             `B1 in the same run: batch → socket p99 ${socketP99} ms against bare ws ${b1p99?.baseline ?? '—'} ms.`,
           ...socket.notes.map((n) => `B10's B1: ${n}`),
         ],
         evidence: { size, pushes, latencies, socketP99, bareWsP99: b1p99?.baseline ?? null },
       };
     } finally {
-      await server?.stop();
       await bus.close();
-      await redis.stop();
-      await database.drop();
-      await fakes.close();
+      await rig.close();
     }
   },
 };

@@ -6,15 +6,20 @@
  * Redis) to one server process. After a few calm seconds one tick per instrument crosses every
  * stop; measured from that frame sent by the fake to each push accepted by the push service.
  */
-import { crashDayBatch, type CrashBatchKind, type CrashPlan } from '../lib/crash-day.ts';
+import { crashDayBatch, type CrashBatchKind } from '../lib/crash-day.ts';
 import { sendTicks, startKiteFeed, type KiteFeed } from '../lib/kite-feed.ts';
-import { heldIndexes, plausibleSymbols } from '../lib/market.ts';
-import { startPhoneFakes, type PushTally } from '../lib/phone-probes.ts';
-import { startAppServer, type AppServer } from '../lib/servers.ts';
-import { freshDatabase, startRedisServer } from '../lib/services.ts';
-import { max, percentile, sleep } from '../lib/stats.ts';
-import { result, round, type BenchContext, type BenchResult, type Benchmark } from '../lib/types.ts';
-import { until } from './b8/crash-run.ts';
+import { heldIndexes } from '../lib/market.ts';
+import type { PushTally } from '../lib/phone-probes.ts';
+import {
+  pushesNotMeasured,
+  pushFigures,
+  pushResults,
+  startPushRig,
+  tallyPushes,
+  waitForPushes,
+} from '../lib/push-run.ts';
+import { sleep } from '../lib/stats.ts';
+import type { BenchContext, Benchmark } from '../lib/types.ts';
 
 export const B13_SIZES = {
   full: { users: 1000, instruments: 2000, warmup: 3, batchMs: 500, waitS: 60 },
@@ -30,10 +35,7 @@ export interface B13Evidence {
 }
 
 const notMeasured = (size: B13Size, why: string) => ({
-  results: ['B13-p50', 'B13-p99', 'B13-once'].map((id) =>
-    result({ id, name: id, value: null, unit: 'ms', baseline: null, target: why, pass: false }),
-  ),
-  notes: [`B13: ${why}.`],
+  ...pushesNotMeasured('B13', why),
   evidence: { size, pushes: null, latencies: [] },
 });
 
@@ -51,40 +53,16 @@ export const b13: Benchmark<B13Evidence> = {
   async run(ctx: BenchContext) {
     const size = ctx.quick ? B13_SIZES.quick : B13_SIZES.full;
     if (!ctx.postgresUrl) return notMeasured(size, 'not measured: needs PostgreSQL');
-    const plan: CrashPlan = {
-      tag: 'b13',
-      users: size.users,
-      rules: size.users,
-      crossings: size.users,
-      symbols: plausibleSymbols(size.instruments),
-    };
     const watched = new Set(
       Array.from({ length: size.users }, (_, u) => heldIndexes(u, 1, size.instruments)[0]),
     ).size;
-    const fakes = await startPhoneFakes(size.users, { telegram: false });
-    const database = await freshDatabase(ctx.postgresUrl);
-    const redis = await startRedisServer();
-    let server: AppServer | undefined;
+    // The symbol master must list the instruments (quotes), or the streamer's watch set leaves them out.
+    const rig = await startPushRig(ctx.postgresUrl, { tag: 'b13', ...size, quotes: true });
+    const { plan, fakes, server } = rig;
     let feed: KiteFeed | undefined;
     try {
-      const seeder = await startAppServer({ databaseUrl: database.url });
-      // The symbol master must list the instruments (seedQuotes), or the watch set leaves them out.
-      await seeder
-        .seedQuotes(plan.symbols)
-        .then(() =>
-          seeder.seedCrashDay(plan, { email: false, telegram: false, webpush: fakes.subscriptions }),
-        )
-        .finally(() => seeder.stop());
-      server = await startAppServer({
-        databaseUrl: database.url,
-        redisUrl: redis.url,
-        env: fakes.env,
-        pushCa: fakes.pushCa,
-      });
-      const { rules } = await server.status();
-      if (rules !== plan.rules) throw new Error(`the server loaded ${rules} rules, not ${plan.rules}`);
       ctx.log(`B13: streamer (kite, fake ticker) → Redis → server → fake push service, ${size.users} users`);
-      feed = await startKiteFeed(plan.symbols, redis.url, size.batchMs);
+      feed = await startKiteFeed(plan.symbols, rig.redisUrl, size.batchMs);
       await feed.subscribed(watched);
       for (let seq = 0; seq < size.warmup; seq++) {
         sendTicks(feed, ticksOf(plan.symbols, 'calm', seq));
@@ -98,64 +76,38 @@ export const b13: Benchmark<B13Evidence> = {
       let frames = 1;
       const after = setInterval(() => void sendTicks(feed!, ticksOf(plan.symbols, 'after', frames++)), 1000);
       try {
-        await until(async () => mark.pushes().accepted >= size.users, t0 + size.waitS * 1000, 50);
+        await waitForPushes(mark, size.users, t0, size.waitS);
       } finally {
         clearInterval(after);
       }
-      // A second copy would come a little later.
-      await sleep(1000);
-      const pushes = mark.pushes();
-      const latencies = pushes.at.map((at) => at - t0);
-      const lost = size.users - pushes.accepted;
-      const wrong = pushes.doubled + pushes.refused + pushes.undecryptable;
-      const p = (q: number) => (latencies.length ? round(percentile(latencies, q)) : null);
-      const p99 = lost === 0 ? p(99) : null;
+      const outcome = await tallyPushes(mark, size.users, t0);
+      const { pushes, latencies } = outcome;
+      const what = 'Crossing Kite tick frame sent → push accepted by the (fake) push service';
       const name = `${size.users} users, one stop each, FEED_BATCH_MS ${size.batchMs}`;
-      const results: BenchResult[] = [
-        result({
-          id: 'B13-p50',
-          name: `Crossing Kite tick frame sent → push accepted by the (fake) push service, p50 (${name})`,
-          value: p(50),
-          unit: 'ms',
-          baseline: null,
-          target: 'reported (p99 carries the target)',
-          pass: true,
-        }),
-        result({
-          id: 'B13-p99',
-          name: `Crossing Kite tick frame sent → push accepted by the (fake) push service, p99 (${name})`,
-          value: p99,
-          unit: 'ms',
+      const results = pushResults(
+        'B13',
+        outcome,
+        {
+          name: `${what}, p99 (${name})`,
           baseline: null,
           target: '< 1.5 s, every push decrypted',
-          pass: p99 !== null && p99 < 1500 && wrong === 0,
-        }),
-        result({
-          id: 'B13-once',
-          name: `Pushes lost + doubled (${lost} lost, ${pushes.doubled} doubled; ${pushes.refused} refused, ${pushes.undecryptable} undecryptable)`,
-          value: lost + wrong,
-          unit: 'pushes',
-          baseline: null,
-          target: '0',
-          pass: lost + wrong === 0,
-        }),
-      ];
+          limitMs: 1500,
+        },
+        `${what}, p50 (${name})`,
+      );
       return {
         results,
         notes: [
           `B13: PostgreSQL, one Redis, the streamer (QUOTE_PROVIDER=kite against the fake ticker in the bench process) and one server process; ` +
             `${size.users} users with one stop each on ${watched} of ${size.instruments} instruments and a Web Push subscription on the fake push service; ` +
-            `${size.warmup} calm seconds, then one frame crossing every stop and ${frames - 1} more a second at the fallen prices until the last push; pushes ${pushes.accepted} of ${size.users} accepted, ` +
-            `first ${p(0)} ms, p50 ${p(50)} ms, p99 ${p(99)} ms, last ${latencies.length ? round(max(latencies)) : '—'} ms after the frame.`,
+            `${size.warmup} calm seconds, then one frame crossing every stop and ${frames - 1} more a second at the fallen prices until the last push; ` +
+            `${pushFigures(outcome, size.users)} after the frame.`,
         ],
         evidence: { size, pushes, latencies },
       };
     } finally {
       await feed?.close();
-      await server?.stop();
-      await redis.stop();
-      await database.drop();
-      await fakes.close();
+      await rig.close();
     }
   },
 };

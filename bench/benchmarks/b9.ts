@@ -11,9 +11,9 @@ import os from 'node:os';
 import { holdingsPerUser } from '../lib/crash-day.ts';
 import type { DatabaseProbe } from '../lib/crash-probes.ts';
 import { startPhoneFakes, type PhoneMark, type PushTally, type TelegramTally } from '../lib/phone-probes.ts';
-import { max, percentile, sleep } from '../lib/stats.ts';
+import { max, percentile, sleep, until } from '../lib/stats.ts';
 import { result, round, type BenchContext, type BenchResult, type Benchmark } from '../lib/types.ts';
-import { crashRun, seedTemplate, until, type CrashRun } from './b8/crash-run.ts';
+import { crashRun, seedTemplate, type CrashRun } from './b8/crash-run.ts';
 import { instancesName, runNote, shapeResults } from './b8/results.ts';
 import { b8Size, type B8Size } from './b8/size.ts';
 

@@ -12,6 +12,19 @@ export const median = (samples: readonly number[]) => percentile(samples, 50);
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Waits until `check` holds (polling); the time it held, or null at `deadline`. */
+export async function until(
+  check: () => Promise<boolean>,
+  deadline: number,
+  everyMs = 100,
+): Promise<number | null> {
+  for (;;) {
+    if (await check()) return Date.now();
+    if (Date.now() >= deadline) return null;
+    await sleep(everyMs);
+  }
+}
+
 /** The largest sample (without spreading a long array into arguments); NaN for none. */
 export function max(samples: readonly number[]): number {
   let m = -Infinity;

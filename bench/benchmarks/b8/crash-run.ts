@@ -15,7 +15,7 @@ import { plausibleSymbols } from '../../lib/market.ts';
 import type { LoopDelay } from '../../lib/server-child.ts';
 import { startAppServer, tokenFor, type AppServer } from '../../lib/servers.ts';
 import { cloneDatabase, freshDatabase, startRedisServer, type BenchDatabase } from '../../lib/services.ts';
-import { max, percentile, sleep } from '../../lib/stats.ts';
+import { max, percentile, sleep, until } from '../../lib/stats.ts';
 import { round, type BenchContext } from '../../lib/types.ts';
 import { PRE_18_PATH, type B8Size, type ClaimPath } from './size.ts';
 
@@ -78,19 +78,6 @@ export interface RunPhones {
   emailOnly: boolean;
   /** After B8's figures (the crash batch's `at`): wait for and tally the phone channels. */
   measure(t0: number, probe: DatabaseProbe): Promise<void>;
-}
-
-/** Waits until `check` holds (polling); the time it held, or null at `deadline`. */
-export async function until(
-  check: () => Promise<boolean>,
-  deadline: number,
-  everyMs = 100,
-): Promise<number | null> {
-  for (;;) {
-    if (await check()) return Date.now();
-    if (Date.now() >= deadline) return null;
-    await sleep(everyMs);
-  }
 }
 
 export interface Seeded {

@@ -10,7 +10,14 @@ import { readBhavcopy } from '../../../server/src/history/bhavcopy.ts';
 import { loadOrder } from '../../../server/src/history/files.ts';
 import { BhavcopyError } from '../../../server/src/history/table.ts';
 import { readSharedBytes, sharedDataPresent } from '../../helpers/shared-data.ts';
-import { BSE_LEGACY_SAMPLE, FLAIR_ROW, NSE_LEGACY_SAMPLE, udiffFile, udiffLine } from './support.ts';
+import {
+  BSE_LEGACY_SAMPLE,
+  FLAIR_ROW,
+  NSE_LEGACY_SAMPLE,
+  RELIANCE_ROW,
+  udiffFile,
+  udiffLine,
+} from './support.ts';
 
 const refusal = (name: string, text: string | Uint8Array) => {
   try {
@@ -70,15 +77,7 @@ describe('history: reading bhavcopy files', () => {
   it("reads NSE's UDiFF file, plain or zipped as NSE publishes it, one row per symbol (EQ before BE)", () => {
     const text = udiffFile([
       FLAIR_ROW,
-      udiffLine({
-        date: '2024-10-15',
-        id: '2885',
-        isin: 'INE002A01018',
-        symbol: 'RELIANCE',
-        series: 'EQ',
-        ohlc: [2740, 2755.5, 2731, 2744.35],
-        volume: 5021334,
-      }),
+      RELIANCE_ROW,
       udiffLine({
         date: '2024-10-15',
         id: '2885',

@@ -67,6 +67,17 @@ export function udiffLine(r: UdiffRow): string {
 export const FLAIR_ROW =
   '2024-10-15,2024-10-15,CM,NSE,STK,20372,INE00Y201027,FLAIR,EQ,,,,,FLAIR WRITING INDUST LTD,296.15,300.10,293.75,295.95,298.85,296.15,,296.00,,,34968,10365770.00,1404,F1,1,,,,,';
 
+/** A made NSE UDiFF line: RELIANCE in the EQ series on 15 Oct 2024 (closed 2744.35 on 5,021,334 shares). */
+export const RELIANCE_ROW = udiffLine({
+  date: '2024-10-15',
+  id: '2885',
+  isin: 'INE002A01018',
+  symbol: 'RELIANCE',
+  series: 'EQ',
+  ohlc: [2740, 2755.5, 2731, 2744.35],
+  volume: 5021334,
+});
+
 /** A UDiFF file of `rows` lines (after the header), CRLF as the exchanges write it. */
 export function udiffFile(rows: string[]): string {
   return [UDIFF_HEADER, ...rows, ''].join('\r\n');

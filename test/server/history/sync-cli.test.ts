@@ -15,7 +15,14 @@ import { openDatabase, queryRows } from '../../../server/src/db/client.ts';
 import { testServices } from '../../helpers/root-hooks.ts';
 import { createFreshDatabase } from '../../helpers/services.ts';
 import { sharedDataPresent, sharedPath } from '../../helpers/shared-data.ts';
-import { BSE_LEGACY_SAMPLE, FLAIR_ROW, NSE_LEGACY_SAMPLE, udiffFile, udiffLine } from './support.ts';
+import {
+  BSE_LEGACY_SAMPLE,
+  FLAIR_ROW,
+  NSE_LEGACY_SAMPLE,
+  RELIANCE_ROW,
+  udiffFile,
+  udiffLine,
+} from './support.ts';
 
 interface Run {
   code: number;
@@ -72,15 +79,7 @@ describe('npm run bhavcopy:sync', function () {
     const udiff = 'BhavCopy_NSE_CM_0_0_0_20241015_F_0000.csv';
     const day = udiffFile([
       FLAIR_ROW,
-      udiffLine({
-        date: '2024-10-15',
-        id: '2885',
-        isin: 'INE002A01018',
-        symbol: 'RELIANCE',
-        series: 'EQ',
-        ohlc: [2740, 2755.5, 2731, 2744.35],
-        volume: 5021334,
-      }),
+      RELIANCE_ROW,
       udiffLine({
         date: '2024-10-15',
         id: '1',
