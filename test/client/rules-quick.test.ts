@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ATR_PROBLEM } from '../../client/src/routes/holdings/rules/dialogs/wizardForm.ts';
+import { ATR_PROBLEM } from '../../common/src/rules/value-types.ts';
 import {
   generatedName,
   initialQuickRule,

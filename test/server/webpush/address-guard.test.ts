@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import https from 'node:https';
 import {
   checkPushEndpoint,
-  guardedLookup,
+  guardedLookupOf,
   isPublicAddress,
   type Resolve,
 } from '../../../server/src/channels/webpush/address-guard.ts';
@@ -128,7 +128,7 @@ describe('web push: the SSRF guard on subscription endpoints', () => {
 
   it("fails a connection whose name resolves to a private address at connect time (the sender's agent)", async () => {
     // localhost is refused by name before a send; the agent's lookup refuses what resolves to it.
-    const agent = new https.Agent({ lookup: guardedLookup });
+    const agent = new https.Agent({ lookup: guardedLookupOf() });
     const req = https.request({ host: 'localhost', port: 9, path: '/', agent });
     req.end();
     const [err] = (await once(req, 'error').catch((e: unknown) => [e])) as [Error & { code?: string }];

@@ -4,7 +4,7 @@
  * private, shared (CGNAT), link-local, multicast, documentation and reserved ranges, IPv6 forms
  * that carry an IPv4 address (mapped, NAT64, 6to4, Teredo), "localhost", and names that resolve
  * to any of these. Checked when a subscription is added and before each send; the sender's
- * connections also resolve through `guardedLookup`, so a name that changes its answer between the
+ * connections also resolve through `guardedLookupOf`, so a name that changes its answer between the
  * check and the connection (DNS rebinding) still cannot reach a private address.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
@@ -142,6 +142,3 @@ export function guardedLookupOf(resolve: Resolve = resolveAll): LookupFunction {
     );
   };
 }
-
-/** The guard over node's own lookup. */
-export const guardedLookup: LookupFunction = guardedLookupOf();
