@@ -86,7 +86,7 @@ async function measurePhones(
 ): Promise<PhoneFigures> {
   const pushRows = (await probe.deliveries('webpush')).rows;
   const telegramChats = (await probe.deliveries('telegram')).endpoints;
-  const done = () => mark.pushes().accepted >= pushRows && mark.telegram().chats >= telegramChats;
+  const done = () => mark.answered() >= pushRows && mark.telegram().chats >= telegramChats;
   await until(async () => done(), t0 + size.phoneWaitS * 1000, 500);
   // A retry that sends a second time would come a little later.
   await sleep(size.lateMs);

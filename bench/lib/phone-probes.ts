@@ -50,6 +50,13 @@ export interface TelegramTally {
 
 export interface PhoneMark {
   pushes(): PushTally;
+  /**
+   * Pushes accepted (201) since the mark, without decrypting anything: what a run waits on, so the
+   * fake's decryption (the browser's work, not the push service's) stays out of the measured
+   * seconds; `pushes()` decrypts and checks every one afterwards (a second copy counts here once
+   * more, and there as doubled).
+   */
+  answered(): number;
   telegram(): TelegramTally;
 }
 
@@ -86,6 +93,12 @@ export async function startPhoneFakes(users: number, options: { telegram: boolea
       const messagesFrom = bot?.messages.length ?? 0;
       const throttledFrom = bot?.throttled.length ?? 0;
       return {
+        answered() {
+          let accepted = 0;
+          for (let i = pushFrom; i < push.received.length; i++)
+            if (push.received[i]!.status === 201) accepted++;
+          return accepted;
+        },
         pushes() {
           const seen = new Set<string>();
           const tally: PushTally = { accepted: 0, doubled: 0, refused: 0, undecryptable: 0, at: [] };

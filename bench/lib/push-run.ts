@@ -72,7 +72,7 @@ export async function startPushRig(
 
 /** Waits until every user's push is accepted since `mark`, or until `waitS` after `t0`. */
 export async function waitForPushes(mark: PhoneMark, users: number, t0: number, waitS: number) {
-  await until(async () => mark.pushes().accepted >= users, t0 + waitS * 1000, 50);
+  await until(async () => mark.answered() >= users, t0 + waitS * 1000, 50);
 }
 
 export interface PushOutcome {

@@ -5,6 +5,8 @@
  * **decrypts** every aes128gcm payload (RFC 8291) and a test fails when the encryption is wrong.
  * What it checks and answers, after the research notes on push services (autopush, RFC 8030/8292):
  * - TLS on 127.0.0.1 with a self-signed certificate made at start (openssl); the sender trusts it by `ca`.
+ *   HTTP/2 when the client offers it (ALPN), HTTP/1.1 otherwise, as FCM, autopush and Apple's
+ *   push service answer.
  * - `TTL` required, else 400 (autopush errno 111); `Content-Encoding: aes128gcm` required, else
  *   400 (errno 110); a body over 4096 bytes is 413 (errno 104).
  * - `Authorization: vapid t=<jwt>, k=<key>`: missing or malformed 401 (errno 109); an ES256
@@ -28,7 +30,12 @@ import {
 } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
+import {
+  createSecureServer,
+  type Http2SecureServer,
+  type Http2ServerResponse,
+  type ServerHttp2Session,
+} from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -131,9 +138,13 @@ export interface ReceivedPush {
   /** The VAPID JWT's claims, when it had a readable one. */
   claims: { aud?: unknown; exp?: unknown; sub?: unknown } | null;
   bodyBytes: number;
-  /** The decrypted payload (UTF-8), or null when it could not be decrypted (`decryptError` says why). */
-  payload: string | null;
-  decryptError: string | null;
+  /**
+   * The decrypted payload (UTF-8), or null when it could not be decrypted (`decryptError` says
+   * why). Decrypted when first read, as the browser does after the push service has answered: a
+   * push service never decrypts (RFC 8291), so the answer does not wait for it.
+   */
+  readonly payload: string | null;
+  readonly decryptError: string | null;
   status: number;
   location: string | null;
   /** When the request had arrived whole (epoch ms): B9 and B10 time the pushes by it. */
@@ -184,13 +195,50 @@ export interface FakePushService {
   close(): Promise<void>;
 }
 
-function fail(res: import('node:http').ServerResponse, status: number, message?: string, headers = {}) {
+function fail(res: Http2ServerResponse, status: number, message?: string, headers = {}) {
   const { errno, error, message: standard } = ERRORS[status] ?? ERRORS[500]!;
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(JSON.stringify({ code: status, errno, error, message: message ?? standard }));
 }
 
 /** The VAPID header's claims when its ES256 signature verifies with `k`; else the refusal. */
+/**
+ * JWT and key pairs whose signature verified. A sender reuses one JWT for hours (RFC 8292 §2),
+ * and verifying the same bytes again gives the same answer: only the claims are checked on every
+ * request (the clock moves). Bounded, as a crash day's thousands of pushes carry one token.
+ */
+const verifiedTokens = new Set<string>();
+function signatureVerifies(
+  jwt: string,
+  k: string,
+  raw: Buffer,
+  header: string,
+  payload: string,
+  signature: string,
+): boolean {
+  if (verifiedTokens.has(`${jwt} ${k}`)) return true;
+  const key = createPublicKey({
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      x: raw.subarray(1, 33).toString('base64url'),
+      y: raw.subarray(33).toString('base64url'),
+    },
+    format: 'jwk',
+  });
+  const signed = verify(
+    'sha256',
+    Buffer.from(`${header}.${payload}`),
+    { key, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signature, 'base64url'),
+  );
+  if (signed) {
+    if (verifiedTokens.size >= 1000) verifiedTokens.clear();
+    verifiedTokens.add(`${jwt} ${k}`);
+  }
+  return signed;
+}
+
 function checkVapid(
   authorization: string | undefined,
   origin: string,
@@ -213,22 +261,8 @@ function checkVapid(
   const raw = Buffer.from(k, 'base64url');
   const refuse = (message: string) => ({ ok: false as const, status: 403 as const, message, claims });
   if (raw.length !== 65 || raw[0] !== 0x04) return refuse('k is not an uncompressed P-256 key');
-  const key = createPublicKey({
-    key: {
-      kty: 'EC',
-      crv: 'P-256',
-      x: raw.subarray(1, 33).toString('base64url'),
-      y: raw.subarray(33).toString('base64url'),
-    },
-    format: 'jwk',
-  });
-  const signed = verify(
-    'sha256',
-    Buffer.from(`${header}.${payload}`),
-    { key, dsaEncoding: 'ieee-p1363' },
-    Buffer.from(signature, 'base64url'),
-  );
-  if (!signed) return refuse('JWT signature does not verify with k');
+  if (!signatureVerifies(jwt, k, raw, header, payload, signature))
+    return refuse('JWT signature does not verify with k');
   if (claims.aud !== origin) return refuse(`aud must be ${origin}`);
   const now = Math.floor(Date.now() / 1000);
   if (typeof claims.exp !== 'number' || claims.exp <= now) return refuse('JWT has expired');
@@ -237,6 +271,33 @@ function checkVapid(
     return refuse('sub must be a mailto: or https: URL');
   if (expectedKey && k !== expectedKey) return refuse('k is not the key the subscription was made with');
   return { ok: true, claims };
+}
+
+/** `record` with `payload` and `decryptError`, worked out once when first read. */
+function withLazyPayload(
+  body: Buffer,
+  keys: { privateKey: Buffer; publicKey: Buffer; authBytes: Buffer },
+  record: Omit<ReceivedPush, 'payload' | 'decryptError'>,
+): ReceivedPush {
+  let outcome: { payload: string | null; decryptError: string | null } | undefined;
+  const decrypted = () => {
+    if (outcome) return outcome;
+    try {
+      const payload = decryptPushMessage(body, {
+        privateKey: keys.privateKey,
+        publicKey: keys.publicKey,
+        auth: keys.authBytes,
+      }).toString('utf8');
+      outcome = { payload, decryptError: null };
+    } catch (err) {
+      outcome = { payload: null, decryptError: (err as Error).message };
+    }
+    return outcome;
+  };
+  return Object.defineProperties(record, {
+    payload: { get: () => decrypted().payload, enumerable: true },
+    decryptError: { get: () => decrypted().decryptError, enumerable: true },
+  }) as ReceivedPush;
 }
 
 export async function startFakePushService(): Promise<FakePushService> {
@@ -248,75 +309,77 @@ export async function startFakePushService(): Promise<FakePushService> {
   let inFlight = 0;
   let maxInFlight = 0;
 
-  const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
-    inFlight += 1;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    res.on('close', () => (inFlight -= 1));
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const id = /^\/push\/([\w-]+)$/.exec(req.url ?? '')?.[1];
-      const subscription = id ? subscriptions.get(id) : undefined;
-      if (req.method !== 'POST' || !subscription) return fail(res, 404);
-      const body = Buffer.concat(chunks);
-      const header = (name: string) => {
-        const value = req.headers[name];
-        return Array.isArray(value) ? value[0] : value;
-      };
-      const vapid = checkVapid(header('authorization'), origin, subscription.applicationServerKey);
-      const record: ReceivedPush = {
-        subscriptionId: subscription.id,
-        headers: {
-          ttl: header('ttl'),
-          urgency: header('urgency'),
-          topic: header('topic'),
-          contentEncoding: header('content-encoding'),
-          authorization: header('authorization'),
-        },
-        claims: vapid.claims,
-        bodyBytes: body.length,
-        payload: null,
-        decryptError: null,
-        status: 0,
-        location: null,
-        at: Date.now(),
-      };
-      received.push(record);
-      const answer = (status: number, message?: string, headers?: Record<string, string>) => {
-        record.status = status;
-        fail(res, status, message, headers);
-      };
-      if (record.headers.ttl === undefined || !/^\d+$/.test(record.headers.ttl)) return answer(400);
-      if (record.headers.contentEncoding !== 'aes128gcm') {
-        return answer(400, 'Invalid crypto headers: Content-Encoding must be aes128gcm');
-      }
-      if (!vapid.ok) return answer(vapid.status, vapid.message);
-      if (body.length > MAX_BODY) return answer(413);
-      try {
-        record.payload = decryptPushMessage(body, {
-          privateKey: subscription.privateKey,
-          publicKey: subscription.publicKey,
-          auth: subscription.authBytes,
-        }).toString('utf8');
-      } catch (err) {
-        record.decryptError = (err as Error).message;
-      }
-      const scripted = scripts.get(subscription.id);
-      const taken = scripted && scripted.left > 0 ? scripted : undefined;
-      if (taken) taken.left--;
-      const reply = () => {
-        if (taken && taken.status !== 201) {
-          const retry = taken.retryAfter ? { 'Retry-After': taken.retryAfter } : undefined;
-          return answer(taken.status, undefined, retry);
+  const sessions = new Set<ServerHttp2Session>();
+  const server: Http2SecureServer = createSecureServer(
+    { key: tls.key, cert: tls.cert, allowHTTP1: true },
+    (req, res) => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      res.on('close', () => (inFlight -= 1));
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const id = /^\/push\/([\w-]+)$/.exec(req.url ?? '')?.[1];
+        const subscription = id ? subscriptions.get(id) : undefined;
+        if (req.method !== 'POST' || !subscription) return fail(res, 404);
+        const body = Buffer.concat(chunks);
+        const header = (name: string) => {
+          const value = req.headers[name];
+          return Array.isArray(value) ? value[0] : value;
+        };
+        const vapid = checkVapid(header('authorization'), origin, subscription.applicationServerKey);
+        const record: ReceivedPush = withLazyPayload(body, subscription, {
+          subscriptionId: subscription.id,
+          headers: {
+            ttl: header('ttl'),
+            urgency: header('urgency'),
+            topic: header('topic'),
+            contentEncoding: header('content-encoding'),
+            authorization: header('authorization'),
+          },
+          claims: vapid.claims,
+          bodyBytes: body.length,
+          status: 0,
+          location: null,
+          at: Date.now(),
+        });
+        received.push(record);
+        const answer = (status: number, message?: string, headers?: Record<string, string>) => {
+          record.status = status;
+          fail(res, status, message, headers);
+        };
+        if (record.headers.ttl === undefined || !/^\d+$/.test(record.headers.ttl)) return answer(400);
+        if (record.headers.contentEncoding !== 'aes128gcm') {
+          return answer(400, 'Invalid crypto headers: Content-Encoding must be aes128gcm');
         }
-        record.status = 201;
-        record.location = `${origin}/m/${randomUUID()}`;
-        res.writeHead(201, { Location: record.location, 'Content-Length': '0' });
-        res.end();
-      };
-      if (taken?.delayMs) setTimeout(reply, taken.delayMs);
-      else reply();
-    });
+        if (!vapid.ok) return answer(vapid.status, vapid.message);
+        if (body.length > MAX_BODY) return answer(413);
+        const scripted = scripts.get(subscription.id);
+        const taken = scripted && scripted.left > 0 ? scripted : undefined;
+        if (taken) taken.left--;
+        const reply = () => {
+          if (taken && taken.status !== 201) {
+            const retry = taken.retryAfter ? { 'Retry-After': taken.retryAfter } : undefined;
+            return answer(taken.status, undefined, retry);
+          }
+          record.status = 201;
+          record.location = `${origin}/m/${randomUUID()}`;
+          res.writeHead(201, { Location: record.location, 'Content-Length': '0' });
+          res.end();
+        };
+        if (taken?.delayMs) setTimeout(reply, taken.delayMs);
+        else reply();
+      });
+    },
+  );
+  server.on('session', (session: ServerHttp2Session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
+  const sockets = new Set<import('node:net').Socket>();
+  server.on('secureConnection', (socket: import('node:net').Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -356,7 +419,8 @@ export async function startFakePushService(): Promise<FakePushService> {
       maxInFlight = inFlight;
     },
     close: async () => {
-      server.closeAllConnections();
+      for (const session of sessions) session.destroy();
+      for (const socket of sockets) socket.destroy();
       server.close();
       await once(server, 'close');
     },
