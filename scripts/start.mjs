@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const client = path.join(root, 'client');
@@ -62,4 +63,4 @@ if (clientIsStale()) {
   }
 }
 
-process.exit(await run(process.execPath, ['--import', 'tsx', 'server/src/main.ts']));
+process.exit(await run(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'server/src/main.ts']));

@@ -28,13 +28,17 @@ export interface BenchChild {
  * Starts `bench/lib/<entry>` in a child process. The shell wrapper raises the soft limit on open
  * files to the hard limit first (a socket is a file), where the soft limit is lower.
  */
-export function startChild(entry: string, env: Record<string, string> = {}): BenchChild {
+export function startChild(
+  entry: string,
+  env: Record<string, string> = {},
+  nodeFlags: readonly string[] = [],
+): BenchChild {
   const script = path.join(root, 'bench/lib', entry);
   // BENCH_CPU_PROF=<dir>: every child writes a V8 CPU profile there when it exits.
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  const node = [process.execPath, '--import', 'tsx', '--expose-gc', ...profile, script];
+  const node = [process.execPath, ...nodeFlags, '--import', 'tsx', '--expose-gc', ...profile, script];
   const child = spawn('sh', ['-c', 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"', 'sh', ...node], {
     cwd: root,
     env: { ...process.env, ...env },

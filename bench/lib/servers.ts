@@ -7,6 +7,7 @@ import type { CrashDayUser, PhoneEndpoints } from './crash-seed.ts';
 import type { AppSpec, LoopDelay, ServerSpec, ServerStatus } from './server-child.ts';
 import type { BareWsSpec } from './bare-servers.ts';
 import { sleep } from './stats.ts';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 
 /** The key the bench's app servers sign access tokens with, so the bench can mint them too. */
 export const BENCH_JWT_SECRET = 'bench-only-secret-never-used-by-a-real-server-0123456789';
@@ -24,7 +25,8 @@ export interface ServerHandle {
 }
 
 async function startServer(spec: ServerSpec): Promise<ServerHandle> {
-  const child = startChild('server-child.ts', { NODE_ENV: 'production' });
+  // The production server's Node flags, as `npm start` and the Dockerfile run it.
+  const child = startChild('server-child.ts', { NODE_ENV: 'production' }, SERVER_NODE_FLAGS);
   try {
     const started = await child.call<{ url: string; database: string | null }>('start', spec, 120_000);
     const status = () => child.call<ServerStatus>('status');

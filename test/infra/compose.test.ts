@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '@app/config';
 import { parse } from 'yaml';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -214,7 +215,9 @@ describe('infra: Dockerfile', () => {
     const runtime = instructions.slice(instructions.findLastIndex((line) => line.startsWith('FROM ')));
     expect(runtime.find((line) => line.startsWith('USER '))).to.equal('USER node');
     expect(runtime.find((line) => line.startsWith('HEALTHCHECK '))).to.contain('/api/health');
-    expect(runtime.at(-1)).to.equal('CMD ["node", "--enable-source-maps", "dist/server.js"]');
+    // The server's Node flags are npm start's (scripts/server-node-flags.mjs).
+    const command = ['node', ...SERVER_NODE_FLAGS, '--enable-source-maps', 'dist/server.js'];
+    expect(runtime.at(-1)).to.equal(`CMD ["${command.join('", "')}"]`);
   });
 
   it('keeps node_modules, data and secrets out of the build context', () => {
