@@ -114,12 +114,14 @@ async function ramp(
           throw new Error(`${err.message}; sockets lost: ${JSON.stringify(await fleet.lost())}`);
         });
       const mem = await server.memory();
-      const receipts = await publishBatches(bus, fleet, symbols, {
-        count: size.batches,
-        expected: n,
-        intervalMs: 200,
-        timeoutMs: 10_000,
-      });
+      // Each step's batches go on from the last one's (new prices: the sockets carry only changes).
+      const receipts = await publishBatches(
+        bus,
+        fleet,
+        symbols,
+        { count: size.batches, expected: n, intervalMs: 200, timeoutMs: 10_000 },
+        1 + out.steps.length * size.batches,
+      );
       const batches = receipts.map((r) => ({ received: r.latencies.length, lastMs: max(r.latencies) }));
       const complete = batches.every((b) => b.received === n);
       const step: RampStep = {

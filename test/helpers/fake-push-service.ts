@@ -203,7 +203,7 @@ function fail(res: Http2ServerResponse, status: number, message?: string, header
 
 /** The VAPID header's claims when its ES256 signature verifies with `k`; else the refusal. */
 /**
- * JWT and key pairs whose signature verified. A sender reuses one JWT for hours (RFC 8292 §2),
+ * JWT and key pairs whose signature verified. A sender reuses one JWT for hours (RFC 8292 lets it live up to a day),
  * and verifying the same bytes again gives the same answer: only the claims are checked on every
  * request (the clock moves). Bounded, as a crash day's thousands of pushes carry one token.
  */
