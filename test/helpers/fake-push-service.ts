@@ -19,15 +19,7 @@
  * Every request is recorded with its headers and the decrypted payload.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  createECDH,
-  createHmac,
-  createDecipheriv,
-  createPublicKey,
-  randomBytes,
-  randomUUID,
-  verify,
-} from 'node:crypto';
+import { createECDH, createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import {
@@ -39,6 +31,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { withLazyPayload } from './push-decrypt.ts';
 
 /** The most a push service must take (RFC 8030). */
 const MAX_BODY = 4096;
@@ -76,43 +69,6 @@ function selfSignedCertificate(): { key: string; cert: string } {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-const hmac = (key: Buffer, data: Buffer) => createHmac('sha256', key).update(data).digest();
-
-/**
- * RFC 8291 decryption of one aes128gcm push message with the browser's keys: header
- * salt(16) | rs(4) | idlen(1) | keyid(idlen: the sender's public key), then one record.
- * Throws when the message is not what the RFC says (wrong keys, tampering, bad padding).
- */
-export function decryptPushMessage(
-  body: Buffer,
-  receiver: { privateKey: Buffer; publicKey: Buffer; auth: Buffer },
-): Buffer {
-  if (body.length < 21) throw new Error('shorter than the aes128gcm header');
-  const salt = body.subarray(0, 16);
-  const rs = body.readUInt32BE(16);
-  const idLength = body[20]!;
-  const senderPublic = body.subarray(21, 21 + idLength);
-  const record = body.subarray(21 + idLength);
-  if (idLength !== 65 || senderPublic[0] !== 0x04) throw new Error('keyid is not an uncompressed P-256 key');
-  if (record.length > rs) throw new Error('more than one record');
-  const ecdh = createECDH('prime256v1');
-  ecdh.setPrivateKey(receiver.privateKey);
-  const ecdhSecret = ecdh.computeSecret(senderPublic);
-  const prkKey = hmac(receiver.auth, ecdhSecret);
-  const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), receiver.publicKey, senderPublic]);
-  const ikm = hmac(prkKey, Buffer.concat([keyInfo, Buffer.from([1])]));
-  const prk = hmac(salt, ikm);
-  const cek = hmac(prk, Buffer.from('Content-Encoding: aes128gcm\0\x01')).subarray(0, 16);
-  const nonce = hmac(prk, Buffer.from('Content-Encoding: nonce\0\x01')).subarray(0, 12);
-  const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
-  decipher.setAuthTag(record.subarray(record.length - 16));
-  const padded = Buffer.concat([decipher.update(record.subarray(0, record.length - 16)), decipher.final()]);
-  let end = padded.length - 1;
-  while (end >= 0 && padded[end] === 0) end--;
-  if (padded[end] !== 0x02) throw new Error('the padding delimiter is not 0x02 (RFC 8291)');
-  return padded.subarray(0, end);
 }
 
 /** A subscription as `PushSubscription.toJSON()` gives it, with the private key only a browser has. */
@@ -271,33 +227,6 @@ function checkVapid(
     return refuse('sub must be a mailto: or https: URL');
   if (expectedKey && k !== expectedKey) return refuse('k is not the key the subscription was made with');
   return { ok: true, claims };
-}
-
-/** `record` with `payload` and `decryptError`, worked out once when first read. */
-function withLazyPayload(
-  body: Buffer,
-  keys: { privateKey: Buffer; publicKey: Buffer; authBytes: Buffer },
-  record: Omit<ReceivedPush, 'payload' | 'decryptError'>,
-): ReceivedPush {
-  let outcome: { payload: string | null; decryptError: string | null } | undefined;
-  const decrypted = () => {
-    if (outcome) return outcome;
-    try {
-      const payload = decryptPushMessage(body, {
-        privateKey: keys.privateKey,
-        publicKey: keys.publicKey,
-        auth: keys.authBytes,
-      }).toString('utf8');
-      outcome = { payload, decryptError: null };
-    } catch (err) {
-      outcome = { payload: null, decryptError: (err as Error).message };
-    }
-    return outcome;
-  };
-  return Object.defineProperties(record, {
-    payload: { get: () => decrypted().payload, enumerable: true },
-    decryptError: { get: () => decrypted().decryptError, enumerable: true },
-  }) as ReceivedPush;
 }
 
 export async function startFakePushService(): Promise<FakePushService> {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decryptPushMessage } from '../../helpers/fake-push-service.ts';
+import { decryptPushMessage } from '../../helpers/push-decrypt.ts';
 import { readShared } from '../../helpers/shared-data.ts';
 import { readEncryptionVector } from '../../helpers/stand-ins/webpush-vector.ts';
 
