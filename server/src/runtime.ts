@@ -63,13 +63,6 @@ import { localPushes } from './realtime/pushes.ts';
 import { createSocketServer, userRoom, type RealtimeServer } from './realtime/socket-server.ts';
 import { createRulesEngine, type RulesEngine, type RulesEngineTunables } from './triggers/index.ts';
 import { requestConnection } from './util/redis-ready.ts';
-import { settlesWithin } from './util/settles-within.ts';
-
-/**
- * The longest an email batch waits for the market's claims (alerts on screen go first): a
- * crash's claims commit in seconds, and emails must never wait on a queue that keeps growing.
- */
-const CLAIMS_FIRST_MAX_MS = 10_000;
 
 export interface RuntimeOptions {
   log?: Logger;
@@ -211,11 +204,7 @@ export async function startServerRuntime(
   // Built before the app (a route dispatches an endpoint's test at once); it starts with the rest below.
   const deliveries = createDeliveryWorker(deps, {
     // The owner's claims: this instance's own, or those it saw crossing when another owns the batches.
-    claimsFirst: () =>
-      settlesWithin(
-        Promise.all([engine.claimsSettled(), pipeline.ownerClaimsSettled()]),
-        CLAIMS_FIRST_MAX_MS,
-      ),
+    claimsFirst: () => Promise.all([engine.claimsSettled(), pipeline.ownerClaimsSettled()]),
     ...options.delivery,
     onOutcome: metrics.deliveryOutcome,
   });

@@ -12,8 +12,9 @@ import { createPollingDeliveryWorker } from './worker.ts';
 export type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
 
 /** Tunables of the delivery worker; tests shorten the waits. */
-export type DeliveryOverrides = Partial<Omit<DeliveryWorkerOptions, 'retry'>> & {
+export type DeliveryOverrides = Partial<Omit<DeliveryWorkerOptions, 'retry' | 'claimsWaitMs'>> & {
   retry?: Partial<DeliveryWorkerOptions['retry']>;
+  claimsWaitMs?: Partial<DeliveryWorkerOptions['claimsWaitMs']>;
 };
 
 export const DEFAULT_DELIVERY: DeliveryWorkerOptions = {
@@ -26,6 +27,10 @@ export const DEFAULT_DELIVERY: DeliveryWorkerOptions = {
   sweepMs: 15_000,
   graceMs: 30_000,
   queuePrefix: 'bull',
+  // The fast lane: a crash's claims commit in seconds, and emails and pushes must never wait on a
+  // queue that keeps growing. The paced lane: the longest a crash's claims have taken (14.5 s in
+  // B9 on two shared cores), four times over.
+  claimsWaitMs: { fast: 10_000, paced: 60_000 },
 };
 
 /** The fast lane (polling without Redis, BullMQ with it) beside the paced lane's polling worker. */
@@ -39,6 +44,7 @@ export function createDeliveryWorker(deps: DeliveryDeps, overrides: DeliveryOver
       Math.min(overrides.batchSize ?? deps.config.MAIL_BATCH_SIZE, deps.mailer.maxBatch),
     ),
     retry: { ...DEFAULT_DELIVERY.retry, ...overrides.retry },
+    claimsWaitMs: { ...DEFAULT_DELIVERY.claimsWaitMs, ...overrides.claimsWaitMs },
   };
   const fast = deps.redis
     ? createQueuedDeliveryWorker(deps, deps.redis, opts)

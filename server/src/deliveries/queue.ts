@@ -67,7 +67,7 @@ export function createQueuedDeliveryWorker(
   };
 
   const sendJob = async (job: Job<DeliveryJobData>) => {
-    await opts.claimsFirst?.();
+    if (opts.claimsFirst) await settlesWithin(opts.claimsFirst(), opts.claimsWaitMs.fast);
     const ids = job.data.deliveryIds ?? (job.data.deliveryId ? [job.data.deliveryId] : []);
     const batch = await claimDeliveries(deps.db, { ids, lockMs: opts.lockMs });
     // Other due rows ride along (their own jobs then find nothing to do): one provider request

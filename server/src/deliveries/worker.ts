@@ -6,6 +6,7 @@
  * (deliveries/index.ts).
  */
 import { claimDueDeliveries, type ClaimedDelivery, type DeliveryLane } from './outbox.ts';
+import { settlesWithin } from '../util/settles-within.ts';
 import { deliverBatch, type DeliveryDeps, type RetryPolicy } from './send.ts';
 import type { DeliveryWorker, DeliveryWorkerOptions } from './types.ts';
 
@@ -45,7 +46,7 @@ export function createPollingDeliveryWorker(
   async function drainDue(): Promise<void> {
     do {
       again = false;
-      await opts.claimsFirst?.();
+      if (opts.claimsFirst) await settlesWithin(opts.claimsFirst(), opts.claimsWaitMs[claims]);
       const first = await claim();
       // A full first batch means more are due: more lanes, each claiming its own batches.
       const lanes = [sendUntilShort(first)];

@@ -3,13 +3,14 @@
  * push service and added through the API, the app's Web Push sender trusting the fake's CA, a
  * stop armed at ₹1,000 and crossed by a published batch, and what History and Settings show.
  */
-import type { ApiNotificationEndpoint } from '@app/common/endpoints/validation';
+import type { ApiNotificationEndpoint, ApiTelegramConnect } from '@app/common/endpoints/validation';
 import type { ApiRuleExecution } from '@app/common/rules/responses';
 import { expect } from 'chai';
 import { createWebPushSender } from '../../../server/src/channels/webpush/sender.ts';
 import type { RuntimeOptions } from '../../../server/src/runtime.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import type { FakePushService, FakeSubscription } from '../../helpers/fake-push-service.ts';
+import type { FakeTelegram } from '../../helpers/fake-telegram.ts';
 import { apiClient } from '../../helpers/http.ts';
 import type { SignedInUser } from '../../helpers/users.ts';
 import { waitFor } from '../../helpers/wait.ts';
@@ -83,3 +84,24 @@ export function executionOf(
 /** The deliveries of an execution as History's badges read them: `channel status`, sorted. */
 export const badges = (execution: ApiRuleExecution) =>
   execution.deliveries.map((d) => `${d.channel} ${d.status}`).sort();
+
+/** An Advanced user's Telegram endpoint bound to `chat` by pressing Start on its Connect link. */
+export async function connectTelegram(
+  app: TestApp,
+  fake: FakeTelegram,
+  user: SignedInUser,
+  chat: number,
+): Promise<ApiNotificationEndpoint> {
+  const res = await apiClient(app.url).post<ApiTelegramConnect>(
+    '/api/notification-endpoints',
+    { type: 'telegram' },
+    user.token,
+  );
+  expect(res.status, res.body.error).to.equal(201);
+  const token = new URL(res.body.data!.link).searchParams.get('start')!;
+  const start = await fake.simulateStart(app.url, { chatId: chat, token, username: 'asha_k' });
+  expect(start.status).to.equal(200);
+  const endpoint = (await listEndpoints(app, user)).find((e) => e.type === 'telegram')!;
+  expect(endpoint).to.deep.include({ verification_status: 'verified', is_active: true });
+  return endpoint;
+}

@@ -5,17 +5,15 @@
  * gets nothing on Telegram; a blocked bot (403) turns the chat off and the alert's fallback email
  * goes, once. The real delivery worker, polling and with BullMQ.
  */
-import type { ApiTelegramConnect } from '@app/common/endpoints/validation';
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { users } from '../../../server/src/db/schema.ts';
 import { setUserTier } from '../../../server/src/users/set-tier.ts';
 import { telegramSuite } from '../../helpers/telegram-suite.ts';
-import { apiClient } from '../../helpers/http.ts';
 import { signIn, type SignedInUser } from '../../helpers/users.ts';
 import { sleep } from '../../helpers/wait.ts';
 import { forgetUsers, publishPrices } from '../rules/support.ts';
-import { armStopAt1000, badges, executionOf, listEndpoints } from './e2e-support.ts';
+import { armStopAt1000, badges, connectTelegram, executionOf, listEndpoints } from './e2e-support.ts';
 import { emailEndpointOf, outboxOf, setNotices } from './support.ts';
 
 let nextChat = 700_000_000 + Math.floor(Math.random() * 1_000_000) * 100;
@@ -53,18 +51,8 @@ for (const { withRedis, batchSize } of VARIANTS)
     async function connected(): Promise<{ user: SignedInUser; chat: number; endpointId: string }> {
       const user = await signIn(app, { tier: 'advanced' });
       people.push(user);
-      const res = await apiClient(app.url).post<ApiTelegramConnect>(
-        '/api/notification-endpoints',
-        { type: 'telegram' },
-        user.token,
-      );
-      expect(res.status, res.body.error).to.equal(201);
-      const token = new URL(res.body.data!.link).searchParams.get('start')!;
       const chat = ++nextChat;
-      const start = await fake.simulateStart(app.url, { chatId: chat, token, username: 'asha_k' });
-      expect(start.status).to.equal(200);
-      const endpoint = (await listEndpoints(app, user)).find((e) => e.type === 'telegram')!;
-      expect(endpoint).to.deep.include({ verification_status: 'verified', is_active: true });
+      const endpoint = await connectTelegram(app, fake, user, chat);
       return { user, chat, endpointId: endpoint.id };
     }
 
