@@ -6,7 +6,8 @@
  * What it checks and answers, after the research notes on push services (autopush, RFC 8030/8292):
  * - TLS on 127.0.0.1 with a self-signed certificate made at start (openssl); the sender trusts it by `ca`.
  *   HTTP/2 when the client offers it (ALPN), HTTP/1.1 otherwise, as FCM, autopush and Apple's
- *   push service answer.
+ *   push service answer; `http1Only` for a service that offers only HTTP/1.1. `goAway()` sends
+ *   every HTTP/2 session a GOAWAY, as a push service going down for a restart does.
  * - `TTL` required, else 400 (autopush errno 111); `Content-Encoding: aes128gcm` required, else
  *   400 (errno 110); a body over 4096 bytes is 413 (errno 104).
  * - `Authorization: vapid t=<jwt>, k=<key>`: missing or malformed 401 (errno 109); an ES256
@@ -22,12 +23,14 @@ import { execFileSync } from 'node:child_process';
 import { createECDH, createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   createSecureServer,
-  type Http2SecureServer,
+  type Http2ServerRequest,
   type Http2ServerResponse,
   type ServerHttp2Session,
 } from 'node:http2';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -94,6 +97,8 @@ export interface ReceivedPush {
   /** The VAPID JWT's claims, when it had a readable one. */
   claims: { aud?: unknown; exp?: unknown; sub?: unknown } | null;
   bodyBytes: number;
+  /** '2.0' or '1.1'. */
+  httpVersion: string;
   /**
    * The decrypted payload (UTF-8), or null when it could not be decrypted (`decryptError` says
    * why). Decrypted when first read, as the browser does after the push service has answered: a
@@ -145,13 +150,19 @@ export interface FakePushService {
   /** Every push received, oldest first. */
   readonly received: readonly ReceivedPush[];
   receivedBy(subscription: Pick<FakeSubscription, 'id'>): ReceivedPush[];
+  /** TLS connections accepted so far. */
+  readonly connections: number;
+  /** Sends every HTTP/2 session a GOAWAY (their streams in flight finish) and waits for them to close. */
+  goAway(): Promise<void>;
   /** The most requests it held unanswered at one time (since `resetMaxInFlight`). */
   readonly maxInFlight: number;
   resetMaxInFlight(): void;
   close(): Promise<void>;
 }
 
-function fail(res: Http2ServerResponse, status: number, message?: string, headers = {}) {
+type Response = Http2ServerResponse | ServerResponse;
+
+function fail(res: Response, status: number, message?: string, headers = {}) {
   const { errno, error, message: standard } = ERRORS[status] ?? ERRORS[500]!;
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(JSON.stringify({ code: status, errno, error, message: message ?? standard }));
@@ -229,7 +240,7 @@ function checkVapid(
   return { ok: true, claims };
 }
 
-export async function startFakePushService(): Promise<FakePushService> {
+export async function startFakePushService(options: { http1Only?: boolean } = {}): Promise<FakePushService> {
   const tls = selfSignedCertificate();
   const subscriptions = new Map<string, FakeSubscription & { publicKey: Buffer; authBytes: Buffer }>();
   const scripts = new Map<string, ScriptedPushAnswer & { left: number }>();
@@ -237,76 +248,79 @@ export async function startFakePushService(): Promise<FakePushService> {
   let origin = '';
   let inFlight = 0;
   let maxInFlight = 0;
+  let connections = 0;
 
   const sessions = new Set<ServerHttp2Session>();
-  const server: Http2SecureServer = createSecureServer(
-    { key: tls.key, cert: tls.cert, allowHTTP1: true },
-    (req, res) => {
-      inFlight += 1;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      res.on('close', () => (inFlight -= 1));
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const id = /^\/push\/([\w-]+)$/.exec(req.url ?? '')?.[1];
-        const subscription = id ? subscriptions.get(id) : undefined;
-        if (req.method !== 'POST' || !subscription) return fail(res, 404);
-        const body = Buffer.concat(chunks);
-        const header = (name: string) => {
-          const value = req.headers[name];
-          return Array.isArray(value) ? value[0] : value;
-        };
-        const vapid = checkVapid(header('authorization'), origin, subscription.applicationServerKey);
-        const record: ReceivedPush = withLazyPayload(body, subscription, {
-          subscriptionId: subscription.id,
-          headers: {
-            ttl: header('ttl'),
-            urgency: header('urgency'),
-            topic: header('topic'),
-            contentEncoding: header('content-encoding'),
-            authorization: header('authorization'),
-          },
-          claims: vapid.claims,
-          bodyBytes: body.length,
-          status: 0,
-          location: null,
-          at: Date.now(),
-        });
-        received.push(record);
-        const answer = (status: number, message?: string, headers?: Record<string, string>) => {
-          record.status = status;
-          fail(res, status, message, headers);
-        };
-        if (record.headers.ttl === undefined || !/^\d+$/.test(record.headers.ttl)) return answer(400);
-        if (record.headers.contentEncoding !== 'aes128gcm') {
-          return answer(400, 'Invalid crypto headers: Content-Encoding must be aes128gcm');
-        }
-        if (!vapid.ok) return answer(vapid.status, vapid.message);
-        if (body.length > MAX_BODY) return answer(413);
-        const scripted = scripts.get(subscription.id);
-        const taken = scripted && scripted.left > 0 ? scripted : undefined;
-        if (taken) taken.left--;
-        const reply = () => {
-          if (taken && taken.status !== 201) {
-            const retry = taken.retryAfter ? { 'Retry-After': taken.retryAfter } : undefined;
-            return answer(taken.status, undefined, retry);
-          }
-          record.status = 201;
-          record.location = `${origin}/m/${randomUUID()}`;
-          res.writeHead(201, { Location: record.location, 'Content-Length': '0' });
-          res.end();
-        };
-        if (taken?.delayMs) setTimeout(reply, taken.delayMs);
-        else reply();
+  const handle = (req: Http2ServerRequest | IncomingMessage, res: Response) => {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.on('close', () => (inFlight -= 1));
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const id = /^\/push\/([\w-]+)$/.exec(req.url ?? '')?.[1];
+      const subscription = id ? subscriptions.get(id) : undefined;
+      if (req.method !== 'POST' || !subscription) return fail(res, 404);
+      const body = Buffer.concat(chunks);
+      const header = (name: string) => {
+        const value = req.headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      };
+      const vapid = checkVapid(header('authorization'), origin, subscription.applicationServerKey);
+      const record: ReceivedPush = withLazyPayload(body, subscription, {
+        subscriptionId: subscription.id,
+        headers: {
+          ttl: header('ttl'),
+          urgency: header('urgency'),
+          topic: header('topic'),
+          contentEncoding: header('content-encoding'),
+          authorization: header('authorization'),
+        },
+        claims: vapid.claims,
+        bodyBytes: body.length,
+        httpVersion: req.httpVersion,
+        status: 0,
+        location: null,
+        at: Date.now(),
       });
-    },
-  );
+      received.push(record);
+      const answer = (status: number, message?: string, headers?: Record<string, string>) => {
+        record.status = status;
+        fail(res, status, message, headers);
+      };
+      if (record.headers.ttl === undefined || !/^\d+$/.test(record.headers.ttl)) return answer(400);
+      if (record.headers.contentEncoding !== 'aes128gcm') {
+        return answer(400, 'Invalid crypto headers: Content-Encoding must be aes128gcm');
+      }
+      if (!vapid.ok) return answer(vapid.status, vapid.message);
+      if (body.length > MAX_BODY) return answer(413);
+      const scripted = scripts.get(subscription.id);
+      const taken = scripted && scripted.left > 0 ? scripted : undefined;
+      if (taken) taken.left--;
+      const reply = () => {
+        if (taken && taken.status !== 201) {
+          const retry = taken.retryAfter ? { 'Retry-After': taken.retryAfter } : undefined;
+          return answer(taken.status, undefined, retry);
+        }
+        record.status = 201;
+        record.location = `${origin}/m/${randomUUID()}`;
+        res.writeHead(201, { Location: record.location, 'Content-Length': '0' });
+        res.end();
+      };
+      if (taken?.delayMs) setTimeout(reply, taken.delayMs);
+      else reply();
+    });
+  };
+  const server = options.http1Only
+    ? createHttpsServer({ key: tls.key, cert: tls.cert }, handle)
+    : createSecureServer({ key: tls.key, cert: tls.cert, allowHTTP1: true }, handle);
   server.on('session', (session: ServerHttp2Session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
   });
   const sockets = new Set<import('node:net').Socket>();
   server.on('secureConnection', (socket: import('node:net').Socket) => {
+    connections += 1;
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
@@ -341,6 +355,14 @@ export async function startFakePushService(): Promise<FakePushService> {
       return received;
     },
     receivedBy: (subscription) => received.filter((r) => r.subscriptionId === subscription.id),
+    get connections() {
+      return connections;
+    },
+    goAway: async () => {
+      const closing = [...sessions].map((session) => once(session, 'close'));
+      for (const session of sessions) session.close();
+      await Promise.all(closing);
+    },
     get maxInFlight() {
       return maxInFlight;
     },

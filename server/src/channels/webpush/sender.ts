@@ -4,14 +4,13 @@
  * and signed with the app's VAPID key (RFC 8292) by the `web-push` library, POSTed to the push
  * service (RFC 8030) with a TTL of 4 hours, `Urgency: high` for a stop loss, and a `Topic` per
  * tag so a newer notice replaces an unread older one. `web-push` builds each request (its
- * headers and encrypted body); undici sends it over kept-alive connections (a third of the CPU
- * of Node's https client, which a crash day's thousands of pushes feel). The push service's
- * answer becomes the outcome; a batch goes out a few requests at a time.
+ * headers and encrypted body); transport.ts sends it (HTTP/2 where the push service offers it,
+ * HTTP/1.1 otherwise). The push service's answer becomes the outcome; a batch goes out a few
+ * requests at a time.
  */
 import { createHash } from 'node:crypto';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import type { Logger } from 'pino';
-import { Agent, request } from 'undici';
 import webpush, { type PushSubscription } from 'web-push';
 import type {
   ChannelSender,
@@ -20,6 +19,7 @@ import type {
   SendOutcome,
 } from '../../notifications/channel.ts';
 import { checkPushEndpoint, guardedLookupOf, PrivateAddressError, type Resolve } from './address-guard.ts';
+import { createPushTransport, type PushAnswer } from './transport.ts';
 import type { VapidKeys } from './vapid.ts';
 
 /** A stop alert is worthless tomorrow: a phone offline longer than this never gets it. */
@@ -45,6 +45,8 @@ export interface WebPushSenderDeps {
   ca?: string | undefined;
   /** Requests in flight at once (default 16). */
   concurrency?: number | undefined;
+  /** How long one request may wait for its connection or its answer (default 10 s). */
+  requestTimeoutMs?: number | undefined;
   /** Tests resolve names their own way (before the send and at connect time alike). */
   resolve?: Resolve | undefined;
 }
@@ -147,22 +149,18 @@ export function createWebPushSender(deps: WebPushSenderDeps): ChannelSender {
   const { vapid, log, allowPrivateEndpoints } = deps;
   const concurrency = deps.concurrency ?? 16;
   const authorization = vapidAuthorizations(vapid);
-  const dispatcher = new Agent({
+  const transport = createPushTransport({
     connections: concurrency,
-    headersTimeout: REQUEST_TIMEOUT_MS,
-    bodyTimeout: REQUEST_TIMEOUT_MS,
-    connect: {
-      timeout: REQUEST_TIMEOUT_MS,
-      // The extra CA as one secure context made once, not a context built from ~140 root
-      // certificates for every connection.
-      ...(deps.ca ? { secureContext: createSecureContext({ ca: [...rootCertificates, deps.ca] }) } : {}),
-      // Connections resolve through the guard: the addresses checked are those connected to.
-      ...(allowPrivateEndpoints ? {} : { lookup: guardedLookupOf(deps.resolve) }),
-    },
+    timeoutMs: deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    // The extra CA as one secure context made once, not a context built from ~140 root
+    // certificates for every connection.
+    secureContext: deps.ca ? createSecureContext({ ca: [...rootCertificates, deps.ca] }) : undefined,
+    // Connections resolve through the guard: the addresses checked are those connected to.
+    lookup: allowPrivateEndpoints ? undefined : guardedLookupOf(deps.resolve),
   });
 
   /** The outcome of a push service's refusal (any answer but 2xx). */
-  const refused = (delivery: OutgoingDelivery, err: PushRefusal): SendOutcome => {
+  const refused = (delivery: OutgoingDelivery, err: PushAnswer): SendOutcome => {
     const { statusCode, headers } = err;
     const reason = `push service answered ${statusCode}${err.body ? `: ${err.body.slice(0, 200)}` : ''}`;
     const context = { deliveryId: delivery.id, endpointId: delivery.endpoint.id, status: statusCode };
@@ -204,15 +202,12 @@ export function createWebPushSender(deps: WebPushSenderDeps): ChannelSender {
         topic: pushTopic(text.tag),
         contentEncoding: 'aes128gcm',
       });
-      const answer = await request(details.endpoint, {
-        method: 'POST',
-        headers: stringHeaders(details.headers),
-        body: details.body ?? undefined,
-        dispatcher,
-      });
-      const body = await answer.body.text();
-      if (answer.statusCode < 200 || answer.statusCode > 299)
-        return refused(delivery, { statusCode: answer.statusCode, headers: answer.headers, body });
+      const answer = await transport.post(
+        details.endpoint,
+        stringHeaders(details.headers),
+        details.body ?? Buffer.alloc(0),
+      );
+      if (answer.statusCode < 200 || answer.statusCode > 299) return refused(delivery, answer);
       const location = answer.headers['location'];
       return { kind: 'accepted', providerMessageId: typeof location === 'string' ? location : undefined };
     } catch (err) {
@@ -229,19 +224,12 @@ export function createWebPushSender(deps: WebPushSenderDeps): ChannelSender {
   };
 }
 
-/** A push service's answer other than 2xx. */
-interface PushRefusal {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
 /** web-push's headers (some numbers) as the strings undici sends. */
 function stringHeaders(headers: Record<string, string | number>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)]));
 }
 
-/** undici wraps a connection's failure: the error it carries, if any. */
+/** undici (HTTP/1.1) wraps a connection's failure: the error it carries, if any. */
 function causeOf(err: unknown): unknown {
   return err instanceof Error ? err.cause : undefined;
 }
