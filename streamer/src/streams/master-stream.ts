@@ -15,7 +15,7 @@ import {
   type InstrumentMasterTiming,
 } from './instrument-master.ts';
 import type { QuoteStream, StreamCredentials, StreamHandlers, StreamState } from './types.ts';
-import type { FeedTimings } from './upstox/connection.ts';
+import type { FeedTimings } from './broker-feed/connection.ts';
 
 /** What the streamer gives every feed that reads a master file (`ANGELONE_*`, `DHAN_*`). */
 export interface MasterFeedOptions {

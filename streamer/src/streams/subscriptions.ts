@@ -61,11 +61,11 @@ export interface ConnectionPlan<T> {
  * `keyOf`) still has room, so a growing watch set does not move subscriptions around; new items
  * fill the first connection with room.
  */
-export function planConnections<T>(
+export function planConnections<T, K = string>(
   items: readonly T[],
   limits: ConnectionLimits,
-  keyOf: (item: T) => string,
-  current: ReadonlyMap<string, number> = new Map(),
+  keyOf: (item: T) => K,
+  current: ReadonlyMap<K, number> = new Map(),
 ): ConnectionPlan<T> {
   const slots = Math.max(0, Math.floor(limits.connections));
   const per = Math.max(0, Math.floor(limits.perConnection));
@@ -88,8 +88,8 @@ export function planConnections<T>(
 }
 
 /** Where each item went in a plan: key → connection index (the next plan's `current`). */
-export function assignmentOf<T>(plan: ConnectionPlan<T>, keyOf: (item: T) => string): Map<string, number> {
-  const map = new Map<string, number>();
+export function assignmentOf<T, K = string>(plan: ConnectionPlan<T>, keyOf: (item: T) => K): Map<K, number> {
+  const map = new Map<K, number>();
   plan.connections.forEach((items, index) => {
     for (const item of items) map.set(keyOf(item), index);
   });

@@ -148,6 +148,49 @@ describe('Upstox Market Data Feed V3 stream', () => {
     await feed.close();
     await api.close();
   });
+  it('tells an open socket a growing watch set in one subscribe message, and a shrinking one in one unsubscribe', async () => {
+    const frames: Array<{ method: string; instrumentKeys: string[] }> = [];
+    const feed = await startWsFake({
+      onConnection: (socket) =>
+        socket.on('message', (data) => {
+          const { method, data: body } = JSON.parse(String(data)) as {
+            method: string;
+            data: { instrumentKeys: string[] };
+          };
+          frames.push({ method, instrumentKeys: body.instrumentKeys });
+        }),
+    });
+    const api = await startFakeServer(() => ({
+      status: 200,
+      json: { status: 'success', data: { authorized_redirect_uri: `ws://127.0.0.1:${feed.port}/?code=1` } },
+    }));
+    const stream = createUpstoxStream({
+      urls: { api: api.url },
+      credentials: { accessToken: 'good' },
+      log: captureLog().log,
+    });
+    const isin = (i: number) => `INE${String(i).padStart(8, '0')}1`;
+    const watch = (n: number) =>
+      stream.watch(
+        Array.from({ length: n }, (_, i) => ({ symbol: `S${i}`, exchange: 'NSE' as const, isin: isin(i) })),
+      );
+    watch(1);
+    stream.start({ onQuote: () => undefined, onState: () => undefined });
+    await waitFor('the first subscribe', () => frames[0]);
+    expect(watch(21).unsupported).to.deep.equal([]);
+    await waitFor('the next subscribe', () => frames[1]);
+    watch(5);
+    await waitFor('the unsubscribe', () => frames[2]);
+    await stream.stop();
+    expect(frames.map((f) => [f.method, f.instrumentKeys.length])).to.deep.equal([
+      ['sub', 1],
+      ['sub', 20],
+      ['unsub', 16],
+    ]);
+    expect(frames[1]!.instrumentKeys[0]).to.equal(`NSE_EQ|${isin(1)}`);
+    await feed.close();
+    await api.close();
+  });
 });
 
 describe("the Upstox feed fake, against Upstox's documented wire format", () => {

@@ -11,9 +11,9 @@ import type { Logger } from 'pino';
 import { instrumentKey } from '@app/common/market/tick-batch';
 import type { InstrumentIds } from '../instrument-master.ts';
 import type { QuoteStream, StreamCredentials } from '../types.ts';
-import type { FeedTimings } from '../upstox/connection.ts';
-import type { DecodedTick, FeedProtocol } from '../upstox/protocol.ts';
-import { createFeedStream } from '../upstox/reconnect.ts';
+import type { FeedTimings } from '../broker-feed/connection.ts';
+import type { DecodedTick, FeedProtocol } from '../broker-feed/protocol.ts';
+import { createFeedStream } from '../broker-feed/stream.ts';
 import { decodeAngelPacket } from './decode.ts';
 
 export interface AngelOneStreamOptions {

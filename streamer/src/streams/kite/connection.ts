@@ -8,6 +8,8 @@ import type { Logger } from 'pino';
 import WebSocket from 'ws';
 import { decodeKiteFrame, parseKiteText, type KiteTick } from './decode.ts';
 import { backoffDelay } from '../backoff.ts';
+import { diffSubscriptions } from '../subscriptions.ts';
+import { startHeartbeatWatchdog, type HeartbeatWatchdog } from '../watchdog.ts';
 
 /** Timings of a connection; tests shorten them. */
 export interface KiteTiming {
@@ -38,7 +40,7 @@ export class KiteConnection {
   private socket?: WebSocket;
   private live = false;
   private retryTimer?: NodeJS.Timeout;
-  private watchdog?: NodeJS.Timeout;
+  private watchdog?: HeartbeatWatchdog;
   private attempt = 0;
   private halted = true;
   /** Set when the watchdog ends the socket, so the drop is reported as silence. */
@@ -68,10 +70,9 @@ export class KiteConnection {
   /** Sends the subscription difference when the socket is open (else it is sent on open). */
   sync(): void {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
-    const removed = [...this.subscribed].filter((token) => !this.tokens.has(token));
-    const added = [...this.tokens].filter((token) => !this.subscribed.has(token));
-    for (const part of chunks(removed, this.timing.chunk)) this.send({ a: 'unsubscribe', v: part });
-    for (const part of chunks(added, this.timing.chunk)) {
+    const diff = diffSubscriptions(this.subscribed, this.tokens, this.timing.chunk);
+    for (const part of diff.unsubscribe) this.send({ a: 'unsubscribe', v: part });
+    for (const part of diff.subscribe) {
       this.send({ a: 'subscribe', v: part });
       this.send({ a: 'mode', v: ['full', part] });
     }
@@ -82,7 +83,7 @@ export class KiteConnection {
   async close(): Promise<void> {
     this.halted = true;
     clearTimeout(this.retryTimer);
-    clearTimeout(this.watchdog);
+    this.watchdog?.stop();
     const socket = this.socket;
     if (!socket || socket.readyState === WebSocket.CLOSED) return;
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
@@ -108,17 +109,24 @@ export class KiteConnection {
       this.attempt = 0;
       this.subscribed.clear();
       this.live = true;
-      this.armWatchdog();
+      this.watchdog = startHeartbeatWatchdog({
+        silenceMs: this.timing.watchdogMs,
+        onSilence: (silentFor) => {
+          this.silentFor = silentFor;
+          this.log.warn({ stream: this.name, silentMs: silentFor }, 'kite: no frame from the ticker');
+          socket.terminate();
+        },
+      });
       this.sync();
       this.events.onLive();
     });
     socket.on('message', (data, isBinary) => {
-      this.armWatchdog();
+      this.watchdog?.feed();
       if (isBinary) this.onBinary(toBuffer(data));
       else this.onText(toBuffer(data).toString('utf8'));
     });
     socket.on('close', (code) => {
-      clearTimeout(this.watchdog);
+      this.watchdog?.stop();
       this.socket = undefined;
       this.live = false;
       if (this.halted) return;
@@ -132,7 +140,7 @@ export class KiteConnection {
         : handshakeStatus
           ? `Kite answered ${handshakeStatus} on the upgrade`
           : this.silentFor !== undefined
-            ? `no frame from the ticker for ${this.silentFor / 1000} s`
+            ? `no frame from the ticker for ${(this.silentFor / 1000).toFixed(1)} s`
             : (lastError ?? `the ticker closed the socket (${code})`);
       this.events.onDown(reason, limited ? 'limited' : 'dropped');
       this.scheduleReconnect(limited);
@@ -157,15 +165,6 @@ export class KiteConnection {
     else this.log.debug({ stream: this.name, type: message.type }, 'kite: ticker message');
   }
 
-  private armWatchdog(): void {
-    clearTimeout(this.watchdog);
-    this.watchdog = setTimeout(() => {
-      this.silentFor = this.timing.watchdogMs;
-      this.log.warn({ stream: this.name, silentMs: this.silentFor }, 'kite: no frame from the ticker');
-      this.socket?.terminate();
-    }, this.timing.watchdogMs);
-  }
-
   private scheduleReconnect(limited: boolean): void {
     const normal = backoffDelay(this.attempt++, this.timing.initialBackoffMs, this.timing.maxBackoffMs);
     const delay = limited ? Math.max(normal, this.timing.limitedBackoffMs) : normal;
@@ -179,12 +178,6 @@ export class KiteConnection {
   private send(message: unknown): void {
     this.socket?.send(JSON.stringify(message));
   }
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const parts: T[][] = [];
-  for (let i = 0; i < items.length; i += size) parts.push(items.slice(i, i + size));
-  return parts;
 }
 
 function toBuffer(data: WebSocket.RawData): Buffer {

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { WatchedInstrument } from '../../providers/types.ts';
 import type { QuoteStream, StreamCredentials, StreamHandlers, StreamState } from '../types.ts';
 import { backoffDelay } from '../backoff.ts';
+import { planConnections } from '../subscriptions.ts';
 import { KiteConnection, type KiteDownKind, type KiteTiming } from './connection.ts';
 import type { KiteTick } from './decode.ts';
 import { fetchKiteInstruments, KiteInstrumentsError, type KiteInstrumentMap } from './instruments.ts';
@@ -129,25 +130,27 @@ export function createKiteStream(options: KiteStreamOptions): QuoteStream {
     placeTokens();
   }
 
+  /** The carried tokens on connections (`planConnections`: a token stays where it was). */
   function placeTokens(): void {
-    const unplaced = new Set(carried.keys());
-    for (const connection of openConnections()) {
-      for (const token of connection.tokens) if (!unplaced.delete(token)) connection.tokens.delete(token);
-    }
+    const current = new Map<number, number>();
+    connections.forEach((connection, index) => {
+      for (const token of connection?.tokens ?? []) current.set(token, index);
+    });
+    const plan = planConnections([...carried.keys()], LIMITS, (token) => token, current);
     for (let i = 0; i < LIMITS.connections; i++) {
+      const tokens = plan.connections[i] ?? [];
       let connection = connections[i];
-      for (const token of unplaced) {
-        if (connection && connection.tokens.size >= LIMITS.perConnection) break;
-        connection ??= connections[i] = newConnection(i);
-        connection.tokens.add(token);
-        unplaced.delete(token);
-      }
-      if (!connection) continue;
-      if (connection.tokens.size === 0) {
+      if (tokens.length === 0) {
+        if (!connection) continue;
         connections[i] = undefined;
         downReasons.delete(connection);
         void connection.close();
-      } else if (handlers && !refused && !stopped) {
+        continue;
+      }
+      connection ??= connections[i] = newConnection(i);
+      connection.tokens.clear();
+      for (const token of tokens) connection.tokens.add(token);
+      if (handlers && !refused && !stopped) {
         connection.connect();
         connection.sync();
       }

@@ -9,10 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { QuoteStream, StreamCredentials } from '../types.ts';
-import type { FeedTimings } from './connection.ts';
+import type { FeedTimings } from '../broker-feed/connection.ts';
 import { decodeFeedResponse, type UpstoxLtpc } from './decode.ts';
-import { FeedRefusal, type DecodedTick, type FeedProtocol } from './protocol.ts';
-import { createFeedStream } from './reconnect.ts';
+import { FeedRefusal, type DecodedTick, type FeedProtocol } from '../broker-feed/protocol.ts';
+import { createFeedStream } from '../broker-feed/stream.ts';
 
 export interface UpstoxStreamOptions {
   urls: { api: string };

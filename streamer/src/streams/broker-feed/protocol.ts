@@ -1,5 +1,5 @@
 /**
- * What a broker's feed plugs into the shared runner (`reconnect.ts`): its URL, its subscribe
+ * What a broker's feed plugs into the shared runner (`stream.ts`): its URL, its subscribe
  * frames and its decoder, each in the broker's own folder.
  */
 import type { WatchedInstrument } from '../../providers/types.ts';

@@ -1,13 +1,15 @@
 /**
  * One socket of a broker feed, kept up by itself: connect, subscribe what it carries, watch for
  * silence, and reconnect with back-off; after an authentication refusal it waits for new
- * credentials instead. Driven by `reconnect.ts`.
+ * credentials instead. Driven by `stream.ts`.
  */
 import WebSocket from 'ws';
 import type { Logger } from 'pino';
 import type { StreamCredentials, StreamState } from '../types.ts';
 import { FeedRefusal, type DecodedTick, type FeedProtocol } from './protocol.ts';
 import { backoffDelay } from '../backoff.ts';
+import { diffSubscriptions } from '../subscriptions.ts';
+import { startHeartbeatWatchdog, type HeartbeatWatchdog } from '../watchdog.ts';
 
 export interface FeedTimings {
   /** No frame (data, ping or pong) for this long → the socket is dropped and reconnected. */
@@ -70,12 +72,12 @@ export class FeedConnection {
   private sync(): void {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
-    const gone = [...this.subscribed].filter((key) => !this.keys.has(key));
-    const added = [...this.keys].filter((key) => !this.subscribed.has(key));
-    for (const frame of gone.length ? this.deps.protocol.subscribeFrames(gone, false) : [])
-      socket.send(frame);
-    for (const frame of added.length ? this.deps.protocol.subscribeFrames(added, true) : [])
-      socket.send(frame);
+    // The protocol cuts its own messages to the broker's size.
+    const diff = diffSubscriptions(this.subscribed, this.keys, Number.POSITIVE_INFINITY);
+    for (const keys of diff.unsubscribe)
+      for (const frame of this.deps.protocol.subscribeFrames(keys, false)) socket.send(frame);
+    for (const keys of diff.subscribe)
+      for (const frame of this.deps.protocol.subscribeFrames(keys, true)) socket.send(frame);
     this.subscribed = new Set(this.keys);
   }
 
@@ -133,18 +135,12 @@ export class FeedConnection {
     this.socket = socket;
     return new Promise((resolve) => {
       let ending: Extract<StreamState, { state: 'down' } | { state: 'auth_refused' }> | undefined;
-      let watchdog: NodeJS.Timeout | undefined;
+      let watchdog: HeartbeatWatchdog | undefined;
       let pinger: NodeJS.Timeout | undefined;
       let keepAlive: NodeJS.Timeout | undefined;
-      const heard = () => {
-        clearTimeout(watchdog);
-        watchdog = setTimeout(() => {
-          ending ??= { state: 'down', reason: `no frame for ${timings.watchdogMs} ms` };
-          socket.terminate();
-        }, timings.watchdogMs);
-      };
+      const heard = () => watchdog?.feed();
       const finish = () => {
-        clearTimeout(watchdog);
+        watchdog?.stop();
         clearInterval(pinger);
         clearInterval(keepAlive);
         this.socket = undefined;
@@ -162,7 +158,13 @@ export class FeedConnection {
       });
       socket.on('open', () => {
         this.attempt = 0;
-        heard();
+        watchdog = startHeartbeatWatchdog({
+          silenceMs: timings.watchdogMs,
+          onSilence: () => {
+            ending ??= { state: 'down', reason: `no frame for ${timings.watchdogMs} ms` };
+            socket.terminate();
+          },
+        });
         pinger = setInterval(() => socket.ping(), Math.max(50, timings.watchdogMs / 2));
         if (protocol.keepAlive) {
           const { frame, everyMs } = protocol.keepAlive;

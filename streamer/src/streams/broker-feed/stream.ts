@@ -1,14 +1,16 @@
 /**
- * What the Upstox, Angel One and Dhan feeds share until the streams' common part takes it over
- * (docs/live-prices.md#streaming-feeds): instruments spread over at most `limits.connections`
- * sockets of `limits.perConnection` each, subscriptions by difference, a resubscribe after every
- * reconnect, a watchdog (WebSocket pings; no frame for `watchdogMs` → reconnect), exponential
- * back-off with jitter, and no retry after an authentication refusal until new credentials.
- * A broker plugs in a {@link FeedProtocol}: its URL, its subscribe messages and its decoder.
+ * A broker's WebSocket feed as a `QuoteStream` (Upstox, Angel One and Dhan;
+ * docs/live-prices.md#streaming-feeds): instruments spread over at most `limits.connections`
+ * sockets of `limits.perConnection` each (`planConnections`: an instrument stays on its socket),
+ * subscriptions by difference, a resubscribe after every reconnect, a watchdog (WebSocket pings;
+ * no frame for `watchdogMs` → reconnect), exponential back-off with jitter, and no retry after an
+ * authentication refusal until new credentials. A broker plugs in a {@link FeedProtocol}: its
+ * URL, its subscribe messages and its decoder.
  */
 import type { Logger } from 'pino';
 import type { WatchedInstrument } from '../../providers/types.ts';
 import type { QuoteStream, StreamCredentials, StreamHandlers, StreamState } from '../types.ts';
+import { planConnections } from '../subscriptions.ts';
 import { FeedConnection, type FeedTimings } from './connection.ts';
 import type { DecodedTick, FeedProtocol } from './protocol.ts';
 
@@ -87,22 +89,17 @@ export function createFeedStream(protocol: FeedProtocol, deps: FeedStreamDeps): 
         if (key === undefined) unsupported.push(instrument);
         else wanted.set(key, instrument);
       }
-      for (const connection of connections)
-        connection.setKeys([...connection.keys].filter((key) => wanted.has(key)));
+      const current = new Map<string, number>();
+      connections.forEach((connection, index) => {
+        for (const key of connection.keys) current.set(key, index);
+      });
+      // One plan, then each socket told its whole difference once (not one subscribe a key).
+      const plan = planConnections([...wanted.keys()], protocol.limits, (key) => key, current);
+      while (connections.length < plan.connections.length) addConnection();
+      connections.forEach((connection, index) => connection.setKeys(plan.connections[index] ?? []));
       byKey.clear();
-      const placed = new Set(connections.flatMap((connection) => [...connection.keys]));
-      for (const key of placed) byKey.set(key, wanted.get(key)!);
-      for (const [key, instrument] of wanted) {
-        if (placed.has(key)) continue;
-        let home = connections.find((connection) => connection.keys.size < protocol.limits.perConnection);
-        if (!home && connections.length < protocol.limits.connections) home = addConnection();
-        if (!home) {
-          unsupported.push(instrument);
-          continue;
-        }
-        home.setKeys([...home.keys, key]);
-        byKey.set(key, instrument);
-      }
+      for (const keys of plan.connections) for (const key of keys) byKey.set(key, wanted.get(key)!);
+      for (const key of plan.overflow) unsupported.push(wanted.get(key)!);
       if (unsupported.length > 0)
         log.info({ unsupported: unsupported.length }, 'instruments this feed cannot carry');
       return { unsupported };
