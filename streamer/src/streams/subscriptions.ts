@@ -86,12 +86,3 @@ export function planConnections<T, K = string>(
   while (connections.length > 0 && connections[connections.length - 1]!.length === 0) connections.pop();
   return { connections, overflow };
 }
-
-/** Where each item went in a plan: key → connection index (the next plan's `current`). */
-export function assignmentOf<T, K = string>(plan: ConnectionPlan<T>, keyOf: (item: T) => K): Map<K, number> {
-  const map = new Map<K, number>();
-  plan.connections.forEach((items, index) => {
-    for (const item of items) map.set(keyOf(item), index);
-  });
-  return map;
-}

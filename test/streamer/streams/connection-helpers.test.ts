@@ -5,11 +5,7 @@
  */
 import { expect } from 'chai';
 import { backoffDelay } from '../../../streamer/src/streams/backoff.ts';
-import {
-  assignmentOf,
-  diffSubscriptions,
-  planConnections,
-} from '../../../streamer/src/streams/subscriptions.ts';
+import { diffSubscriptions, planConnections } from '../../../streamer/src/streams/subscriptions.ts';
 import { startHeartbeatWatchdog } from '../../../streamer/src/streams/watchdog.ts';
 import { sleep } from '../helpers.ts';
 
@@ -88,7 +84,7 @@ describe('streams: subscription diffs and connection plans', () => {
       ['B', 'C', 'D', 'E'],
       limits,
       (k) => k,
-      assignmentOf(first, (k) => k),
+      new Map(first.connections.flatMap((keys, index) => keys.map((k) => [k, index] as const))),
     );
     expect(second.connections).to.deep.equal([
       ['B', 'D'],
