@@ -6,44 +6,12 @@
  * shared 10 s wait sent 161 chats two messages.
  */
 import { expect } from 'chai';
-import pg from 'pg';
 import { signIn } from '../../helpers/users.ts';
-import { sleep, waitFor } from '../../helpers/wait.ts';
+import { sleep } from '../../helpers/wait.ts';
 import { telegramSuite } from '../../helpers/telegram-suite.ts';
-import { addHolding, createRule, forgetUsers, publishPrices } from '../rules/support.ts';
-import { publish } from '../rules/firing-support.ts';
+import { forgetUsers, publishPrices } from '../rules/support.ts';
+import { armStop, claimWaitingOnLock, holdRowLock, publish } from '../rules/firing-support.ts';
 import { badges, connectTelegram, executionOf } from './e2e-support.ts';
-
-/** Holds a rule's row lock (a claim's update of that rule waits for it) until `release()`. */
-async function holdRuleLock(databaseUrl: string, ruleId: string) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query('begin');
-  await client.query('select id from position_rules where id = $1 for update', [ruleId]);
-  return {
-    async release() {
-      await client.query('commit');
-      await client.end();
-    },
-  };
-}
-
-/** Waits until a statement on the database waits for a row lock (the held claim). */
-async function claimWaitingOnLock(databaseUrl: string) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await waitFor('the second notice’s claim to wait for the held rule', async () => {
-      const { rows } = await client.query<{ n: number }>(
-        `select count(*)::int as n from pg_stat_activity
-         where datname = current_database() and wait_event_type = 'Lock'`,
-      );
-      return rows[0]!.n > 0 ? true : undefined;
-    });
-  } finally {
-    await client.end();
-  }
-}
 
 describe('Telegram waits for a crash’s claims to the end: one message per user', function () {
   this.timeout(60_000);
@@ -62,23 +30,14 @@ describe('Telegram waits for a crash’s claims to the end: one message per user
       await connectTelegram(app, fake, user, chat);
       const ruleIds: string[] = [];
       await publishPrices(app, { WIPRO: 1000, TECHM: 1000 });
-      for (const symbol of ['WIPRO', 'TECHM']) {
-        await addHolding(app, user, symbol);
-        const res = await createRule(app, user, {
-          symbol,
-          trigger_type: 'FIXED_STOP_LOSS',
-          trigger_value: 5,
-        });
-        expect(res.status, res.body.error).to.equal(201);
-        ruleIds.push(res.body.data!.id);
-      }
+      for (const symbol of ['WIPRO', 'TECHM']) ruleIds.push((await armStop(app, user, symbol)).id);
       const databaseUrl = app.runtime.deps.config.DATABASE_URL!;
-      const lock = await holdRuleLock(databaseUrl, ruleIds[1]!);
+      const lock = await holdRowLock(databaseUrl, 'position_rules', ruleIds[1]!);
       let released = false;
       try {
         // Not waited for: the pipeline is idle only once the held claim is done.
         await publish(app, { WIPRO: 900, TECHM: 900 });
-        await claimWaitingOnLock(databaseUrl);
+        await claimWaitingOnLock({ url: databaseUrl });
         // The first notice committed: its email goes after the fast lane's short wait.
         await executionOf(app, user, 'WIPRO', (e) => badges(e).includes('email sent'), 'WIPRO’s email sent');
         // Ten times the email lane's wait, the paced lane polling every 50 ms: nothing on Telegram.

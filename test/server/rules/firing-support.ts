@@ -68,12 +68,12 @@ export async function armStop(
 export const armTarget = (app: TestApp, user: SignedInUser, symbol: string) =>
   armStop(app, user, symbol, 5, 'TAKE_PROFIT');
 
-/** Holds `userId`'s row lock (as a claim's first statement takes it) until `release()`. */
-export async function holdUserLock(db: TestDatabase, userId: string) {
-  const client = new pg.Client({ connectionString: db.url });
+/** Holds the row lock of `id` in `table` (as a claim's statements take it) until `release()`. */
+export async function holdRowLock(databaseUrl: string, table: 'users' | 'position_rules', id: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query('begin');
-  await client.query('select id from users where id = $1 for update', [userId]);
+  await client.query(`select id from ${table} where id = $1 for update`, [id]);
   return {
     async release() {
       await client.query('commit');
@@ -82,13 +82,22 @@ export async function holdUserLock(db: TestDatabase, userId: string) {
   };
 }
 
-/** Waits until a statement on the app's database waits for a row lock (the held claim). */
-export function claimWaitingOnLock(db: TestDatabase) {
-  return waitFor('a claim to wait for the held row lock', async () => {
-    const [row] = await db.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity
-       where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    return row!.n > 0 ? true : undefined;
-  });
+/** Holds `userId`'s row lock (as a claim's first statement takes it) until `release()`. */
+export const holdUserLock = (db: TestDatabase, userId: string) => holdRowLock(db.url, 'users', userId);
+
+/** Waits until a statement on the database of `databaseUrl` waits for a row lock (the held claim). */
+export async function claimWaitingOnLock(db: Pick<TestDatabase, 'url'>) {
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    await waitFor('a claim to wait for the held row lock', async () => {
+      const { rows } = await client.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity
+         where datname = current_database() and wait_event_type = 'Lock'`,
+      );
+      return rows[0]!.n > 0 ? true : undefined;
+    });
+  } finally {
+    await client.end();
+  }
 }
