@@ -86,3 +86,12 @@ export function planConnections<T, K = string>(
   while (connections.length > 0 && connections[connections.length - 1]!.length === 0) connections.pop();
   return { connections, overflow };
 }
+
+/** Where each key is now: key → the index of the connection holding it (`planConnections`' `current`). */
+export function placedOn<K>(connections: ReadonlyArray<Iterable<K> | undefined>): Map<K, number> {
+  const map = new Map<K, number>();
+  connections.forEach((keys, index) => {
+    for (const key of keys ?? []) map.set(key, index);
+  });
+  return map;
+}

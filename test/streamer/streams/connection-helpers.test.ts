@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { backoffDelay } from '../../../streamer/src/streams/backoff.ts';
-import { diffSubscriptions, planConnections } from '../../../streamer/src/streams/subscriptions.ts';
+import { diffSubscriptions, placedOn, planConnections } from '../../../streamer/src/streams/subscriptions.ts';
 import { startHeartbeatWatchdog } from '../../../streamer/src/streams/watchdog.ts';
 import { sleep } from '../helpers.ts';
 
@@ -80,12 +80,7 @@ describe('streams: subscription diffs and connection plans', () => {
     const first = planConnections(['A', 'B', 'C'], limits, (k) => k);
     expect(first.connections).to.deep.equal([['A', 'B'], ['C']]);
     // A goes; D and E come: B and C stay where they were, the newcomers fill the gaps.
-    const second = planConnections(
-      ['B', 'C', 'D', 'E'],
-      limits,
-      (k) => k,
-      new Map(first.connections.flatMap((keys, index) => keys.map((k) => [k, index] as const))),
-    );
+    const second = planConnections(['B', 'C', 'D', 'E'], limits, (k) => k, placedOn(first.connections));
     expect(second.connections).to.deep.equal([
       ['B', 'D'],
       ['C', 'E'],

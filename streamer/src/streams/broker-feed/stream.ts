@@ -10,7 +10,7 @@
 import type { Logger } from 'pino';
 import type { WatchedInstrument } from '../../providers/types.ts';
 import type { QuoteStream, StreamCredentials, StreamHandlers, StreamState } from '../types.ts';
-import { planConnections } from '../subscriptions.ts';
+import { placedOn, planConnections } from '../subscriptions.ts';
 import { FeedConnection, type FeedTimings } from './connection.ts';
 import type { DecodedTick, FeedProtocol } from './protocol.ts';
 
@@ -89,10 +89,7 @@ export function createFeedStream(protocol: FeedProtocol, deps: FeedStreamDeps): 
         if (key === undefined) unsupported.push(instrument);
         else wanted.set(key, instrument);
       }
-      const current = new Map<string, number>();
-      connections.forEach((connection, index) => {
-        for (const key of connection.keys) current.set(key, index);
-      });
+      const current = placedOn(connections.map((connection) => connection.keys));
       // One plan, then each socket told its whole difference once (not one subscribe a key).
       const plan = planConnections([...wanted.keys()], protocol.limits, (key) => key, current);
       while (connections.length < plan.connections.length) addConnection();

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { WatchedInstrument } from '../../providers/types.ts';
 import type { QuoteStream, StreamCredentials, StreamHandlers, StreamState } from '../types.ts';
 import { backoffDelay } from '../backoff.ts';
-import { planConnections } from '../subscriptions.ts';
+import { placedOn, planConnections } from '../subscriptions.ts';
 import { KiteConnection, type KiteDownKind, type KiteTiming } from './connection.ts';
 import type { KiteTick } from './decode.ts';
 import { fetchKiteInstruments, KiteInstrumentsError, type KiteInstrumentMap } from './instruments.ts';
@@ -132,10 +132,7 @@ export function createKiteStream(options: KiteStreamOptions): QuoteStream {
 
   /** The carried tokens on connections (`planConnections`: a token stays where it was). */
   function placeTokens(): void {
-    const current = new Map<number, number>();
-    connections.forEach((connection, index) => {
-      for (const token of connection?.tokens ?? []) current.set(token, index);
-    });
+    const current = placedOn(connections.map((connection) => connection?.tokens));
     const plan = planConnections([...carried.keys()], LIMITS, (token) => token, current);
     for (let i = 0; i < LIMITS.connections; i++) {
       const tokens = plan.connections[i] ?? [];
